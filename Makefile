@@ -1,0 +1,131 @@
+# dwcheck — one non-recursive Makefile.
+#
+#   make                 build every front end into build/bin/
+#   make check           build and run all tests (unit, golden, bad input, oracle sample)
+#   make check-full      the readelf oracle on every system binary
+#   make bench           benchmarks, printed as ratios against references run alongside
+#   make fuzz            build and run the libFuzzer target over the CFI reader (FUZZ_SECONDS)
+#   make install PREFIX=/usr/local
+#   make SAN=1 ...       the same with -fsanitize=address,undefined (into build-san/)
+#   make run             the README's demo: dwtable on the system C library
+
+.DEFAULT_GOAL := all
+CC ?= cc
+PREFIX ?= /usr/local
+SAN ?=
+BUILD ?= $(if $(SAN),build-san,build)
+
+# Missing Debian packages are installed before anything is built.
+DEPS_STAMP := $(BUILD)/.deps-ok
+$(DEPS_STAMP):
+	@./install-deps
+	@mkdir -p $(@D) && touch $@
+
+PKGS := libelf
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+DWARF_LIBS := -ldwarf -lelf -lz
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+OPT ?= -O2 -g
+SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_FLAGS := $(if $(SAN),$(SANITIZERS))
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(SAN_FLAGS) -I. -Iinclude $(PKG_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
+
+# ---- the library: object loading and DWARF semantics --------------------------
+LIB_SRCS := \
+	object/elf_file.c \
+	semantics/dwarf_expr.c \
+	semantics/unwind_table.c \
+	semantics/cfa_program.c \
+	semantics/cfi_reader.c \
+	semantics/cfi_eval.c \
+	semantics/table_print.c \
+	tools/cli.c
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LIB := $(BUILD)/libdwcheck.a
+
+TOOLS := dwtable
+TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
+
+UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_table
+UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
+
+.PHONY: all check check-unit check-golden check-bad check-oracle check-full bench fuzz \
+        install clean run deps
+all: $(TOOL_BINS)
+
+deps: $(DEPS_STAMP)
+
+$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -o $@
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -o $@
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- tests ---------------------------------------------------------------------
+check: check-unit check-golden check-bad check-oracle
+
+check-unit: $(UNIT_BINS)
+	@tests/run-unit.sh $(UNIT_BINS)
+
+check-golden: $(TOOL_BINS)
+	@tests/golden/run.sh $(BUILD)
+
+$(BUILD)/tests/mutate_cfi: tests/bad/mutate_cfi.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $< $(PKG_LIBS) -o $@
+
+check-bad: $(TOOL_BINS) $(BUILD)/tests/mutate_cfi
+	@tests/bad/run.sh $(BUILD)
+
+# A bounded sample of system binaries inside `make check`; all of them in check-full.
+ORACLE_SAMPLE ?= 60
+check-oracle: $(TOOL_BINS)
+	@tests/oracle/run.sh $(BUILD) --sample $(ORACLE_SAMPLE)
+
+check-full: $(TOOL_BINS)
+	@tests/oracle/run.sh $(BUILD) --all
+
+# ---- benchmarks ----------------------------------------------------------------
+bench: $(TOOL_BINS)
+	@bench/dwtable_vs_readelf.sh $(BUILD)
+
+# ---- fuzzing (clang + libFuzzer) -----------------------------------------------
+FUZZ_SECONDS ?= 60
+FUZZ_BIN := build-fuzz/fuzz_cfi_reader
+$(FUZZ_BIN): fuzz/fuzz_cfi_reader.c $(LIB_SRCS) $(wildcard semantics/*.h object/*.h) | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -I. -Iinclude $(PKG_CFLAGS) \
+	    -fsanitize=fuzzer,address,undefined $< $(LIB_SRCS) $(DWARF_LIBS) $(PKG_LIBS) -o $@
+
+fuzz: $(FUZZ_BIN)
+	@mkdir -p build-fuzz/corpus
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+	    build-fuzz/corpus fuzz/seeds
+
+# ---- install, demo, clean ------------------------------------------------------
+install: $(TOOL_BINS)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin/
+
+DEMO_INPUT ?= /usr/lib/x86_64-linux-gnu/libc.so.6
+run: $(TOOL_BINS)
+	@tools/demo.sh $(BUILD) $(DEMO_INPUT)
+
+clean:
+	rm -rf build build-san build-fuzz

@@ -1,0 +1,265 @@
+/*
+ * elf_file: load sections, symbols and program headers with libelf.
+ */
+#include "elf_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int libelf_ready(void)
+{
+    static int ready = -1;
+    if (ready < 0)
+        ready = elf_version(EV_CURRENT) != EV_NONE;
+    return ready;
+}
+
+static int read_sections(struct elf_file *ef, char *err, size_t errlen)
+{
+    size_t shnum, shstrndx;
+    if (elf_getshdrnum(ef->elf, &shnum) != 0)
+        return fail(err, errlen, "cannot read section header count: %s", elf_errmsg(-1));
+    if (shnum == 0)
+        return 0;
+    if (elf_getshdrstrndx(ef->elf, &shstrndx) != 0)
+        return fail(err, errlen, "cannot read section name table index: %s", elf_errmsg(-1));
+    ef->sections = calloc(shnum, sizeof *ef->sections);
+    if (!ef->sections)
+        return fail(err, errlen, "out of memory");
+    Elf_Scn *scn = NULL;
+    size_t n = 0;
+    while ((scn = elf_nextscn(ef->elf, scn)) != NULL && n < shnum) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh))
+            return fail(err, errlen, "cannot read section header: %s", elf_errmsg(-1));
+        struct elf_section *s = &ef->sections[n++];
+        const char *name = elf_strptr(ef->elf, shstrndx, sh.sh_name);
+        s->name = name ? name : "";
+        s->index = elf_ndxscn(scn);
+        s->type = sh.sh_type;
+        s->flags = sh.sh_flags;
+        s->addr = sh.sh_addr;
+        s->offset = sh.sh_offset;
+        s->size = sh.sh_size;
+        s->scn = scn;
+    }
+    if (elf_errno() != 0 && n == 0)
+        return fail(err, errlen, "cannot read section table: %s", elf_errmsg(-1));
+    ef->nsections = n;
+    return 0;
+}
+
+static int read_phdrs(struct elf_file *ef, char *err, size_t errlen)
+{
+    size_t phnum;
+    if (elf_getphdrnum(ef->elf, &phnum) != 0)
+        return fail(err, errlen, "cannot read program header count: %s", elf_errmsg(-1));
+    if (phnum == 0)
+        return 0;
+    ef->phdrs = calloc(phnum, sizeof *ef->phdrs);
+    if (!ef->phdrs)
+        return fail(err, errlen, "out of memory");
+    for (size_t i = 0; i < phnum; i++)
+        if (!gelf_getphdr(ef->elf, (int)i, &ef->phdrs[i]))
+            return fail(err, errlen, "cannot read program header %zu: %s", i, elf_errmsg(-1));
+    ef->nphdrs = phnum;
+    return 0;
+}
+
+/* A cut-off file is named as such rather than left to libelf's "invalid data". */
+static int check_header_tables(const GElf_Ehdr *eh, uint64_t file_size, char *err, size_t errlen)
+{
+    if (eh->e_phnum && (eh->e_phoff > file_size ||
+                        (uint64_t)eh->e_phnum * eh->e_phentsize > file_size - eh->e_phoff))
+        return fail(err, errlen, "truncated file: program headers lie past the end of the file");
+    if (eh->e_shnum && (eh->e_shoff > file_size ||
+                        (uint64_t)eh->e_shnum * eh->e_shentsize > file_size - eh->e_shoff))
+        return fail(err, errlen, "truncated file: section headers lie past the end of the file");
+    return 0;
+}
+
+int elf_file_open(struct elf_file *ef, const char *path, char *err, size_t errlen)
+{
+    memset(ef, 0, sizeof *ef);
+    ef->fd = -1;
+    if (!libelf_ready())
+        return fail(err, errlen, "libelf is out of date");
+
+    ef->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (ef->fd < 0)
+        return fail(err, errlen, "%s", strerror(errno));
+    struct stat st;
+    if (fstat(ef->fd, &st) != 0) {
+        fail(err, errlen, "%s", strerror(errno));
+        goto bad;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fail(err, errlen, "is a directory");
+        goto bad;
+    }
+    if (st.st_size == 0) {
+        fail(err, errlen, "file is empty");
+        goto bad;
+    }
+    ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+    if (!ef->elf)
+        ef->elf = elf_begin(ef->fd, ELF_C_READ, NULL);
+    if (!ef->elf || elf_kind(ef->elf) != ELF_K_ELF) {
+        fail(err, errlen, "not an ELF file");
+        goto bad;
+    }
+    if (!gelf_getehdr(ef->elf, &ef->ehdr)) {
+        fail(err, errlen, "truncated or corrupt ELF header: %s", elf_errmsg(-1));
+        goto bad;
+    }
+    ef->is_64 = gelf_getclass(ef->elf) == ELFCLASS64;
+    if (check_header_tables(&ef->ehdr, (uint64_t)st.st_size, err, errlen) != 0)
+        goto bad;
+    if (read_sections(ef, err, errlen) != 0 || read_phdrs(ef, err, errlen) != 0)
+        goto bad;
+    ef->path = strdup(path);
+    if (!ef->path) {
+        fail(err, errlen, "out of memory");
+        goto bad;
+    }
+    return 0;
+bad:
+    elf_file_close(ef);
+    return -1;
+}
+
+void elf_file_close(struct elf_file *ef)
+{
+    if (ef->elf)
+        elf_end(ef->elf);
+    if (ef->fd >= 0)
+        close(ef->fd);
+    free(ef->sections);
+    free(ef->symbols);
+    free(ef->phdrs);
+    free(ef->path);
+    memset(ef, 0, sizeof *ef);
+    ef->fd = -1;
+}
+
+struct elf_section *elf_file_section(struct elf_file *ef, const char *name)
+{
+    for (size_t i = 0; i < ef->nsections; i++)
+        if (strcmp(ef->sections[i].name, name) == 0)
+            return &ef->sections[i];
+    return NULL;
+}
+
+struct elf_section *elf_file_section_at(struct elf_file *ef, uint64_t addr)
+{
+    for (size_t i = 0; i < ef->nsections; i++) {
+        struct elf_section *s = &ef->sections[i];
+        if ((s->flags & SHF_ALLOC) && addr >= s->addr && addr - s->addr < s->size)
+            return s;
+    }
+    return NULL;
+}
+
+const uint8_t *elf_file_section_bytes(struct elf_file *ef, struct elf_section *sec,
+                                      uint64_t *nbytes, char *err, size_t errlen)
+{
+    static const uint8_t empty[1];
+    if (sec->loaded) {
+        *nbytes = sec->nbytes;
+        return sec->bytes;
+    }
+    if (sec->type == SHT_NOBITS || sec->size == 0) {
+        sec->bytes = empty;
+        sec->nbytes = 0;
+        sec->loaded = 1;
+        *nbytes = 0;
+        return empty;
+    }
+    struct stat st;
+    if (fstat(ef->fd, &st) == 0 &&
+        (sec->offset > (uint64_t)st.st_size || sec->size > (uint64_t)st.st_size - sec->offset)) {
+        fail(err, errlen, "section %s lies past the end of the file (truncated?)", sec->name);
+        return NULL;
+    }
+    if ((sec->flags & SHF_COMPRESSED) && elf_compress(sec->scn, 0, 0) < 0) {
+        fail(err, errlen, "cannot decompress section %s: %s", sec->name, elf_errmsg(-1));
+        return NULL;
+    }
+    Elf_Data *d = elf_rawdata(sec->scn, NULL);
+    if (sec->flags & SHF_COMPRESSED)
+        d = elf_getdata(sec->scn, NULL);
+    if (!d) {
+        fail(err, errlen, "cannot read section %s: %s", sec->name, elf_errmsg(-1));
+        return NULL;
+    }
+    sec->bytes = d->d_buf ? d->d_buf : empty;
+    sec->nbytes = d->d_size;
+    sec->loaded = 1;
+    *nbytes = sec->nbytes;
+    return sec->bytes;
+}
+
+static int append_symbols(struct elf_file *ef, struct elf_section *sec, int dynamic,
+                          size_t *cap, char *err, size_t errlen)
+{
+    Elf_Data *d = elf_getdata(sec->scn, NULL);
+    if (!d)
+        return fail(err, errlen, "cannot read %s: %s", sec->name, elf_errmsg(-1));
+    GElf_Shdr sh;
+    if (!gelf_getshdr(sec->scn, &sh) || sh.sh_entsize == 0)
+        return fail(err, errlen, "%s has no entry size", sec->name);
+    size_t count = d->d_size / sh.sh_entsize;
+    for (size_t i = 1; i < count; i++) {
+        GElf_Sym sym;
+        if (!gelf_getsym(d, (int)i, &sym))
+            return fail(err, errlen, "cannot read symbol %zu of %s", i, sec->name);
+        if (ef->nsymbols == *cap) {
+            size_t ncap = *cap ? *cap * 2 : 256;
+            struct elf_symbol *n = realloc(ef->symbols, ncap * sizeof *n);
+            if (!n)
+                return fail(err, errlen, "out of memory");
+            ef->symbols = n;
+            *cap = ncap;
+        }
+        const char *name = elf_strptr(ef->elf, sh.sh_link, sym.st_name);
+        struct elf_symbol *s = &ef->symbols[ef->nsymbols++];
+        s->name = name ? name : "";
+        s->value = sym.st_value;
+        s->size = sym.st_size;
+        s->shndx = sym.st_shndx;
+        s->type = GELF_ST_TYPE(sym.st_info);
+        s->bind = GELF_ST_BIND(sym.st_info);
+        s->dynamic = (uint8_t)dynamic;
+    }
+    return 0;
+}
+
+int elf_file_load_symbols(struct elf_file *ef, char *err, size_t errlen)
+{
+    if (ef->symbols_loaded)
+        return 0;
+    size_t cap = 0;
+    for (size_t i = 0; i < ef->nsections; i++) {
+        struct elf_section *s = &ef->sections[i];
+        if (s->type == SHT_SYMTAB || s->type == SHT_DYNSYM)
+            if (append_symbols(ef, s, s->type == SHT_DYNSYM, &cap, err, errlen) != 0)
+                return -1;
+    }
+    ef->symbols_loaded = 1;
+    return 0;
+}

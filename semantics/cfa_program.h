@@ -1,0 +1,85 @@
+/*
+ * cfa_program: the executable semantics of DWARF call-frame instructions.
+ *
+ * A CFA program (a CIE's initial instructions, then an FDE's instructions) is
+ * bytecode for a small machine whose state is one row of the unwind table.
+ * cfa_program_run() decodes and evaluates every DW_CFA_* opcode and reports
+ * each finished row through a callback, at the moment the location advances.
+ *
+ * This module is pure: bytes and a CIE description in, rows out; no libdwarf,
+ * no allocation (the remember_state stack is the caller's array), so the
+ * runtime's DWARF fallback can link it alone.
+ */
+#ifndef DWCHECK_CFA_PROGRAM_H
+#define DWCHECK_CFA_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "unwind_table.h"
+
+/* What an FDE's program needs to know about its CIE. */
+struct cfa_cie_params {
+    uint64_t code_align;
+    int64_t data_align;
+    unsigned ra_column;
+    unsigned addr_size;          /* size of DW_CFA_set_loc's operand if encoding is absptr */
+    uint8_t fde_encoding;        /* DW_EH_PE_* of DW_CFA_set_loc operands */
+    uint64_t insns_addr;         /* address of the instruction bytes (for pcrel set_loc) */
+};
+
+/* The machine state: one row, every column the evaluator tracks. */
+struct cfi_state {
+    uint64_t loc;                              /* address the row starts at */
+    struct unwind_rule cfa;
+    struct unwind_rule col[UNWIND_MAX_COLUMNS];
+    uint64_t args_size;                        /* DW_CFA_GNU_args_size */
+};
+
+/*
+ * Called with the finished row each time the location advances (the row is
+ * [st->loc, new_loc)).  Return 0 to go on, non-zero to stop the program
+ * (cfa_program_run then returns that value).
+ */
+typedef int (*cfa_row_fn)(void *arg, const struct cfi_state *st, uint64_t new_loc);
+
+struct cfa_program {
+    const uint8_t *insns;
+    size_t len;
+    const struct cfa_cie_params *cie;
+    /* The state after the CIE's initial instructions, which DW_CFA_restore
+     * returns to; NULL while running the CIE itself. */
+    const struct cfi_state *cie_state;
+    struct cfi_state *stack;     /* remember_state stack, caller-owned */
+    size_t stack_cap;
+    cfa_row_fn on_row;           /* may be NULL */
+    void *arg;
+};
+
+struct cfa_error {
+    const char *reason;          /* static string */
+    size_t offset;               /* byte offset of the failing instruction */
+};
+
+/*
+ * Run PROG over ST (initialised by the caller: cfi_state_init for a CIE, a
+ * copy of the CIE state for an FDE).  Returns 0 when every instruction ran,
+ * -1 with ERR filled for malformed input (unknown opcode, truncated operand,
+ * over-long LEB128, register number >= UNWIND_MAX_COLUMNS, restore_state with
+ * nothing remembered, remember_state past the stack), or the callback's
+ * non-zero value.  On -1, ST holds the state before the failing instruction.
+ */
+int cfa_program_run(const struct cfa_program *prog, struct cfi_state *st, struct cfa_error *err);
+
+/* Empty state at LOC: CFA unset, every column unreferenced. */
+void cfi_state_init(struct cfi_state *st, uint64_t loc);
+
+/*
+ * Mark in MASK (UNWIND_MAX_COLUMNS bits) every register column an
+ * instruction of the program names, without evaluating it.  Returns 0, or -1
+ * with ERR filled when the bytes do not decode.
+ */
+int cfa_program_columns(const uint8_t *insns, size_t len, const struct cfa_cie_params *cie,
+                        uint64_t mask[UNWIND_MAX_COLUMNS / 64], struct cfa_error *err);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * cfi_eval: CIE and FDE programs of one section.
+ */
+#include "cfi_eval.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int cfi_eval_init(struct cfi_eval *ev, const struct cfi_section *section)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->section = section;
+    ev->cies = calloc(section->ncies ? section->ncies : 1, sizeof *ev->cies);
+    ev->stack = calloc(CFI_REMEMBER_DEPTH, sizeof *ev->stack);
+    if (!ev->cies || !ev->stack) {
+        cfi_eval_release(ev);
+        return -1;
+    }
+    for (size_t i = 0; i < section->ncies; i++)
+        ev->cies[i].ok = -1;   /* not computed yet */
+    return 0;
+}
+
+void cfi_eval_release(struct cfi_eval *ev)
+{
+    free(ev->cies);
+    free(ev->stack);
+    memset(ev, 0, sizeof *ev);
+}
+
+size_t cfi_eval_cie_index(const struct cfi_eval *ev, const struct cfi_cie *cie)
+{
+    return (size_t)(cie - ev->section->cies);
+}
+
+static int only_nops(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != 0)
+            return 0;
+    return 1;
+}
+
+static void cie_params(const struct cfi_eval *ev, const struct cfi_cie *cie, const uint8_t *insns,
+                       struct cfa_cie_params *p)
+{
+    p->code_align = cie->code_align;
+    p->data_align = cie->data_align;
+    p->ra_column = cie->ra_column;
+    p->addr_size = cie->addr_size;
+    p->fde_encoding = cie->fde_encoding;
+    p->insns_addr = ev->section->addr + (uint64_t)(insns - ev->section->bytes);
+}
+
+int cfi_eval_cie(struct cfi_eval *ev, const struct cfi_cie *cie, cfa_row_fn on_row, void *arg,
+                 struct cfi_state *final, int *all_nops, struct cfa_error *err)
+{
+    struct cfa_cie_params params;
+    cie_params(ev, cie, cie->insns, &params);
+    struct cfa_program prog = {
+        .insns = cie->insns, .len = cie->insns_len, .cie = &params, .cie_state = NULL,
+        .stack = ev->stack, .stack_cap = CFI_REMEMBER_DEPTH, .on_row = on_row, .arg = arg,
+    };
+    cfi_state_init(final, 0);
+    *all_nops = only_nops(cie->insns, cie->insns_len);
+    return cfa_program_run(&prog, final, err);
+}
+
+static struct cie_result *cie_result(struct cfi_eval *ev, const struct cfi_cie *cie)
+{
+    struct cie_result *res = &ev->cies[cfi_eval_cie_index(ev, cie)];
+    if (res->ok < 0) {
+        int all_nops;
+        cie_params(ev, cie, cie->insns, &res->params);
+        res->ok = cfi_eval_cie(ev, cie, NULL, NULL, &res->state, &all_nops, &res->error) == 0;
+    }
+    return res;
+}
+
+int cfi_eval_fde(struct cfi_eval *ev, const struct cfi_fde *fde, cfa_row_fn on_row, void *arg,
+                 struct cfi_state *final, int *all_nops, struct cfa_error *err)
+{
+    struct cie_result *cie = cie_result(ev, fde->cie);
+    *all_nops = only_nops(fde->insns, fde->insns_len);
+    if (!cie->ok) {
+        *err = cie->error;
+        return -1;
+    }
+    struct cfa_cie_params params;
+    cie_params(ev, fde->cie, fde->insns, &params);
+    struct cfa_program prog = {
+        .insns = fde->insns, .len = fde->insns_len, .cie = &params, .cie_state = &cie->state,
+        .stack = ev->stack, .stack_cap = CFI_REMEMBER_DEPTH, .on_row = on_row, .arg = arg,
+    };
+    *final = cie->state;
+    final->loc = fde->pc_begin;
+    return cfa_program_run(&prog, final, err);
+}
+
+/* Copy the 17 stored columns of a state into a new row [st->loc, end). */
+static int append_state(struct unwind_table *t, const struct cfi_state *st, uint64_t end)
+{
+    if (end <= st->loc)
+        return 0;   /* empty ranges (advance by 0, or past the end) describe nothing */
+    struct unwind_row *row = unwind_table_append(t, st->loc, end);
+    if (!row)
+        return -2;
+    row->cfa = st->cfa;
+    memcpy(row->reg, st->col, sizeof row->reg);
+    for (unsigned c = UNWIND_COLUMNS; c < UNWIND_MAX_COLUMNS; c++)
+        if (st->col[c].kind != REG_RULE_UNREFERENCED)
+            t->extra_columns[c / 64] |= (uint64_t)1 << (c % 64);
+    return 0;
+}
+
+static int table_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
+{
+    return append_state(arg, st, new_loc);
+}
+
+int cfi_eval_fde_table(struct cfi_eval *ev, const struct cfi_fde *fde, struct unwind_table *t,
+                       struct cfa_error *err)
+{
+    uint64_t end = fde->pc_begin + fde->pc_range;
+    unwind_table_init(t, fde->pc_begin, end);
+    t->signal_frame = fde->cie->signal_frame;
+    struct cfi_state st;
+    int all_nops;
+    int rc = cfi_eval_fde(ev, fde, table_row, t, &st, &all_nops, err);
+    if (rc == 0)
+        rc = append_state(t, &st, end);
+    else if (rc > 0)
+        rc = -2;
+    if (rc != 0)
+        unwind_table_release(t);
+    return rc;
+}

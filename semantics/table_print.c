@@ -1,0 +1,248 @@
+/*
+ * table_print: readelf -wF layout and JSON for rows of H.
+ */
+#include "table_print.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwarf_expr.h"
+
+/* readelf names columns past its register table "r<N>". */
+static const char *column_label(unsigned col, char *buf, size_t size)
+{
+    const char *name = dwarf_reg_name(col);
+    if (name)
+        return name;
+    snprintf(buf, size, "r%u", col);
+    return buf;
+}
+
+/* Hand-rolled formatting: dwtable prints millions of cells, and printf was
+ * most of its run time. */
+static char *put_str(char *p, const char *s)
+{
+    while (*s)
+        *p++ = *s++;
+    return p;
+}
+
+static char *put_signed(char *p, long long v)
+{
+    char digits[24];
+    int n = 0;
+    unsigned long long u;
+    if (v < 0) {
+        *p++ = '-';
+        u = 0ULL - (unsigned long long)v;
+    } else {
+        *p++ = '+';
+        u = (unsigned long long)v;
+    }
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (n)
+        *p++ = digits[--n];
+    return p;
+}
+
+static char *put_hex16(char *p, uint64_t v)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 15; i >= 0; i--)
+        p[15 - i] = hex[(v >> (4 * i)) & 0xf];
+    return p + 16;
+}
+
+/* Pad the cell that started at CELL to WIDTH characters, then one space. */
+static char *pad_cell(char *p, const char *cell, int width)
+{
+    while (p - cell < width)
+        *p++ = ' ';
+    *p++ = ' ';
+    return p;
+}
+
+
+void print_readelf_header(FILE *out, const struct column_set *cols, unsigned ra_column)
+{
+    fputs("   LOC           CFA      ", out);
+    for (unsigned c = 0; c < UNWIND_MAX_COLUMNS; c++) {
+        if (!column_set_has(cols, c))
+            continue;
+        char buf[16];
+        if (c == ra_column)
+            fputs("ra    ", out);
+        else
+            fprintf(out, "%-5s ", column_label(c, buf, sizeof buf));
+    }
+    fputc('\n', out);
+}
+
+/* Cell text of a CFA rule, at P; returns the end.  (int) casts: readelf's. */
+static char *put_cfa_rule(char *p, const struct unwind_rule *cfa)
+{
+    char name[16];
+    switch (cfa->kind) {
+    case CFA_RULE_REG_OFFSET:
+        p = put_str(p, column_label(cfa->reg, name, sizeof name));
+        return put_signed(p, (int)cfa->offset);
+    case CFA_RULE_EXPRESSION:
+        return put_str(p, "exp");
+    case CFA_RULE_UNKNOWN:
+        return put_str(p, "?");
+    default:
+        /* No rule yet: readelf shows the register/offset pair it starts with. */
+        return put_str(p, "rax+0");
+    }
+}
+
+static char *put_reg_rule(char *p, const struct unwind_rule *rule)
+{
+    char name[16];
+    switch (rule->kind) {
+    case REG_RULE_UNREFERENCED: case REG_RULE_UNDEFINED: return put_str(p, "u");
+    case REG_RULE_SAME_VALUE: return put_str(p, "s");
+    case REG_RULE_OFFSET: *p++ = 'c'; return put_signed(p, (int)rule->offset);
+    case REG_RULE_VAL_OFFSET: *p++ = 'v'; return put_signed(p, (int)rule->offset);
+    case REG_RULE_REGISTER:
+        /* readelf's long form: "r7 (rsp)", or "r200" without a name. */
+        snprintf(name, sizeof name, "r%u", rule->reg);
+        p = put_str(p, name);
+        if (dwarf_reg_name(rule->reg)) {
+            p = put_str(p, " (");
+            p = put_str(p, dwarf_reg_name(rule->reg));
+            *p++ = ')';
+        }
+        return p;
+    case REG_RULE_EXPRESSION: return put_str(p, "exp");
+    case REG_RULE_VAL_EXPRESSION: return put_str(p, "vexp");
+    default: return put_str(p, "?");
+    }
+}
+
+void format_cfa_rule(char *buf, size_t size, const struct unwind_rule *cfa)
+{
+    char tmp[64];
+    *put_cfa_rule(tmp, cfa) = '\0';
+    snprintf(buf, size, "%s", tmp);
+}
+
+void format_reg_rule(char *buf, size_t size, const struct unwind_rule *rule)
+{
+    char tmp[64];
+    *put_reg_rule(tmp, rule) = '\0';
+    snprintf(buf, size, "%s", tmp);
+}
+
+void print_readelf_row(FILE *out, uint64_t loc, const struct unwind_rule *cfa,
+                       const struct unwind_rule *rules, unsigned nrules,
+                       const struct column_set *cols)
+{
+    static const struct unwind_rule undefined = {.kind = REG_RULE_UNDEFINED};
+    /* 16 + 1 + CFA cell + at most UNWIND_MAX_COLUMNS cells of < 32 bytes. */
+    char line[64 + UNWIND_MAX_COLUMNS * 32];
+    char *p = put_hex16(line, loc);
+    *p++ = ' ';
+    char *cell = p;
+    p = pad_cell(put_cfa_rule(p, cfa), cell, 8);
+    for (unsigned w = 0; w < UNWIND_MAX_COLUMNS / 64; w++) {
+        for (uint64_t bits = cols->bits[w]; bits; bits &= bits - 1) {
+            unsigned c = w * 64 + (unsigned)__builtin_ctzll(bits);
+            cell = p;
+            p = pad_cell(put_reg_rule(p, c < nrules ? &rules[c] : &undefined), cell, 5);
+        }
+    }
+    *p++ = '\n';
+    fwrite(line, 1, (size_t)(p - line), out);
+}
+
+void print_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void print_json_expr(FILE *out, const uint8_t *expr, uint32_t len)
+{
+    fputs(",\"bytes\":\"", out);
+    for (uint32_t i = 0; i < len; i++)
+        fprintf(out, "%02x", expr[i]);
+    fputs("\",\"ops\":", out);
+    struct dwarf_op ops[256];
+    const char *error = NULL;
+    int n = len <= 256 ? dwarf_expr_decode(expr, len, 8, ops, 256, &error) : -1;
+    if (n < 0) {
+        fputs("null,\"decode_error\":", out);
+        print_json_string(out, error ? error : "expression too long");
+        return;
+    }
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *mem = open_memstream(&text, &text_len);
+    if (!mem) {
+        fputs("null", out);
+        return;
+    }
+    dwarf_expr_print(mem, ops, (size_t)n);
+    fclose(mem);
+    print_json_string(out, text ? text : "");
+    free(text);
+}
+
+void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa)
+{
+    char name[16];
+    if (is_cfa) {
+        switch (rule->kind) {
+        case CFA_RULE_REG_OFFSET:
+            fprintf(out, "{\"rule\":\"reg_offset\",\"reg\":\"%s\",\"offset\":%lld}",
+                    column_label(rule->reg, name, sizeof name), (long long)rule->offset);
+            return;
+        case CFA_RULE_EXPRESSION:
+            fputs("{\"rule\":\"expression\"", out);
+            print_json_expr(out, rule->expr, rule->expr_len);
+            fputc('}', out);
+            return;
+        case CFA_RULE_UNKNOWN:
+            fputs("{\"rule\":\"unknown\"}", out);
+            return;
+        default:
+            fputs("{\"rule\":\"unset\"}", out);
+            return;
+        }
+    }
+    static const char *const kinds[] = {
+        [REG_RULE_UNREFERENCED] = "unreferenced", [REG_RULE_UNDEFINED] = "undefined",
+        [REG_RULE_SAME_VALUE] = "same_value", [REG_RULE_OFFSET] = "offset",
+        [REG_RULE_VAL_OFFSET] = "val_offset", [REG_RULE_REGISTER] = "register",
+        [REG_RULE_EXPRESSION] = "expression", [REG_RULE_VAL_EXPRESSION] = "val_expression",
+        [REG_RULE_UNKNOWN] = "unknown",
+    };
+    fprintf(out, "{\"rule\":\"%s\"", rule->kind <= REG_RULE_UNKNOWN ? kinds[rule->kind] : "invalid");
+    switch (rule->kind) {
+    case REG_RULE_OFFSET: case REG_RULE_VAL_OFFSET:
+        fprintf(out, ",\"offset\":%lld", (long long)rule->offset);
+        break;
+    case REG_RULE_REGISTER:
+        fprintf(out, ",\"reg\":\"%s\"", column_label(rule->reg, name, sizeof name));
+        break;
+    case REG_RULE_EXPRESSION: case REG_RULE_VAL_EXPRESSION:
+        print_json_expr(out, rule->expr, rule->expr_len);
+        break;
+    default:
+        break;
+    }
+    fputc('}', out);
+}

@@ -1,0 +1,64 @@
+/*
+ * table_print: the printed forms of H.
+ *
+ * The text form is readelf -wF's layout, so that a table from dwtable, from
+ * dwsynth and from readelf diff with ordinary tools:
+ *
+ *    LOC           CFA      rbx   rbp   ra
+ *   0000000000027280 rsp+8    u     u     c-8
+ *
+ * Rules print as readelf prints them: CFA `rsp+8` or `exp`; registers `u`
+ * (undefined, or not yet described in a shown column), `s`, `c-16`, `v+8`,
+ * `r7 (rsp)` for DW_CFA_register, `exp`, `vexp`; synthesis's unknown
+ * prints as `?`.  The JSON form carries the same rules with their operands
+ * and decoded expressions.
+ *
+ * Printers write to a FILE and never fail on their own; callers check
+ * ferror() once at the end.
+ */
+#ifndef DWCHECK_TABLE_PRINT_H
+#define DWCHECK_TABLE_PRINT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "unwind_table.h"
+
+/* Which columns a block of rows shows (bit per DWARF column). */
+struct column_set {
+    uint64_t bits[UNWIND_MAX_COLUMNS / 64];
+};
+
+static inline int column_set_has(const struct column_set *s, unsigned col)
+{
+    return (s->bits[col / 64] >> (col % 64)) & 1;
+}
+
+static inline void column_set_add(struct column_set *s, unsigned col)
+{
+    s->bits[col / 64] |= (uint64_t)1 << (col % 64);
+}
+
+/* "   LOC           CFA      rbx   ra    " for COLS; RA_COLUMN prints as "ra". */
+void print_readelf_header(FILE *out, const struct column_set *cols, unsigned ra_column);
+
+/*
+ * One row in readelf's layout: LOC, the CFA rule, then each column of COLS.
+ * RULES has UNWIND_MAX_COLUMNS entries (the evaluator's state) or, with
+ * NRULES = UNWIND_COLUMNS, a stored row's; columns past NRULES print `u`.
+ */
+void print_readelf_row(FILE *out, uint64_t loc, const struct unwind_rule *cfa,
+                       const struct unwind_rule *rules, unsigned nrules,
+                       const struct column_set *cols);
+
+/* Text of a CFA rule ("rsp+8", "exp") or a register rule ("c-16"), as above. */
+void format_cfa_rule(char *buf, size_t size, const struct unwind_rule *cfa);
+void format_reg_rule(char *buf, size_t size, const struct unwind_rule *rule);
+
+/* A JSON object for a rule: {"rule":"offset","offset":-16}, expressions decoded. */
+void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa);
+
+/* A JSON string literal (quotes and escapes). */
+void print_json_string(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * unwind_table: storage and lookup for H.
+ */
+#include "unwind_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwarf_expr.h"
+
+void unwind_table_init(struct unwind_table *t, uint64_t start, uint64_t end)
+{
+    memset(t, 0, sizeof *t);
+    t->start = start;
+    t->end = end;
+}
+
+void unwind_table_release(struct unwind_table *t)
+{
+    free(t->rows);
+    memset(t, 0, sizeof *t);
+}
+
+struct unwind_row *unwind_table_append(struct unwind_table *t, uint64_t start, uint64_t end)
+{
+    if (t->nrows == t->cap) {
+        size_t ncap = t->cap ? t->cap * 2 : 8;
+        struct unwind_row *n = realloc(t->rows, ncap * sizeof *n);
+        if (!n)
+            return NULL;
+        t->rows = n;
+        t->cap = ncap;
+    }
+    struct unwind_row *r = &t->rows[t->nrows++];
+    memset(r, 0, sizeof *r);
+    r->start = start;
+    r->end = end;
+    return r;
+}
+
+const struct unwind_row *unwind_table_row_at(const struct unwind_table *t, uint64_t addr)
+{
+    size_t lo = 0, hi = t->nrows;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct unwind_row *r = &t->rows[mid];
+        if (addr < r->start)
+            hi = mid;
+        else if (addr >= r->end)
+            lo = mid + 1;
+        else
+            return r;
+    }
+    return NULL;
+}
+
+int unwind_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b)
+{
+    if (a->kind != b->kind)
+        return 0;
+    switch (a->kind) {
+    case REG_RULE_OFFSET: case REG_RULE_VAL_OFFSET:
+        return a->offset == b->offset;
+    case REG_RULE_REGISTER:
+        return a->reg == b->reg;
+    case REG_RULE_EXPRESSION: case REG_RULE_VAL_EXPRESSION:
+        return a->expr_len == b->expr_len && memcmp(a->expr, b->expr, a->expr_len) == 0;
+    default:
+        return 1;
+    }
+}
+
+int cfa_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b)
+{
+    if (a->kind != b->kind)
+        return 0;
+    switch (a->kind) {
+    case CFA_RULE_REG_OFFSET:
+        return a->reg == b->reg && a->offset == b->offset;
+    case CFA_RULE_EXPRESSION:
+        return a->expr_len == b->expr_len && memcmp(a->expr, b->expr, a->expr_len) == 0;
+    default:
+        return 1;
+    }
+}
+
+const char *unwind_column_name(int column)
+{
+    if (column < 0)
+        return "CFA";
+    if (column == DWARF_REG_RA)
+        return "ra";
+    return dwarf_reg_name((unsigned)column);
+}

@@ -1,0 +1,32 @@
+/*
+ * cli: what every dwcheck front end shares.
+ *
+ * Exit statuses (DESIGN.md): 0 clean, 1 findings, 2 usage or I/O error.
+ * Tool errors read `tool: FILE: reason` on stderr and never mix with the
+ * tool's output on stdout.
+ */
+#ifndef DWCHECK_CLI_H
+#define DWCHECK_CLI_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define EXIT_CLEAN 0
+#define EXIT_FINDINGS 1
+#define EXIT_TROUBLE 2
+
+#define DWCHECK_VERSION "0.1.0"
+
+/* Set once by main() from argv[0]'s base name. */
+extern const char *cli_tool_name;
+
+/* `tool: FILE: reason` (FILE may be NULL: `tool: reason`). */
+void cli_error(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* `tool --version` output. */
+void cli_print_version(void);
+
+/* Parse an address: 0x-prefixed hex, or decimal.  Returns 0, or -1. */
+int cli_parse_address(const char *text, unsigned long long *out);
+
+#endif

@@ -1,0 +1,367 @@
+/*
+ * dwtable: print the unwind tables (H) that a binary's DWARF CFI describes.
+ *
+ *   dwtable [--format=readelf|json] [--address ADDR] FILE...
+ *
+ * The readelf format reproduces `readelf -wF` from the first CIE/FDE line on,
+ * so the two diff; JSON carries the same rows with decoded rules (one JSON
+ * document per file, one per line).  With --address, only the row covering
+ * ADDR is printed, under its FDE's header.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "object/elf_file.h"
+#include "semantics/cfi_eval.h"
+#include "semantics/cfi_reader.h"
+#include "semantics/table_print.h"
+
+enum format { FORMAT_READELF, FORMAT_JSON };
+
+struct options {
+    enum format format;
+    int have_address;
+    unsigned long long address;
+};
+
+/* Per-entry printing state handed to the row callback. */
+struct entry_printer {
+    const struct options *opt;
+    FILE *out;
+    struct column_set cols;
+    unsigned ra_column;
+    int header_done;
+    int rows;                /* rows printed in this entry (JSON commas) */
+    int matched;             /* --address: the row was printed */
+    uint64_t end;            /* end of the FDE (for the final row's range) */
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: dwtable [OPTION]... FILE...\n"
+            "Print the unwind tables described by the DWARF call-frame information\n"
+            "(.eh_frame, .debug_frame) of each ELF FILE.\n"
+            "\n"
+            "  --format=readelf   the layout of `readelf -wF` (default)\n"
+            "  --format=json      one JSON document per file, one per line\n"
+            "  --address=ADDR     print only the row that covers ADDR (hex with 0x, or decimal)\n"
+            "  -h, --help         show this help\n"
+            "  -V, --version      show the version\n"
+            "\n"
+            "Exit status: 0 all printed, 1 --address not covered in some file,\n"
+            "2 usage error or a file that cannot be read (others are still printed).\n");
+}
+
+/* --- readelf layout ------------------------------------------------------- */
+
+static void print_row_readelf(struct entry_printer *p, const struct cfi_state *st)
+{
+    if (!p->header_done) {
+        print_readelf_header(p->out, &p->cols, p->ra_column);
+        p->header_done = 1;
+    }
+    print_readelf_row(p->out, st->loc, &st->cfa, st->col, UNWIND_MAX_COLUMNS, &p->cols);
+}
+
+/* --- JSON ----------------------------------------------------------------- */
+
+static void print_row_json(struct entry_printer *p, const struct cfi_state *st, uint64_t end)
+{
+    FILE *out = p->out;
+    if (p->rows++)
+        fputc(',', out);
+    fprintf(out, "{\"start\":%llu,\"end\":%llu,\"cfa\":", (unsigned long long)st->loc,
+            (unsigned long long)end);
+    print_json_rule(out, &st->cfa, 1);
+    fputs(",\"registers\":{", out);
+    int first = 1;
+    for (unsigned c = 0; c < UNWIND_MAX_COLUMNS; c++) {
+        if (!column_set_has(&p->cols, c))
+            continue;
+        char label[16];
+        const char *name = c == p->ra_column ? "ra" : unwind_column_name((int)c);
+        if (!name) {
+            snprintf(label, sizeof label, "r%u", c);
+            name = label;
+        }
+        fprintf(out, "%s\"%s\":", first ? "" : ",", name);
+        print_json_rule(out, &st->col[c], 0);
+        first = 0;
+    }
+    fputs("}}", out);
+}
+
+static int on_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
+{
+    struct entry_printer *p = arg;
+    if (p->opt->have_address) {
+        if (p->matched || p->opt->address < st->loc || p->opt->address >= new_loc)
+            return 0;
+        p->matched = 1;
+    }
+    if (p->opt->format == FORMAT_JSON)
+        print_row_json(p, st, new_loc);
+    else
+        print_row_readelf(p, st);
+    return 0;
+}
+
+/* Columns an entry shows: those the CIE's and the FDE's instructions name. */
+static int entry_columns(const struct cfi_section *s, const struct cfi_cie *cie,
+                         const struct cfi_fde *fde, struct column_set *cols, struct cfa_error *err)
+{
+    memset(cols, 0, sizeof *cols);
+    struct cfa_cie_params params = {
+        .code_align = cie->code_align, .data_align = cie->data_align,
+        .ra_column = cie->ra_column, .addr_size = cie->addr_size,
+        .fde_encoding = cie->fde_encoding, .insns_addr = s->addr,
+    };
+    if (cfa_program_columns(cie->insns, cie->insns_len, &params, cols->bits, err) != 0)
+        return -1;
+    if (fde && cfa_program_columns(fde->insns, fde->insns_len, &params, cols->bits, err) != 0)
+        return -1;
+    return 0;
+}
+
+static void print_entry_header(FILE *out, const struct cfi_entry *e, enum format format)
+{
+    if (format == FORMAT_JSON) {
+        if (e->kind == CFI_ENTRY_CIE)
+            fprintf(out, "{\"type\":\"cie\",\"offset\":%llu,\"augmentation\":",
+                    (unsigned long long)e->offset);
+        if (e->kind == CFI_ENTRY_CIE) {
+            const struct cfi_cie *c = e->cie;
+            print_json_string(out, c->augmentation);
+            fprintf(out, ",\"version\":%u,\"code_align\":%llu,\"data_align\":%lld,\"ra\":%u,"
+                         "\"signal_frame\":%s,\"rows\":[",
+                    c->version, (unsigned long long)c->code_align, (long long)c->data_align,
+                    c->ra_column, c->signal_frame ? "true" : "false");
+        } else {
+            const struct cfi_fde *f = e->fde;
+            fprintf(out, "{\"type\":\"fde\",\"offset\":%llu,\"cie\":%llu,\"pc_begin\":%llu,"
+                         "\"pc_end\":%llu,\"rows\":[",
+                    (unsigned long long)e->offset, (unsigned long long)f->cie->offset,
+                    (unsigned long long)f->pc_begin, (unsigned long long)(f->pc_begin + f->pc_range));
+        }
+        return;
+    }
+    if (e->kind == CFI_ENTRY_CIE) {
+        const struct cfi_cie *c = e->cie;
+        fprintf(out, "\n%08llx %016llx %0*llx CIE \"%s\" cf=%d df=%d ra=%d\n",
+                (unsigned long long)e->offset, (unsigned long long)c->length, c->dwarf64 ? 16 : 8,
+                (unsigned long long)c->id, c->augmentation, (int)c->code_align, (int)c->data_align,
+                (int)c->ra_column);
+    } else {
+        const struct cfi_fde *f = e->fde;
+        fprintf(out, "\n%08llx %016llx %0*llx FDE cie=%08llx pc=%016llx..%016llx\n",
+                (unsigned long long)e->offset, (unsigned long long)f->length, f->dwarf64 ? 16 : 8,
+                (unsigned long long)f->cie_pointer, (unsigned long long)f->cie->offset,
+                (unsigned long long)f->pc_begin, (unsigned long long)(f->pc_begin + f->pc_range));
+    }
+}
+
+/* Print one CIE or FDE.  Returns 0, or -1 with a message in ERR. */
+static int print_entry(struct cfi_eval *ev, const struct cfi_entry *e, const struct options *opt,
+                       FILE *out, int *any_json, char *err, size_t errlen)
+{
+    const struct cfi_section *s = ev->section;
+    const struct cfi_cie *cie = e->kind == CFI_ENTRY_CIE ? e->cie : e->fde->cie;
+    const struct cfi_fde *fde = e->kind == CFI_ENTRY_FDE ? e->fde : NULL;
+    struct entry_printer p = {.opt = opt, .out = out, .ra_column = cie->ra_column};
+    struct cfa_error cerr = {0};
+    if (entry_columns(s, cie, fde, &p.cols, &cerr) != 0)
+        goto malformed;
+
+    if (opt->have_address) {
+        /* Only an FDE covering the address is shown. */
+        if (!fde || opt->address < fde->pc_begin || opt->address - fde->pc_begin >= fde->pc_range)
+            return 0;
+    }
+    if (opt->format == FORMAT_JSON && (*any_json)++)
+        fputc(',', out);
+    print_entry_header(out, e, opt->format);
+
+    struct cfi_state final;
+    int all_nops;
+    uint64_t end = fde ? fde->pc_begin + fde->pc_range : 0;
+    int rc = fde ? cfi_eval_fde(ev, fde, on_row, &p, &final, &all_nops, &cerr)
+                 : cfi_eval_cie(ev, cie, on_row, &p, &final, &all_nops, &cerr);
+    if (rc != 0)
+        goto malformed;
+    /* readelf prints the final row unless the program was only padding; H
+     * (JSON, --address) always has it: the row that runs to the FDE's end. */
+    if (opt->format == FORMAT_READELF && !opt->have_address) {
+        if (!all_nops)
+            on_row(&p, &final, end);
+    } else {
+        on_row(&p, &final, fde ? end : final.loc);
+    }
+    if (opt->format == FORMAT_JSON)
+        fputs("]}", out);
+    return 0;
+
+malformed:
+    if (opt->format == FORMAT_JSON)
+        fputs("]}", out);
+    snprintf(err, errlen, "%s at offset 0x%llx: %s (instruction byte %zu)", s->name,
+             (unsigned long long)e->offset, cerr.reason ? cerr.reason : "malformed", cerr.offset);
+    return -1;
+}
+
+/* Print one section.  Returns 0, or -1 with a message in ERR (output may be partial). */
+static int print_section(const struct cfi_section *s, const struct options *opt, FILE *out,
+                         int *printed_address, int *any_section, char *err, size_t errlen)
+{
+    struct cfi_eval ev;
+    if (cfi_eval_init(&ev, s) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = 0, any_json = 0;
+    if (opt->format == FORMAT_JSON) {
+        fprintf(out, "%s{\"section\":", (*any_section)++ ? "," : "");
+        print_json_string(out, s->name);
+        fputs(",\"entries\":[", out);
+    } else if (!opt->have_address) {
+        if (s->size == 0) {
+            fprintf(out, "\nSection '%s' has no debugging data.\n", s->name);
+            cfi_eval_release(&ev);
+            return 0;
+        }
+        fprintf(out, "Contents of the %s section:\n\n", s->name);
+    }
+    for (size_t i = 0; i < s->nentries && rc == 0; i++) {
+        const struct cfi_entry *e = &s->entries[i];
+        if (e->kind == CFI_ENTRY_ZERO) {
+            if (opt->format == FORMAT_READELF && !opt->have_address)
+                fprintf(out, "\n%08llx ZERO terminator\n\n", (unsigned long long)e->offset);
+            continue;
+        }
+        if (opt->have_address && e->kind == CFI_ENTRY_FDE && opt->address >= e->fde->pc_begin &&
+            opt->address - e->fde->pc_begin < e->fde->pc_range)
+            *printed_address = 1;
+        rc = print_entry(&ev, e, opt, out, &any_json, err, errlen);
+    }
+    if (opt->format == FORMAT_JSON)
+        fputs("]}", out);
+    else if (!opt->have_address)
+        fputc('\n', out);
+    cfi_eval_release(&ev);
+    return rc;
+}
+
+/* Print every unwind section of PATH.  Returns the file's exit status. */
+static int print_file(const char *path, const struct options *opt, FILE *out)
+{
+    char err[ELF_FILE_ERRLEN + 128];
+    struct elf_file ef;
+    if (elf_file_open(&ef, path, err, sizeof err) != 0) {
+        cli_error(path, "%s", err);
+        return EXIT_TROUBLE;
+    }
+    int status = EXIT_CLEAN, found = 0, printed_address = 0, any_section = 0;
+    if (opt->format == FORMAT_JSON) {
+        fputs("{\"file\":", out);
+        print_json_string(out, path);
+        fputs(",\"sections\":[", out);
+    }
+    for (size_t i = 0; i < ef.nsections && status == EXIT_CLEAN; i++) {
+        const char *name = ef.sections[i].name;
+        if (strcmp(name, ".eh_frame") != 0 && strcmp(name, ".debug_frame") != 0)
+            continue;
+        struct cfi_section s;
+        int rc = cfi_section_read(&ef, name, &s, err, sizeof err);
+        if (rc < 0) {
+            cli_error(path, "%s", err);
+            status = EXIT_TROUBLE;
+            break;
+        }
+        if (rc == 0)
+            continue;
+        found = 1;
+        if (print_section(&s, opt, out, &printed_address, &any_section, err, sizeof err) != 0) {
+            cli_error(path, "%s", err);
+            status = EXIT_TROUBLE;
+        }
+        cfi_section_release(&s);
+    }
+    if (opt->format == FORMAT_JSON)
+        fputs("]}\n", out);
+    if (status == EXIT_CLEAN && !found) {
+        cli_error(path, "no unwind information (no .eh_frame or .debug_frame section)");
+        status = EXIT_TROUBLE;
+    } else if (status == EXIT_CLEAN && opt->have_address && !printed_address) {
+        cli_error(path, "no FDE covers address 0x%llx", opt->address);
+        status = EXIT_FINDINGS;
+    }
+    elf_file_close(&ef);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    cli_tool_name = "dwtable";
+    struct options opt = {.format = FORMAT_READELF};
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"address", required_argument, NULL, 'a'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "f:a:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (strcmp(optarg, "readelf") == 0)
+                opt.format = FORMAT_READELF;
+            else if (strcmp(optarg, "json") == 0)
+                opt.format = FORMAT_JSON;
+            else {
+                cli_error(NULL, "unknown format '%s' (use readelf or json)", optarg);
+                return EXIT_TROUBLE;
+            }
+            break;
+        case 'a':
+            if (cli_parse_address(optarg, &opt.address) != 0) {
+                cli_error(NULL, "bad address '%s'", optarg);
+                return EXIT_TROUBLE;
+            }
+            opt.have_address = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return EXIT_CLEAN;
+        case 'V':
+            cli_print_version();
+            return EXIT_CLEAN;
+        default:
+            usage(stderr);
+            return EXIT_TROUBLE;
+        }
+    }
+    if (optind == argc) {
+        cli_error(NULL, "no input files (try --help)");
+        return EXIT_TROUBLE;
+    }
+    static char outbuf[1 << 16];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    int status = EXIT_CLEAN;
+    int many = argc - optind > 1;
+    for (int i = optind; i < argc; i++) {
+        if (many && opt.format == FORMAT_READELF)
+            printf("\nFile: %s\n", argv[i]);
+        int rc = print_file(argv[i], &opt, stdout);
+        if (rc > status)
+            status = rc;
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error(NULL, "write error on standard output");
+        return EXIT_TROUBLE;
+    }
+    return status;
+}
