@@ -54,6 +54,23 @@ out=$("$dwtable" --address=1 "$so" 2>&1); rc=$?
 [ "$rc" -eq 1 ] && grep -q 'no FDE covers address 0x1' <<< "$out" && ok "uncovered address: exit 1" ||
     not_ok "uncovered address: exit 1" "$out"
 
+# 2b. 64-bit DWARF: length escape, 8-byte CIE id and pointer (hand-built section).
+d64=$work/cfi_dwarf64.so
+cc -shared -nostdlib -Wl,--build-id=none -o "$d64" tests/golden/cfi_dwarf64.s ||
+    { echo "cannot assemble cfi_dwarf64.s"; exit 1; }
+if diff <(readelf -wF "$d64" | norm) <("$dwtable" "$d64" | norm) > "$work/diff64"; then
+    ok "dwtable = readelf -wF on a DWARF64 .debug_frame"
+else
+    not_ok "dwtable = readelf -wF on a DWARF64 .debug_frame" "$(head -20 "$work/diff64")"
+fi
+grep -q '^00000000 0000000000000014 ffffffffffffffff CIE ""' <("$dwtable" "$d64") &&
+    ok "DWARF64 CIE header: 16-digit CIE id" || not_ok "DWARF64 CIE header: 16-digit CIE id"
+d=$((16#$(nm "$d64" | awk '$3 == "d64" { print $1 }')))
+got=$("$dwtable" --address=$((d + 5)) "$d64" | grep -E '^[0-9a-f]{16} ')
+# advance 1, cfa 16, rbx c-16; advance 4; remember; cfa 8; restore rbx: row at +5.
+grep -qE ' rsp\+8 +u +c-8 +$' <<< "$got" && ok "DWARF64: remember, restore rbx at +5" ||
+    not_ok "DWARF64: remember, restore rbx at +5" "$got"
+
 # 3. JSON: decoded rules, by hand from the .cfi_escape bytes.
 json=$("$dwtable" --format=json "$so")
 expect_json() {
