@@ -21,7 +21,7 @@ $(DEPS_STAMP):
 	@./install-deps
 	@mkdir -p $(@D) && touch $@
 
-PKGS := libelf
+PKGS := libelf capstone
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 DWARF_LIBS := -ldwarf -lelf -lz
@@ -42,12 +42,18 @@ LIB_SRCS := \
 	semantics/cfi_reader.c \
 	semantics/cfi_eval.c \
 	semantics/table_print.c \
+	synth/x86_decode.c \
+	synth/abstract_state.c \
+	synth/functions.c \
+	synth/synthesize.c \
+	synth/program.c \
+	verify/agreement.c \
 	tools/cli.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libdwcheck.a
 
-TOOLS := dwtable
+TOOLS := dwtable dwsynth
 TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
 
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_table

@@ -1,0 +1,71 @@
+/*
+ * abstract_state: what the interpreter knows at one instruction.
+ *
+ * Every general-purpose register and every tracked CFA-relative stack slot
+ * holds a symbolic value: CFA + k, entry(R) + k (R's value when the function
+ * was entered; the return address is entry(RA)), or unknown.  On entry
+ * rsp = CFA - 8, the slot at CFA - 8 holds entry(RA), and every register
+ * R holds entry(R).  Join is per-location equality: locations that differ
+ * become unknown, so the lattice has finite height and fixpoints are reached
+ * in a few passes.
+ *
+ * Only slots holding a known value are stored (at most STATE_MAX_SLOTS, the
+ * ones nearest the CFA kept), so a state is small and fixed-size.
+ */
+#ifndef DWCHECK_ABSTRACT_STATE_H
+#define DWCHECK_ABSTRACT_STATE_H
+
+#include <stdint.h>
+
+#include "ir.h"
+
+#define STATE_GPRS 16
+#define STATE_MAX_SLOTS 24
+#define STATE_RA 16           /* entry(RA): the return address */
+
+enum absval_kind { AV_UNKNOWN = 0, AV_CFA, AV_ENTRY };
+
+struct absval {
+    uint8_t kind;
+    uint8_t reg;              /* AV_ENTRY: DWARF register, or STATE_RA */
+    int64_t off;
+};
+
+struct stack_slot {
+    int64_t off;              /* CFA + off */
+    struct absval value;
+};
+
+struct abs_state {
+    struct absval reg[STATE_GPRS];
+    struct stack_slot slot[STATE_MAX_SLOTS];   /* sorted by off */
+    uint8_t nslots;
+    uint8_t frame_pointer;    /* rbp was set from rsp: the CFA is rbp-based */
+};
+
+/* The state on function entry. */
+void abs_state_entry(struct abs_state *s);
+
+/* A state where nothing is known (for code reached from nowhere we understand). */
+void abs_state_unknown(struct abs_state *s);
+
+int absval_equal(struct absval a, struct absval b);
+int abs_state_equal(const struct abs_state *a, const struct abs_state *b);
+
+/* INTO := INTO join FROM.  Returns 1 when INTO changed. */
+int abs_state_join(struct abs_state *into, const struct abs_state *from);
+
+/* Apply one IR effect. */
+void abs_state_apply(struct abs_state *s, const struct ir_effect *e);
+
+/* Apply every effect of IN (not its control flow). */
+void abs_state_step(struct abs_state *s, const struct ir_insn *in);
+
+/* After a call returns: caller-saved registers are unknown, and the callee
+ * may have overwritten everything below the stack pointer. */
+void abs_state_after_call(struct abs_state *s);
+
+/* The value in the slot at CFA + OFF, or unknown. */
+struct absval abs_state_slot(const struct abs_state *s, int64_t off);
+
+#endif

@@ -1,0 +1,264 @@
+/*
+ * functions: function ranges and names.
+ */
+#include "functions.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PLT_STUB_SIZE 16
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int by_lo(const void *a, const void *b)
+{
+    const struct function_range *x = a, *y = b;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+    const struct named_address *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    /* Prefer sized symbols, then shorter names (foo over foo_alias_long). */
+    if ((x->size == 0) != (y->size == 0))
+        return x->size == 0 ? 1 : -1;
+    return (int)strlen(x->name) - (int)strlen(y->name);
+}
+
+struct growable {
+    void *items;
+    size_t n, cap, size;
+};
+
+static void *grow(struct growable *g)
+{
+    if (g->n == g->cap) {
+        size_t ncap = g->cap ? g->cap * 2 : 64;
+        void *p = realloc(g->items, ncap * g->size);
+        if (!p)
+            return NULL;
+        g->items = p;
+        g->cap = ncap;
+    }
+    return (char *)g->items + g->size * g->n++;
+}
+
+/* Names of the .plt / .plt.sec stubs, from .rela.plt (stub k <-> relocation k). */
+static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct growable *names,
+                         struct growable *funcs, char *err, size_t errlen)
+{
+    struct elf_section *plt = elf_file_section(ef, ".plt");
+    struct elf_section *plt_sec = elf_file_section(ef, ".plt.sec");
+    struct elf_section *plt_got = elf_file_section(ef, ".plt.got");
+    struct elf_section *rela = elf_file_section(ef, ".rela.plt");
+    struct elf_section *stub_secs[] = {plt, plt_sec, plt_got};
+
+    /* Every stub is a function of its own. */
+    for (unsigned s = 0; s < 3; s++) {
+        struct elf_section *sec = stub_secs[s];
+        if (!sec || sec->type == SHT_NOBITS)
+            continue;
+        for (uint64_t off = 0; off + PLT_STUB_SIZE <= sec->size; off += PLT_STUB_SIZE) {
+            struct function_range *f = grow(funcs);
+            if (!f)
+                return fail(err, errlen, "out of memory");
+            *f = (struct function_range){sec->addr + off, sec->addr + off + PLT_STUB_SIZE, "",
+                                         FUNC_FROM_PLT};
+        }
+    }
+    if (!rela || rela->type != SHT_RELA || !(plt || plt_sec))
+        return 0;
+    GElf_Shdr sh;
+    Elf_Data *d = elf_getdata(rela->scn, NULL);
+    if (!d || !gelf_getshdr(rela->scn, &sh) || sh.sh_entsize == 0)
+        return 0;
+    Elf_Scn *dynsym = elf_getscn(ef->elf, sh.sh_link);
+    GElf_Shdr dsh;
+    Elf_Data *dd = dynsym ? elf_getdata(dynsym, NULL) : NULL;
+    if (!dd || !gelf_getshdr(dynsym, &dsh))
+        return 0;
+    size_t count = d->d_size / sh.sh_entsize;
+    /* Room for "name@plt" strings, allocated once. */
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Rela r;
+        GElf_Sym sym;
+        const char *name;
+        if (gelf_getrela(d, (int)i, &r) && gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym) &&
+            (name = elf_strptr(ef->elf, dsh.sh_link, sym.st_name)) != NULL)
+            total += strlen(name) + 5;
+    }
+    ix->plt_names = malloc(total + 1);
+    if (!ix->plt_names)
+        return fail(err, errlen, "out of memory");
+    char *p = ix->plt_names;
+    struct elf_section *stubs = plt_sec ? plt_sec : plt;
+    uint64_t first = plt_sec ? 0 : 1;   /* .plt starts with the resolver stub */
+    for (size_t i = 0; i < count; i++) {
+        GElf_Rela r;
+        GElf_Sym sym;
+        const char *name;
+        if (!gelf_getrela(d, (int)i, &r) || !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym) ||
+            (name = elf_strptr(ef->elf, dsh.sh_link, sym.st_name)) == NULL)
+            continue;
+        uint64_t addr = stubs->addr + (first + i) * PLT_STUB_SIZE;
+        if (addr + PLT_STUB_SIZE > stubs->addr + stubs->size)
+            break;
+        struct named_address *n = grow(names);
+        if (!n)
+            return fail(err, errlen, "out of memory");
+        size_t len = (size_t)sprintf(p, "%s@plt", name);
+        *n = (struct named_address){addr, PLT_STUB_SIZE, p};
+        p += len + 1;
+    }
+    return 0;
+}
+
+static int in_plt(struct elf_file *ef, uint64_t addr)
+{
+    struct elf_section *s = elf_file_section_at(ef, addr);
+    return s && strncmp(s->name, ".plt", 4) == 0;
+}
+
+int function_index_build(struct function_index *ix, struct elf_file *ef,
+                         const struct cfi_section *eh, char *err, size_t errlen)
+{
+    memset(ix, 0, sizeof *ix);
+    struct growable funcs = {.size = sizeof(struct function_range)};
+    struct growable names = {.size = sizeof(struct named_address)};
+    if (elf_file_load_symbols(ef, err, errlen) != 0)
+        return -1;
+    for (size_t i = 0; i < ef->nsymbols; i++) {
+        const struct elf_symbol *s = &ef->symbols[i];
+        if (s->type != STT_FUNC && s->type != STT_GNU_IFUNC)
+            continue;
+        if (s->shndx == SHN_UNDEF || !s->name[0] || s->value == 0)
+            continue;
+        struct named_address *n = grow(&names);
+        if (!n)
+            goto oom;
+        *n = (struct named_address){s->value, s->size, s->name};
+    }
+    if (add_plt_names(ix, ef, &names, &funcs, err, errlen) != 0)
+        goto fail_out;
+    qsort(names.items, names.n, names.size, by_addr);
+    ix->names = names.items;
+    ix->nnames = names.n;
+
+    /* FDE ranges, except the PLT's (its stubs are listed one by one). */
+    for (size_t i = 0; eh && i < eh->nfdes; i++) {
+        const struct cfi_fde *fde = &eh->fdes[i];
+        if (fde->pc_range == 0 || in_plt(ef, fde->pc_begin))
+            continue;
+        struct function_range *f = grow(&funcs);
+        if (!f)
+            goto oom;
+        *f = (struct function_range){fde->pc_begin, fde->pc_begin + fde->pc_range, "", FUNC_FROM_FDE};
+    }
+    qsort(funcs.items, funcs.n, funcs.size, by_lo);
+
+    /* Symbols whose start no FDE covers: code without unwind data. */
+    size_t nfde_funcs = funcs.n;
+    struct function_range *sorted = funcs.items;
+    for (size_t i = 0; i < ix->nnames; i++) {
+        const struct named_address *n = &ix->names[i];
+        if (n->size == 0 || (i > 0 && ix->names[i - 1].addr == n->addr) || in_plt(ef, n->addr))
+            continue;
+        size_t lo = 0, hi = nfde_funcs;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (sorted[mid].lo <= n->addr)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo > 0 && n->addr < sorted[lo - 1].hi)
+            continue;
+        struct elf_section *sec = elf_file_section_at(ef, n->addr);
+        if (!sec || !(sec->flags & SHF_EXECINSTR))
+            continue;
+        struct function_range *f = grow(&funcs);
+        if (!f)
+            goto oom;
+        sorted = funcs.items;
+        *f = (struct function_range){n->addr, n->addr + n->size, n->name, FUNC_FROM_SYMBOL};
+    }
+    qsort(funcs.items, funcs.n, funcs.size, by_lo);
+    ix->funcs = funcs.items;
+    ix->nfuncs = funcs.n;
+    for (size_t i = 0; i < ix->nfuncs; i++) {
+        const char *name = function_index_name_at(ix, ix->funcs[i].lo);
+        if (name && !ix->funcs[i].name[0])
+            ix->funcs[i].name = name;
+    }
+    return 0;
+oom:
+    fail(err, errlen, "out of memory");
+fail_out:
+    free(funcs.items);
+    free(names.items);
+    ix->names = NULL;
+    function_index_release(ix);
+    return -1;
+}
+
+void function_index_release(struct function_index *ix)
+{
+    free(ix->funcs);
+    free(ix->names);
+    free(ix->plt_names);
+    memset(ix, 0, sizeof *ix);
+}
+
+const char *function_index_name_at(const struct function_index *ix, uint64_t addr)
+{
+    size_t lo = 0, hi = ix->nnames;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->names[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return NULL;
+    /* The first entry at that address is the preferred name (see by_addr). */
+    const struct named_address *n = &ix->names[lo - 1];
+    while (n > ix->names && (n - 1)->addr == n->addr)
+        n--;
+    if (n->addr == addr || addr - n->addr < n->size)
+        return n->name;
+    return NULL;
+}
+
+int function_name_is_noreturn(const char *name)
+{
+    static const char *const names[] = {
+        "abort", "exit", "_exit", "_Exit", "quick_exit", "__stack_chk_fail", "__assert_fail",
+        "__assert_perror_fail", "__assert", "__cxa_throw", "__cxa_rethrow", "__cxa_bad_cast",
+        "__cxa_bad_typeid", "__cxa_pure_virtual", "__cxa_call_unexpected",
+        "__cxa_throw_bad_array_new_length", "_Unwind_Resume", "longjmp", "siglongjmp",
+        "_longjmp", "__longjmp_chk", "__fortify_fail", "__chk_fail", "__libc_fatal",
+        "pthread_exit", "err", "errx", "verr", "verrx", "__stack_chk_fail_local",
+        "_ZSt9terminatev", "__ubsan_handle_builtin_unreachable", "__gnat_last_chance_handler",
+    };
+    size_t len = strcspn(name, "@");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == len && strncmp(names[i], name, len) == 0)
+            return 1;
+    /* libstdc++'s std::__throw_* helpers: _ZSt16__throw_bad_allocv ... */
+    return strncmp(name, "_ZSt", 4) == 0 && strstr(name, "__throw_") != NULL && strstr(name, "__throw_") < name + len;
+}

@@ -1,0 +1,57 @@
+/*
+ * functions: which address ranges of a binary are functions to synthesise,
+ * and what their names are.
+ *
+ * Sources, in order of trust: FDE ranges (the compiler's own word), STT_FUNC
+ * symbols for code no FDE covers, and the 16-byte stubs of .plt, .plt.got
+ * and .plt.sec (named `sym@plt` from the .rela.plt relocations).  The same
+ * index answers "which function is at address A" for call targets, so the
+ * interpreter can recognise calls to functions that never return.
+ */
+#ifndef DWCHECK_FUNCTIONS_H
+#define DWCHECK_FUNCTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "object/elf_file.h"
+#include "semantics/cfi_reader.h"
+
+enum function_source { FUNC_FROM_FDE, FUNC_FROM_SYMBOL, FUNC_FROM_PLT };
+
+struct function_range {
+    uint64_t lo, hi;               /* [lo, hi) */
+    const char *name;              /* borrowed from the ELF file or the index; may be "" */
+    uint8_t source;                /* enum function_source */
+};
+
+struct named_address {
+    uint64_t addr, size;
+    const char *name;
+};
+
+struct function_index {
+    struct function_range *funcs;  /* sorted by lo */
+    size_t nfuncs;
+    struct named_address *names;   /* symbols and PLT stubs, sorted by addr */
+    size_t nnames;
+    char *plt_names;               /* storage for "sym@plt" strings */
+};
+
+/*
+ * Build the index for EF.  EH (may be NULL) supplies the FDE ranges.
+ * Returns 0, or -1 with a reason in ERR.
+ */
+int function_index_build(struct function_index *ix, struct elf_file *ef,
+                         const struct cfi_section *eh, char *err, size_t errlen);
+void function_index_release(struct function_index *ix);
+
+/* The name of the symbol or PLT stub starting at ADDR (or containing it when
+ * it has a size), or NULL. */
+const char *function_index_name_at(const struct function_index *ix, uint64_t addr);
+
+/* Whether a call to a function named NAME never returns (exit, abort, the
+ * C++ throw helpers, __stack_chk_fail ...).  NAME may carry "@plt". */
+int function_name_is_noreturn(const char *name);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * ir: the architecture-neutral effects the abstract interpreter sees.
+ *
+ * The decoder (synth/x86_decode.c, the only file that includes Capstone)
+ * lowers each machine instruction to an ir_insn: a short sequence of effects
+ * on registers and stack memory, applied in order, and one control-flow kind.
+ * Everything the unwinder cares about — rsp, rbp, the callee-saved registers
+ * and stores into the frame — is expressed here; any other register write
+ * becomes IR_CLOBBER, never silently dropped.  Synthesis tests are written in
+ * IR, without machine code.
+ *
+ * Registers are DWARF numbers (rax 0 ... r15 15); IR_REG_NONE means "no
+ * register": a constant or a value the interpreter does not track.
+ */
+#ifndef DWCHECK_IR_H
+#define DWCHECK_IR_H
+
+#include <stdint.h>
+
+#define IR_REG_NONE 0xff
+#define IR_MAX_EFFECTS 4
+
+enum ir_effect_kind {
+    IR_SET,       /* dst := src + imm            (mov, lea, add/sub imm; src NONE: constant) */
+    IR_LOAD,      /* dst := 8 bytes at [base + imm] */
+    IR_STORE,     /* [base + imm] := src, SIZE bytes (src NONE: an untracked value) */
+    IR_AND,       /* dst := dst & imm            (stack realignment) */
+    IR_CLOBBER,   /* dst := a value the interpreter does not know */
+};
+
+struct ir_effect {
+    uint8_t kind;    /* enum ir_effect_kind */
+    uint8_t dst;     /* IR_SET, IR_LOAD, IR_AND, IR_CLOBBER */
+    uint8_t src;     /* IR_SET, IR_STORE */
+    uint8_t base;    /* IR_LOAD, IR_STORE */
+    uint8_t size;    /* IR_STORE: bytes written */
+    int64_t imm;
+};
+
+enum ir_flow {
+    IR_FLOW_NEXT,           /* falls through */
+    IR_FLOW_JUMP,           /* direct jump to target */
+    IR_FLOW_COND,           /* conditional jump: target or next */
+    IR_FLOW_CALL,           /* direct call to target; returns to next */
+    IR_FLOW_CALL_INDIRECT,  /* indirect call; returns to next */
+    IR_FLOW_JUMP_INDIRECT,  /* indirect jump (jump table, tail call, PLT) */
+    IR_FLOW_RET,            /* return */
+    IR_FLOW_STOP,           /* hlt, ud2, int3: no successor */
+    IR_FLOW_INVALID,        /* bytes that do not decode */
+};
+
+struct ir_insn {
+    uint64_t addr;
+    uint8_t len;
+    uint8_t flow;                         /* enum ir_flow */
+    uint8_t neffects;
+    uint8_t clobbers_unknown;             /* a write the lowering could not model (for diagnostics) */
+    uint8_t is_padding;                   /* nop or int3: what compilers align code with */
+    uint64_t target;                      /* IR_FLOW_JUMP, _COND, _CALL */
+    struct ir_effect effects[IR_MAX_EFFECTS];
+};
+
+/* Helpers to build instructions (used by the decoder and by tests). */
+static inline void ir_add(struct ir_insn *in, struct ir_effect e)
+{
+    if (in->neffects < IR_MAX_EFFECTS)
+        in->effects[in->neffects++] = e;
+}
+
+static inline struct ir_effect ir_set(uint8_t dst, uint8_t src, int64_t imm)
+{
+    return (struct ir_effect){.kind = IR_SET, .dst = dst, .src = src, .base = IR_REG_NONE, .imm = imm};
+}
+
+static inline struct ir_effect ir_load(uint8_t dst, uint8_t base, int64_t disp)
+{
+    return (struct ir_effect){.kind = IR_LOAD, .dst = dst, .src = IR_REG_NONE, .base = base, .imm = disp};
+}
+
+static inline struct ir_effect ir_store(uint8_t base, int64_t disp, uint8_t src, uint8_t size)
+{
+    return (struct ir_effect){.kind = IR_STORE, .dst = IR_REG_NONE, .src = src, .base = base,
+                              .size = size, .imm = disp};
+}
+
+static inline struct ir_effect ir_and(uint8_t dst, int64_t mask)
+{
+    return (struct ir_effect){.kind = IR_AND, .dst = dst, .src = IR_REG_NONE, .base = IR_REG_NONE, .imm = mask};
+}
+
+static inline struct ir_effect ir_clobber(uint8_t dst)
+{
+    return (struct ir_effect){.kind = IR_CLOBBER, .dst = dst, .src = IR_REG_NONE, .base = IR_REG_NONE};
+}
+
+#endif

@@ -1,0 +1,136 @@
+/*
+ * program: two-pass synthesis of every function of a binary.
+ */
+#include "program.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Index of the function starting exactly at ADDR, or (size_t)-1. */
+static size_t function_starting_at(const struct function_index *ix, uint64_t addr)
+{
+    size_t lo = 0, hi = ix->nfuncs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->funcs[mid].lo < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ix->nfuncs && ix->funcs[lo].lo == addr ? lo : (size_t)-1;
+}
+
+struct pass_one {
+    struct synth_program *p;
+    int oom;
+};
+
+static void record_exit(void *arg, uint64_t target, int is_call, const struct abs_state *st)
+{
+    struct pass_one *po = arg;
+    struct synth_program *p = po->p;
+    size_t j = function_starting_at(&p->index, target);
+    if (j == (size_t)-1)
+        return;
+    if (is_call) {
+        p->called[j] = 1;
+        return;
+    }
+    if (!p->entry[j]) {
+        p->entry[j] = malloc(sizeof *p->entry[j]);
+        if (!p->entry[j]) {
+            po->oom = 1;
+            return;
+        }
+        *p->entry[j] = *st;
+    } else {
+        abs_state_join(p->entry[j], st);
+    }
+}
+
+static int noreturn_at(void *arg, uint64_t target)
+{
+    struct synth_program *p = arg;
+    size_t j = function_starting_at(&p->index, target);
+    return j != (size_t)-1 && p->noreturn[j];
+}
+
+int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_error,
+                       size_t eh_errlen, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->ef = ef;
+    int rc = cfi_section_read(ef, ".eh_frame", &p->eh, err, errlen);
+    if (rc < 0 && eh_error)
+        snprintf(eh_error, eh_errlen, "%s", err);
+    p->have_eh = rc > 0;
+    p->decoder = x86_decoder_new();
+    if (!p->decoder) {
+        snprintf(err, errlen, "cannot start Capstone");
+        synth_program_close(p);
+        return -1;
+    }
+    if (function_index_build(&p->index, ef, p->have_eh ? &p->eh : NULL, err, errlen) != 0) {
+        synth_program_close(p);
+        return -1;
+    }
+    size_t n = p->index.nfuncs;
+    p->entry = calloc(n + 1, sizeof *p->entry);
+    p->called = calloc(n + 1, 1);
+    p->noreturn = calloc(n + 1, 1);
+    if (!p->entry || !p->called || !p->noreturn) {
+        snprintf(err, errlen, "out of memory");
+        synth_program_close(p);
+        return -1;
+    }
+    p->session = (struct synth_session){ef, &p->index, p->decoder, NULL, NULL};
+
+    /* Pass one: exits of every function. */
+    struct pass_one po = {p, 0};
+    for (size_t i = 0; i < n && !po.oom; i++) {
+        struct synth_request rq = {.func = &p->index.funcs[i], .exits = record_exit, .exits_arg = &po};
+        struct synth_outcome out;
+        if (synthesize_function(&p->session, &rq, NULL, &out) == 0)
+            p->noreturn[i] = !out.returns && p->index.funcs[i].source != FUNC_FROM_PLT;
+    }
+    if (po.oom) {
+        snprintf(err, errlen, "out of memory");
+        synth_program_close(p);
+        return -1;
+    }
+    /* A function that is also called starts, on those paths, in the entry state. */
+    struct abs_state entry;
+    abs_state_entry(&entry);
+    for (size_t i = 0; i < n; i++)
+        if (p->entry[i] && p->called[i])
+            abs_state_join(p->entry[i], &entry);
+    p->session.noreturn_at = noreturn_at;
+    p->session.noreturn_arg = p;
+    return 0;
+}
+
+void synth_program_close(struct synth_program *p)
+{
+    if (p->entry)
+        for (size_t i = 0; i < p->index.nfuncs; i++)
+            free(p->entry[i]);
+    free(p->entry);
+    free(p->called);
+    free(p->noreturn);
+    function_index_release(&p->index);
+    x86_decoder_free(p->decoder);
+    if (p->have_eh)
+        cfi_section_release(&p->eh);
+    memset(p, 0, sizeof *p);
+}
+
+int synth_program_function(struct synth_program *p, size_t i, struct unwind_table *t,
+                           synth_insn_fn observe, void *arg, struct synth_outcome *out)
+{
+    struct synth_request rq = {
+        .func = &p->index.funcs[i], .entry = p->entry[i], .emit = 1,
+        .observe = observe, .observe_arg = arg,
+    };
+    return synthesize_function(&p->session, &rq, t, out);
+}

@@ -1,0 +1,49 @@
+/*
+ * program: synthesis of a whole binary, in two passes.
+ *
+ * Pass one runs the interpreter over every function without emitting rows,
+ * to learn what crosses function boundaries:
+ *   - the state at each jump into another function's range: a tail call (the
+ *     target starts in the entry state) or a jump to a fragment of the same
+ *     frame, such as GCC's `.cold` parts, whose FDE starts mid-frame;
+ *   - which functions never return (no reachable ret and no tail call), so
+ *     calls to them do not fall through.
+ * Pass two synthesises each function on demand with that knowledge.
+ *
+ * A synth_program owns the .eh_frame view, the function index, the decoder
+ * and the per-function facts of pass one; one call frees them.
+ */
+#ifndef DWCHECK_SYNTH_PROGRAM_H
+#define DWCHECK_SYNTH_PROGRAM_H
+
+#include "object/elf_file.h"
+#include "semantics/cfi_reader.h"
+#include "synthesize.h"
+
+struct synth_program {
+    struct elf_file *ef;
+    struct cfi_section eh;
+    int have_eh;
+    struct function_index index;
+    struct x86_decoder *decoder;
+    struct synth_session session;
+    struct abs_state **entry;   /* per function: the state jumps into it carry, or NULL */
+    uint8_t *called;            /* per function: some direct call targets it */
+    uint8_t *noreturn;          /* per function: found never to return */
+};
+
+/*
+ * Index EF's functions (FDEs from .eh_frame when readable, symbols, PLT
+ * stubs) and run pass one.  An unreadable .eh_frame is not fatal: *EH_ERROR
+ * (if not NULL) receives its reason and functions come from symbols alone.
+ * Returns 0, or -1 with a reason in ERR.
+ */
+int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_error,
+                       size_t eh_errlen, char *err, size_t errlen);
+void synth_program_close(struct synth_program *p);
+
+/* Synthesise function I of p->index (see synthesize_function). */
+int synth_program_function(struct synth_program *p, size_t i, struct unwind_table *t,
+                           synth_insn_fn observe, void *arg, struct synth_outcome *out);
+
+#endif

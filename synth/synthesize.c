@@ -1,0 +1,475 @@
+/*
+ * synthesize: decode, CFG, fixpoint, emission for one function.
+ */
+#include "synthesize.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "semantics/abi.h"
+
+struct block {
+    size_t first, last;          /* instruction indices, inclusive */
+    int reached;
+    int seeded;                  /* reached only from a seeded block (see seed_unreached) */
+    int queued;                  /* on the worklist (each block is there at most once) */
+    struct abs_state in;
+};
+
+struct function_code {
+    struct ir_insn *insns;
+    size_t n;
+    struct block *blocks;
+    size_t nblocks;
+    size_t *block_of;            /* instruction index -> block index */
+    uint8_t *noreturn_call;      /* per instruction: a call that does not return */
+    size_t *worklist;
+    size_t nwork;
+    int seeding;                 /* flows now start from seeded blocks */
+    const struct synth_request *rq;
+    int returns;
+};
+
+static void function_code_release(struct function_code *fc)
+{
+    free(fc->insns);
+    free(fc->blocks);
+    free(fc->block_of);
+    free(fc->noreturn_call);
+    free(fc->worklist);
+}
+
+/* Index of the instruction starting at ADDR, or (size_t)-1. */
+static size_t insn_at(const struct function_code *fc, uint64_t addr)
+{
+    size_t lo = 0, hi = fc->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (fc->insns[mid].addr < addr)
+            lo = mid + 1;
+        else if (fc->insns[mid].addr > addr)
+            hi = mid;
+        else
+            return mid;
+    }
+    return (size_t)-1;
+}
+
+static int decode_function(struct synth_session *ss, const struct function_range *f,
+                           struct function_code *fc, const char **reason)
+{
+    struct elf_section *sec = elf_file_section_at(ss->ef, f->lo);
+    if (!sec || sec->type == SHT_NOBITS || f->hi - sec->addr > sec->size) {
+        *reason = "function lies outside the file's sections";
+        return -1;
+    }
+    uint64_t nbytes;
+    char err[ELF_FILE_ERRLEN];
+    const uint8_t *bytes = elf_file_section_bytes(ss->ef, sec, &nbytes, err, sizeof err);
+    if (!bytes || f->hi - sec->addr > nbytes) {
+        *reason = "function bytes cannot be read";
+        return -1;
+    }
+    size_t cap = (size_t)(f->hi - f->lo) / 3 + 4;
+    fc->insns = malloc(cap * sizeof *fc->insns);
+    if (!fc->insns) {
+        *reason = "out of memory";
+        return -1;
+    }
+    for (uint64_t addr = f->lo; addr < f->hi;) {
+        if (fc->n == cap) {
+            cap *= 2;
+            struct ir_insn *p = realloc(fc->insns, cap * sizeof *p);
+            if (!p) {
+                *reason = "out of memory";
+                return -1;
+            }
+            fc->insns = p;
+        }
+        struct ir_insn *in = &fc->insns[fc->n++];
+        x86_decode(ss->decoder, bytes + (addr - sec->addr), (size_t)(f->hi - addr), addr, in);
+        addr += in->len;
+    }
+    return 0;
+}
+
+static int ends_block(const struct function_code *fc, size_t i)
+{
+    switch (fc->insns[i].flow) {
+    case IR_FLOW_JUMP: case IR_FLOW_COND: case IR_FLOW_RET: case IR_FLOW_STOP:
+    case IR_FLOW_JUMP_INDIRECT: case IR_FLOW_INVALID:
+        return 1;
+    default:
+        return fc->noreturn_call[i];
+    }
+}
+
+static int build_blocks(struct synth_session *ss, struct function_code *fc, const char **reason)
+{
+    uint8_t *leader = calloc(fc->n + 1, 1);
+    fc->noreturn_call = calloc(fc->n + 1, 1);
+    fc->block_of = malloc((fc->n + 1) * sizeof *fc->block_of);
+    if (!leader || !fc->noreturn_call || !fc->block_of) {
+        free(leader);
+        *reason = "out of memory";
+        return -1;
+    }
+    leader[0] = 1;
+    for (size_t i = 0; i < fc->n; i++) {
+        const struct ir_insn *in = &fc->insns[i];
+        if (in->flow == IR_FLOW_CALL) {
+            const char *name = function_index_name_at(ss->index, in->target);
+            fc->noreturn_call[i] = (name && function_name_is_noreturn(name)) ||
+                                   (ss->noreturn_at && ss->noreturn_at(ss->noreturn_arg, in->target));
+        }
+        if (in->flow == IR_FLOW_JUMP || in->flow == IR_FLOW_COND) {
+            size_t t = insn_at(fc, in->target);
+            if (t != (size_t)-1)
+                leader[t] = 1;
+        }
+        if (ends_block(fc, i) && i + 1 < fc->n)
+            leader[i + 1] = 1;
+    }
+    size_t nblocks = 0;
+    for (size_t i = 0; i < fc->n; i++)
+        nblocks += leader[i];
+    fc->blocks = calloc(nblocks, sizeof *fc->blocks);
+    fc->worklist = malloc((nblocks + 1) * sizeof *fc->worklist);
+    if (!fc->blocks || !fc->worklist) {
+        free(leader);
+        *reason = "out of memory";
+        return -1;
+    }
+    size_t b = (size_t)-1;
+    for (size_t i = 0; i < fc->n; i++) {
+        if (leader[i]) {
+            b++;
+            fc->blocks[b].first = i;
+        }
+        fc->blocks[b].last = i;
+        fc->block_of[i] = b;
+    }
+    fc->nblocks = nblocks;
+    free(leader);
+    return 0;
+}
+
+/* Flow into block B with state ST; queue B when its entry state changed. */
+static void flow_into(struct function_code *fc, size_t b, const struct abs_state *st)
+{
+    struct block *blk = &fc->blocks[b];
+    int changed;
+    /* A guess never changes what real paths established. */
+    if (fc->seeding && blk->reached && !blk->seeded)
+        return;
+    if (!blk->reached) {
+        blk->in = *st;
+        blk->reached = 1;
+        blk->seeded = fc->seeding;
+        changed = 1;
+    } else {
+        changed = abs_state_join(&blk->in, st);
+    }
+    if (changed && !blk->queued) {
+        blk->queued = 1;
+        fc->worklist[fc->nwork++] = b;
+    }
+}
+
+/* Run block B from its entry state; OBSERVE sees each instruction's state.
+ * Returns the state after its last instruction in *OUT. */
+static void run_block(const struct function_code *fc, size_t b, struct abs_state *out,
+                      synth_insn_fn observe, void *arg)
+{
+    const struct block *blk = &fc->blocks[b];
+    *out = blk->in;
+    for (size_t i = blk->first; i <= blk->last; i++) {
+        const struct ir_insn *in = &fc->insns[i];
+        if (observe)
+            observe(arg, in, out, 1);
+        abs_state_step(out, in);
+        if (in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT)
+            abs_state_after_call(out);
+    }
+}
+
+static void fixpoint(struct function_code *fc)
+{
+    struct abs_state out;
+    while (fc->nwork > 0) {
+        size_t b = fc->worklist[--fc->nwork];
+        fc->blocks[b].queued = 0;
+        run_block(fc, b, &out, NULL, NULL);
+        size_t last = fc->blocks[b].last;
+        const struct ir_insn *in = &fc->insns[last];
+        int falls = 0;
+        switch (in->flow) {
+        case IR_FLOW_NEXT: case IR_FLOW_CALL: case IR_FLOW_CALL_INDIRECT:
+            falls = !fc->noreturn_call[last];
+            break;
+        case IR_FLOW_COND:
+            falls = 1;
+            /* fall through */
+        case IR_FLOW_JUMP: {
+            size_t t = insn_at(fc, in->target);
+            if (t != (size_t)-1) {
+                flow_into(fc, fc->block_of[t], &out);
+            } else if (in->target < fc->rq->func->lo || in->target >= fc->rq->func->hi) {
+                /* A tail call, or a jump to another fragment of this function
+                 * (GCC's .cold parts): either continues this frame. */
+                fc->returns = 1;
+                if (fc->rq->exits)
+                    fc->rq->exits(fc->rq->exits_arg, in->target, 0, &out);
+            }
+            break;
+        }
+        case IR_FLOW_RET: case IR_FLOW_JUMP_INDIRECT:
+            fc->returns = 1;
+            break;
+        default:
+            break;
+        }
+        if (in->flow == IR_FLOW_CALL && fc->rq->exits)
+            fc->rq->exits(fc->rq->exits_arg, in->target, 1, &out);
+        if (falls && last + 1 < fc->n)
+            flow_into(fc, fc->block_of[last + 1], &out);
+    }
+}
+
+static int is_padding_block(const struct function_code *fc, size_t b)
+{
+    for (size_t i = fc->blocks[b].first; i <= fc->blocks[b].last; i++)
+        if (!fc->insns[i].is_padding)
+            return 0;
+    return 1;
+}
+
+/*
+ * Blocks nothing reached: a jump-table target takes the state of the indirect
+ * jumps of the function; a landing pad (reached by the unwinder from a call
+ * site) takes the state after the nearest call before it.
+ */
+static size_t seed_unreached(struct function_code *fc)
+{
+    struct abs_state indirect, out, after_call;
+    int have_indirect = 0, have_call = 0;
+    size_t seeded = 0;
+    for (size_t b = 0; b < fc->nblocks; b++) {
+        struct block *blk = &fc->blocks[b];
+        if (blk->reached) {
+            run_block(fc, b, &out, NULL, NULL);
+            const struct ir_insn *last = &fc->insns[blk->last];
+            if (last->flow == IR_FLOW_JUMP_INDIRECT) {
+                if (!have_indirect)
+                    indirect = out;
+                else
+                    abs_state_join(&indirect, &out);
+                have_indirect = 1;
+            }
+            for (size_t i = blk->first; i <= blk->last; i++)
+                if (fc->insns[i].flow == IR_FLOW_CALL || fc->insns[i].flow == IR_FLOW_CALL_INDIRECT) {
+                    /* The state after this call, re-derived up to it. */
+                    struct abs_state st = blk->in;
+                    for (size_t j = blk->first; j <= i; j++) {
+                        abs_state_step(&st, &fc->insns[j]);
+                        if (fc->insns[j].flow == IR_FLOW_CALL || fc->insns[j].flow == IR_FLOW_CALL_INDIRECT)
+                            abs_state_after_call(&st);
+                    }
+                    after_call = st;
+                    have_call = 1;
+                }
+            continue;
+        }
+        if (is_padding_block(fc, b))
+            continue;
+        if (have_indirect)
+            flow_into(fc, b, &indirect);
+        else if (have_call)
+            flow_into(fc, b, &after_call);
+        else
+            continue;
+        seeded++;
+    }
+    return seeded;
+}
+
+void synth_row_from_state(const struct abs_state *st, struct unwind_row *row)
+{
+    memset(&row->cfa, 0, sizeof row->cfa);
+    memset(row->reg, 0, sizeof row->reg);
+    const struct absval rsp = st->reg[ABI_RSP], rbp = st->reg[ABI_RBP];
+    if (st->frame_pointer && rbp.kind == AV_CFA) {
+        row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RBP, .offset = -rbp.off};
+    } else if (rsp.kind == AV_CFA) {
+        row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = -rsp.off};
+    } else {
+        /* Any register holding CFA + k (rbp without the prologue idiom, or a
+         * DRAP register such as r10 after stack realignment). */
+        row->cfa.kind = CFA_RULE_UNKNOWN;
+        for (unsigned r = 0; r < STATE_GPRS; r++)
+            if (st->reg[r].kind == AV_CFA) {
+                row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = (uint16_t)r,
+                                                .offset = -st->reg[r].off};
+                break;
+            }
+    }
+    /* The return address and the callee-saved registers: by the slot that
+     * holds their entry value (the highest one: the push of the prologue). */
+    unsigned cols[ABI_NCALLEE_SAVED + 1];
+    memcpy(cols, abi_callee_saved_regs, sizeof abi_callee_saved_regs);
+    cols[ABI_NCALLEE_SAVED] = ABI_RA;
+    for (unsigned k = 0; k <= ABI_NCALLEE_SAVED; k++) {
+        unsigned r = cols[k];
+        struct unwind_rule *rule = &row->reg[r];
+        rule->kind = REG_RULE_UNKNOWN;
+        for (int i = st->nslots - 1; i >= 0; i--) {
+            const struct stack_slot *s = &st->slot[i];
+            if (s->value.kind == AV_ENTRY && s->value.reg == r && s->value.off == 0) {
+                *rule = (struct unwind_rule){.kind = REG_RULE_OFFSET, .offset = s->off};
+                break;
+            }
+        }
+        if (rule->kind == REG_RULE_UNKNOWN && r != ABI_RA && st->reg[r].kind == AV_ENTRY &&
+            st->reg[r].reg == r && st->reg[r].off == 0)
+            rule->kind = REG_RULE_UNREFERENCED;   /* never saved: still its entry value */
+    }
+}
+
+struct emitter {
+    struct unwind_table *t;
+    int oom;
+    synth_insn_fn observe;
+    void *arg;
+};
+
+static int rows_equal(const struct unwind_row *a, const struct unwind_row *b)
+{
+    if (!cfa_rule_equal(&a->cfa, &b->cfa))
+        return 0;
+    for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
+        if (!unwind_rule_equal(&a->reg[c], &b->reg[c]))
+            return 0;
+    return 1;
+}
+
+static void emit_row(struct emitter *em, const struct ir_insn *in, const struct unwind_row *row)
+{
+    struct unwind_table *t = em->t;
+    if (t->nrows > 0) {
+        struct unwind_row *prev = &t->rows[t->nrows - 1];
+        if (prev->end == in->addr && rows_equal(prev, row)) {
+            prev->end = in->addr + in->len;
+            return;
+        }
+    }
+    struct unwind_row *r = unwind_table_append(t, in->addr, in->addr + in->len);
+    if (!r) {
+        em->oom = 1;
+        return;
+    }
+    r->cfa = row->cfa;
+    memcpy(r->reg, row->reg, sizeof r->reg);
+}
+
+static void emit_observer(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+{
+    struct emitter *em = arg;
+    if (em->observe)
+        em->observe(em->arg, in, st, reached);
+    struct unwind_row row;
+    if (reached) {
+        synth_row_from_state(st, &row);
+    } else {
+        memset(&row, 0, sizeof row);
+        row.cfa.kind = CFA_RULE_UNKNOWN;
+        for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
+            row.reg[c].kind = REG_RULE_UNKNOWN;
+    }
+    emit_row(em, in, &row);
+}
+
+static void unknown_table(struct unwind_table *t, const struct function_range *f)
+{
+    unwind_table_init(t, f->lo, f->hi);
+    struct unwind_row *r = unwind_table_append(t, f->lo, f->hi);
+    if (r) {
+        r->cfa.kind = CFA_RULE_UNKNOWN;
+        for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
+            r->reg[c].kind = REG_RULE_UNKNOWN;
+    }
+}
+
+int synthesize_function(struct synth_session *ss, const struct synth_request *rq,
+                        struct unwind_table *t, struct synth_outcome *out)
+{
+    const struct function_range *f = rq->func;
+    struct function_code fc = {.rq = rq};
+    memset(out, 0, sizeof *out);
+    if (decode_function(ss, f, &fc, &out->reason) != 0 || build_blocks(ss, &fc, &out->reason) != 0) {
+        function_code_release(&fc);
+        if (rq->emit)
+            unknown_table(t, f);
+        return -1;
+    }
+    struct abs_state entry;
+    abs_state_entry(&entry);
+    flow_into(&fc, 0, rq->entry ? rq->entry : &entry);
+    fixpoint(&fc);
+    fc.seeding = 1;
+    for (int round = 0; round < 4; round++) {
+        size_t seeded = seed_unreached(&fc);
+        out->seeded_blocks += seeded;
+        if (!seeded)
+            break;
+        fixpoint(&fc);
+    }
+    out->returns = fc.returns;
+    out->insns = fc.n;
+    /* A reachable instruction that does not decode makes the function unknown. */
+    for (size_t b = 0; b < fc.nblocks; b++) {
+        const struct block *blk = &fc.blocks[b];
+        if (blk->reached && fc.insns[blk->last].flow == IR_FLOW_INVALID) {
+            out->reason = "invalid instruction on a reachable path";
+            function_code_release(&fc);
+            if (rq->emit)
+                unknown_table(t, f);
+            return -1;
+        }
+    }
+    if (!rq->emit) {
+        function_code_release(&fc);
+        return 0;
+    }
+
+    unwind_table_init(t, f->lo, f->hi);
+    struct emitter em = {.t = t, .observe = rq->observe, .arg = rq->observe_arg};
+    struct abs_state last;
+    for (size_t b = 0; b < fc.nblocks; b++) {
+        const struct block *blk = &fc.blocks[b];
+        if (blk->reached) {
+            run_block(&fc, b, &last, emit_observer, &em);
+        } else if (is_padding_block(&fc, b) && b > 0 && fc.blocks[b - 1].reached) {
+            /* Alignment padding carries on the row of the jump or return
+             * before it: the compiler's CFI for the next block starts at its
+             * label, after the padding. */
+            for (size_t i = blk->first; i <= blk->last; i++)
+                emit_observer(&em, &fc.insns[i], &last, 1);
+        } else if (is_padding_block(&fc, b) && b + 1 < fc.nblocks && fc.blocks[b + 1].reached) {
+            struct abs_state next = fc.blocks[b + 1].in;
+            for (size_t i = blk->first; i <= blk->last; i++)
+                emit_observer(&em, &fc.insns[i], &next, 1);
+        } else {
+            for (size_t i = blk->first; i <= blk->last; i++)
+                emit_observer(&em, &fc.insns[i], &last, 0);
+            out->unreached += blk->last - blk->first + 1;
+        }
+    }
+    function_code_release(&fc);
+    if (em.oom) {
+        out->reason = "out of memory";
+        unwind_table_release(t);
+        unknown_table(t, f);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,75 @@
+/*
+ * synthesize: one function's unwind table, from its machine code.
+ *
+ * Decode [lo, hi) once into IR, split it into basic blocks, run the abstract
+ * interpreter to a fixpoint over the CFG (direct and conditional jumps, calls
+ * that return, calls to functions that never do, jumps out of the function
+ * as tail calls), give blocks that nothing reaches the state of the indirect
+ * jumps that can reach them (jump tables) or of the call they follow
+ * (exception landing pads), and emit H in the compiler's conventions.
+ *
+ * A synth_session holds what is shared by every function of one file: the
+ * decoder and the function index.  Memory per function is bounded by its
+ * size (one IR instruction and at most one state per basic block).
+ */
+#ifndef DWCHECK_SYNTHESIZE_H
+#define DWCHECK_SYNTHESIZE_H
+
+#include "abstract_state.h"
+#include "functions.h"
+#include "semantics/unwind_table.h"
+#include "x86_decode.h"
+
+struct synth_session {
+    struct elf_file *ef;
+    const struct function_index *index;
+    struct x86_decoder *decoder;
+    /* Optional: whether the function at TARGET never returns (beyond the
+     * known names); synth_program answers it from its first pass. */
+    int (*noreturn_at)(void *arg, uint64_t target);
+    void *noreturn_arg;
+};
+
+/* Per-instruction observer: the state before IN executes; REACHED is 0 for
+ * instructions no path reaches (their state is meaningless). */
+typedef void (*synth_insn_fn)(void *arg, const struct ir_insn *in, const struct abs_state *st,
+                              int reached);
+
+/* Control leaving the function: a call (IS_CALL) or a jump to TARGET outside
+ * it, with the state at that point (for a jump: the frame the target continues). */
+typedef void (*synth_exit_fn)(void *arg, uint64_t target, int is_call, const struct abs_state *st);
+
+struct synth_request {
+    const struct function_range *func;
+    const struct abs_state *entry;   /* NULL: the state of a normal call */
+    int emit;                        /* build the table (and call observe) */
+    synth_insn_fn observe;           /* may be NULL */
+    void *observe_arg;
+    synth_exit_fn exits;             /* may be NULL */
+    void *exits_arg;
+};
+
+struct synth_outcome {
+    const char *reason;        /* why the function is unknown, or NULL */
+    int returns;               /* some path returns or leaves by a tail call */
+    size_t insns;
+    size_t unreached;          /* instructions left without a state */
+    size_t seeded_blocks;      /* blocks given a state by the jump-table / landing-pad rule */
+};
+
+/*
+ * Synthesise RQ->func.  With RQ->emit, T receives H (initialised here;
+ * release with unwind_table_release) and RQ->observe sees every instruction
+ * in address order.  Returns 0; or -1 with OUT->reason set (a static string)
+ * when the function cannot be synthesised (its bytes are outside any section,
+ * or an invalid instruction is reachable) — T then holds one unknown row.
+ */
+int synthesize_function(struct synth_session *ss, const struct synth_request *rq,
+                        struct unwind_table *t, struct synth_outcome *out);
+
+/* The H row the compiler would write for state ST (CFA rbp-based once a frame
+ * pointer is set up, rsp-based otherwise; callee-saved registers by the slot
+ * that holds their entry value). */
+void synth_row_from_state(const struct abs_state *st, struct unwind_row *row);
+
+#endif

@@ -1,0 +1,325 @@
+/*
+ * x86_decode: lower Capstone's x86_64 instructions to IR effects.
+ */
+#include "x86_decode.h"
+
+#include <capstone/capstone.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct x86_decoder {
+    csh handle;
+    cs_insn *insn;
+};
+
+struct x86_decoder *x86_decoder_new(void)
+{
+    struct x86_decoder *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    if (cs_open(CS_ARCH_X86, CS_MODE_64, &d->handle) != CS_ERR_OK) {
+        free(d);
+        return NULL;
+    }
+    cs_option(d->handle, CS_OPT_DETAIL, CS_OPT_ON);
+    d->insn = cs_malloc(d->handle);
+    if (!d->insn) {
+        cs_close(&d->handle);
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void x86_decoder_free(struct x86_decoder *d)
+{
+    if (!d)
+        return;
+    cs_free(d->insn, 1);
+    cs_close(&d->handle);
+    free(d);
+}
+
+/*
+ * The one table from Capstone registers to DWARF numbers.  *WHOLE is set when
+ * the register is the full 64-bit one (a write to a part leaves an unknown
+ * value in the whole register either way).  Returns IR_REG_NONE for
+ * registers that are not general-purpose.
+ */
+static uint8_t dwarf_reg(unsigned r, int *whole)
+{
+    *whole = 0;
+    switch (r) {
+    case X86_REG_RAX: *whole = 1; /* fall through */
+    case X86_REG_EAX: case X86_REG_AX: case X86_REG_AL: case X86_REG_AH: return 0;
+    case X86_REG_RDX: *whole = 1; /* fall through */
+    case X86_REG_EDX: case X86_REG_DX: case X86_REG_DL: case X86_REG_DH: return 1;
+    case X86_REG_RCX: *whole = 1; /* fall through */
+    case X86_REG_ECX: case X86_REG_CX: case X86_REG_CL: case X86_REG_CH: return 2;
+    case X86_REG_RBX: *whole = 1; /* fall through */
+    case X86_REG_EBX: case X86_REG_BX: case X86_REG_BL: case X86_REG_BH: return 3;
+    case X86_REG_RSI: *whole = 1; /* fall through */
+    case X86_REG_ESI: case X86_REG_SI: case X86_REG_SIL: return 4;
+    case X86_REG_RDI: *whole = 1; /* fall through */
+    case X86_REG_EDI: case X86_REG_DI: case X86_REG_DIL: return 5;
+    case X86_REG_RBP: *whole = 1; /* fall through */
+    case X86_REG_EBP: case X86_REG_BP: case X86_REG_BPL: return 6;
+    case X86_REG_RSP: *whole = 1; /* fall through */
+    case X86_REG_ESP: case X86_REG_SP: case X86_REG_SPL: return 7;
+    case X86_REG_R8: *whole = 1; /* fall through */
+    case X86_REG_R8D: case X86_REG_R8W: case X86_REG_R8B: return 8;
+    case X86_REG_R9: *whole = 1; /* fall through */
+    case X86_REG_R9D: case X86_REG_R9W: case X86_REG_R9B: return 9;
+    case X86_REG_R10: *whole = 1; /* fall through */
+    case X86_REG_R10D: case X86_REG_R10W: case X86_REG_R10B: return 10;
+    case X86_REG_R11: *whole = 1; /* fall through */
+    case X86_REG_R11D: case X86_REG_R11W: case X86_REG_R11B: return 11;
+    case X86_REG_R12: *whole = 1; /* fall through */
+    case X86_REG_R12D: case X86_REG_R12W: case X86_REG_R12B: return 12;
+    case X86_REG_R13: *whole = 1; /* fall through */
+    case X86_REG_R13D: case X86_REG_R13W: case X86_REG_R13B: return 13;
+    case X86_REG_R14: *whole = 1; /* fall through */
+    case X86_REG_R14D: case X86_REG_R14W: case X86_REG_R14B: return 14;
+    case X86_REG_R15: *whole = 1; /* fall through */
+    case X86_REG_R15D: case X86_REG_R15W: case X86_REG_R15B: return 15;
+    default: return IR_REG_NONE;
+    }
+}
+
+/* The full register of operand OP if it is a whole 64-bit GPR, else NONE. */
+static uint8_t whole_reg(const cs_x86_op *op)
+{
+    int whole;
+    if (op->type != X86_OP_REG)
+        return IR_REG_NONE;
+    uint8_t r = dwarf_reg(op->reg, &whole);
+    return whole ? r : IR_REG_NONE;
+}
+
+/* A memory operand [base + disp] with a GPR base and no index; NONE otherwise. */
+static uint8_t simple_mem(const cs_x86_op *op, int64_t *disp)
+{
+    int whole;
+    if (op->type != X86_OP_MEM || op->mem.index != X86_REG_INVALID ||
+        op->mem.segment != X86_REG_INVALID)
+        return IR_REG_NONE;
+    uint8_t b = dwarf_reg(op->mem.base, &whole);
+    if (!whole)
+        return IR_REG_NONE;
+    *disp = op->mem.disp;
+    return b;
+}
+
+/* Fallback: every GPR the instruction writes becomes unknown, and every
+ * memory operand it writes through a GPR base loses its tracked value. */
+static void lower_generic(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
+{
+    const cs_x86 *x = &ci->detail->x86;
+    cs_regs rd, wr;
+    uint8_t nrd, nwr;
+    if (cs_regs_access(d->handle, ci, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
+        for (unsigned i = 0; i < nwr; i++) {
+            int whole;
+            uint8_t r = dwarf_reg(wr[i], &whole);
+            if (r != IR_REG_NONE)
+                ir_add(in, ir_clobber(r));
+        }
+        if (nwr > 0 && in->neffects == IR_MAX_EFFECTS)
+            in->clobbers_unknown = 1;
+    }
+    for (unsigned i = 0; i < x->op_count; i++) {
+        const cs_x86_op *op = &x->operands[i];
+        int64_t disp;
+        if (op->type == X86_OP_MEM && (op->access & CS_AC_WRITE)) {
+            uint8_t base = simple_mem(op, &disp);
+            if (base != IR_REG_NONE)
+                ir_add(in, ir_store(base, disp, IR_REG_NONE, op->size));
+            else if (op->mem.base == X86_REG_RSP || op->mem.base == X86_REG_RBP)
+                /* [rsp + index*scale]: where it lands is unknown. */
+                in->clobbers_unknown = 1;
+        }
+    }
+}
+
+static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
+{
+    const cs_x86 *x = &ci->detail->x86;
+    const cs_x86_op *op0 = x->op_count > 0 ? &x->operands[0] : NULL;
+    const cs_x86_op *op1 = x->op_count > 1 ? &x->operands[1] : NULL;
+    uint8_t r0 = op0 ? whole_reg(op0) : IR_REG_NONE;
+    uint8_t r1 = op1 ? whole_reg(op1) : IR_REG_NONE;
+    int64_t disp = 0;
+    const uint8_t rsp = 7, rbp = 6;
+
+    switch (ci->id) {
+    case X86_INS_PUSH: {
+        int size = op0 ? op0->size : 8;
+        ir_add(in, ir_set(rsp, rsp, -size));
+        ir_add(in, ir_store(rsp, 0, size == 8 ? r0 : IR_REG_NONE, (uint8_t)size));
+        return;
+    }
+    case X86_INS_PUSHFQ:
+        ir_add(in, ir_set(rsp, rsp, -8));
+        ir_add(in, ir_store(rsp, 0, IR_REG_NONE, 8));
+        return;
+    case X86_INS_POP: {
+        int size = op0 ? op0->size : 8;
+        if (r0 != IR_REG_NONE) {
+            ir_add(in, ir_load(r0, rsp, 0));
+            if (r0 != rsp)   /* pop %rsp loads the new stack pointer and stops there */
+                ir_add(in, ir_set(rsp, rsp, 8));
+            return;
+        }
+        if (op0 && op0->type == X86_OP_REG) {   /* a 16-bit pop into a sub-register */
+            int whole;
+            ir_add(in, ir_clobber(dwarf_reg(op0->reg, &whole)));
+        }
+        ir_add(in, ir_set(rsp, rsp, size));
+        if (op0 && op0->type == X86_OP_MEM) {
+            uint8_t base = simple_mem(op0, &disp);
+            if (base != IR_REG_NONE)
+                ir_add(in, ir_store(base, base == rsp ? disp - size : disp, IR_REG_NONE, (uint8_t)size));
+        }
+        return;
+    }
+    case X86_INS_POPFQ:
+        ir_add(in, ir_set(rsp, rsp, 8));
+        return;
+    case X86_INS_LEAVE:
+        /* mov %rbp,%rsp; pop %rbp */
+        ir_add(in, ir_set(rsp, rbp, 0));
+        ir_add(in, ir_load(rbp, rsp, 0));
+        ir_add(in, ir_set(rsp, rsp, 8));
+        return;
+    case X86_INS_MOV:
+        if (r0 != IR_REG_NONE && r1 != IR_REG_NONE) {
+            ir_add(in, ir_set(r0, r1, 0));
+            return;
+        }
+        if (r0 != IR_REG_NONE && op1 && op1->type == X86_OP_MEM) {
+            uint8_t base = simple_mem(op1, &disp);
+            ir_add(in, base != IR_REG_NONE ? ir_load(r0, base, disp) : ir_clobber(r0));
+            return;
+        }
+        if (op0 && op0->type == X86_OP_MEM) {
+            uint8_t base = simple_mem(op0, &disp);
+            if (base != IR_REG_NONE) {
+                ir_add(in, ir_store(base, disp, op0->size == 8 ? r1 : IR_REG_NONE, op0->size));
+                return;
+            }
+        }
+        break;
+    case X86_INS_LEA:
+        if (r0 != IR_REG_NONE && op1) {
+            uint8_t base = simple_mem(op1, &disp);
+            ir_add(in, base != IR_REG_NONE ? ir_set(r0, base, disp) : ir_clobber(r0));
+            return;
+        }
+        break;
+    case X86_INS_ADD: case X86_INS_SUB:
+        if (r0 != IR_REG_NONE && op1 && op1->type == X86_OP_IMM) {
+            ir_add(in, ir_set(r0, r0, ci->id == X86_INS_ADD ? op1->imm : -op1->imm));
+            return;
+        }
+        break;
+    case X86_INS_AND:
+        if (r0 != IR_REG_NONE && op1 && op1->type == X86_OP_IMM) {
+            ir_add(in, ir_and(r0, op1->imm));
+            return;
+        }
+        break;
+    case X86_INS_CALL:
+        if (op0 && op0->type == X86_OP_IMM) {
+            in->flow = IR_FLOW_CALL;
+            in->target = (uint64_t)op0->imm;
+        } else {
+            in->flow = IR_FLOW_CALL_INDIRECT;
+        }
+        return;
+    case X86_INS_JMP:
+        if (op0 && op0->type == X86_OP_IMM) {
+            in->flow = IR_FLOW_JUMP;
+            in->target = (uint64_t)op0->imm;
+        } else {
+            in->flow = IR_FLOW_JUMP_INDIRECT;
+        }
+        return;
+    case X86_INS_LJMP:
+        in->flow = IR_FLOW_JUMP_INDIRECT;
+        return;
+    case X86_INS_RET: case X86_INS_RETF: case X86_INS_RETFQ:
+        in->flow = IR_FLOW_RET;
+        return;
+    case X86_INS_HLT: case X86_INS_UD2: case X86_INS_INT3: case X86_INS_UD0:
+        in->flow = IR_FLOW_STOP;
+        return;
+    default:
+        break;
+    }
+    /* Conditional branches: every jcc, jrcxz and loop form. */
+    for (unsigned g = 0; g < ci->detail->groups_count; g++) {
+        if (ci->detail->groups[g] == X86_GRP_JUMP && op0 && op0->type == X86_OP_IMM) {
+            in->flow = IR_FLOW_COND;
+            in->target = (uint64_t)op0->imm;
+            lower_generic(d, ci, in);   /* loop decrements rcx */
+            return;
+        }
+    }
+    lower_generic(d, ci, in);
+}
+
+unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64_t addr,
+                    struct ir_insn *in)
+{
+    memset(in, 0, sizeof *in);
+    in->addr = addr;
+    const uint8_t *p = code;
+    size_t left = n;
+    uint64_t a = addr;
+    if (!cs_disasm_iter(d->handle, &p, &left, &a, d->insn)) {
+        in->flow = IR_FLOW_INVALID;
+        in->len = 1;
+        return 0;
+    }
+    in->len = (uint8_t)d->insn->size;
+    in->flow = IR_FLOW_NEXT;
+    lower(d, d->insn, in);
+    const cs_x86 *x = &d->insn->detail->x86;
+    in->is_padding = d->insn->id == X86_INS_NOP || d->insn->id == X86_INS_INT3 ||
+                     (d->insn->id == X86_INS_XCHG && x->op_count == 2 &&
+                      x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_REG &&
+                      x->operands[0].reg == x->operands[1].reg);
+    if (in->is_padding && d->insn->id != X86_INS_INT3)
+        in->neffects = 0;   /* xchg %ax,%ax writes nothing */
+    return in->len;
+}
+
+size_t x86_decode_only(struct x86_decoder *d, const uint8_t *code, size_t n, uint64_t addr)
+{
+    size_t count = 0;
+    while (n > 0) {
+        if (cs_disasm_iter(d->handle, &code, &n, &addr, d->insn)) {
+            count++;
+        } else {
+            code++;
+            n--;
+            addr++;
+        }
+    }
+    return count;
+}
+
+int x86_disassemble(struct x86_decoder *d, const uint8_t *code, size_t n, uint64_t addr,
+                    char *buf, size_t size)
+{
+    const uint8_t *p = code;
+    size_t left = n;
+    uint64_t a = addr;
+    if (!cs_disasm_iter(d->handle, &p, &left, &a, d->insn)) {
+        snprintf(buf, size, "(bad)");
+        return 0;
+    }
+    snprintf(buf, size, "%s %s", d->insn->mnemonic, d->insn->op_str);
+    return d->insn->size;
+}

@@ -1,0 +1,350 @@
+/*
+ * dwsynth: derive every function's unwind table from its machine code.
+ *
+ *   dwsynth [--function=NAME | --address=ADDR] [--format=readelf|json|cfi] FILE
+ *   dwsynth --compare FILE...
+ *
+ * The readelf format prints one block per function, `NAME pc=LO..HI`, then
+ * rows in dwtable's layout so the two diff; `cfi` prints the GAS directives
+ * that describe the same rows, at `func+off`; JSON carries the rows and the
+ * functions that could not be synthesised.  --compare measures agreement with
+ * the file's own DWARF tables.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "object/elf_file.h"
+#include "semantics/abi.h"
+#include "semantics/dwarf_expr.h"
+#include "semantics/table_print.h"
+#include "synth/program.h"
+#include "verify/agreement.h"
+
+enum format { FORMAT_READELF, FORMAT_JSON, FORMAT_CFI };
+
+struct options {
+    enum format format;
+    const char *function;
+    int have_address;
+    unsigned long long address;
+    int compare;
+    size_t top_causes;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: dwsynth [OPTION]... FILE\n"
+            "       dwsynth --compare FILE...\n"
+            "Synthesise the unwind table of every function of an x86_64 ELF FILE from its\n"
+            "machine code: where the caller's frame (CFA), the return address and each\n"
+            "callee-saved register are, at every instruction.\n"
+            "\n"
+            "  --format=readelf   one block per function, rows in readelf -wF's layout (default)\n"
+            "  --format=cfi       GAS .cfi_* directives per function, at func+offset\n"
+            "  --format=json      one JSON document, functions and rows\n"
+            "  --function=NAME    only the function NAME\n"
+            "  --address=ADDR     only the function containing ADDR\n"
+            "  --compare          compare with the file's .eh_frame and print agreement\n"
+            "  --causes=N         with --compare, list the N largest causes of disagreement (10)\n"
+            "  -h, --help         show this help\n"
+            "  -V, --version      show the version\n"
+            "\n"
+            "Rules print as in dwtable; `?` is a value synthesis could not determine.\n"
+            "Exit status: 0 every function synthesised, 1 some could not be (listed on\n"
+            "stderr with the reason), 2 usage error or unreadable file.\n");
+}
+
+/* Columns a function's block shows: the callee-saved registers it saves, and ra. */
+static void table_columns(const struct unwind_table *t, struct column_set *cols)
+{
+    memset(cols, 0, sizeof *cols);
+    column_set_add(cols, ABI_RA);
+    for (size_t i = 0; i < t->nrows; i++)
+        for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
+            if (t->rows[i].reg[c].kind != REG_RULE_UNREFERENCED)
+                column_set_add(cols, c);
+}
+
+static void print_readelf(FILE *out, const struct function_range *f, const struct unwind_table *t)
+{
+    fprintf(out, "\n%s pc=%016llx..%016llx\n", f->name[0] ? f->name : "(unnamed)",
+            (unsigned long long)f->lo, (unsigned long long)f->hi);
+    struct column_set cols;
+    table_columns(t, &cols);
+    print_readelf_header(out, &cols, ABI_RA);
+    for (size_t i = 0; i < t->nrows; i++)
+        print_readelf_row(out, t->rows[i].start, &t->rows[i].cfa, t->rows[i].reg, UNWIND_COLUMNS,
+                          &cols);
+}
+
+static void print_json_function(FILE *out, const struct function_range *f,
+                                const struct unwind_table *t, const char *reason, int first)
+{
+    static const char *const sources[] = {"fde", "symbol", "plt"};
+    fprintf(out, "%s{\"name\":", first ? "" : ",");
+    print_json_string(out, f->name);
+    fprintf(out, ",\"lo\":%llu,\"hi\":%llu,\"source\":\"%s\",\"status\":\"%s\"",
+            (unsigned long long)f->lo, (unsigned long long)f->hi, sources[f->source],
+            reason ? "unknown" : "ok");
+    if (reason) {
+        fputs(",\"reason\":", out);
+        print_json_string(out, reason);
+    }
+    fputs(",\"rows\":[", out);
+    for (size_t i = 0; i < t->nrows; i++) {
+        const struct unwind_row *r = &t->rows[i];
+        fprintf(out, "%s{\"start\":%llu,\"end\":%llu,\"cfa\":", i ? "," : "",
+                (unsigned long long)r->start, (unsigned long long)r->end);
+        print_json_rule(out, &r->cfa, 1);
+        fputs(",\"registers\":{", out);
+        int firstreg = 1;
+        for (unsigned c = 0; c < UNWIND_COLUMNS; c++) {
+            if (r->reg[c].kind == REG_RULE_UNREFERENCED)
+                continue;
+            fprintf(out, "%s\"%s\":", firstreg ? "" : ",", unwind_column_name((int)c));
+            print_json_rule(out, &r->reg[c], 0);
+            firstreg = 0;
+        }
+        fputs("}}", out);
+    }
+    fputs("]}", out);
+}
+
+/* GAS directives that turn row PREV into row CUR. */
+static void print_cfi_transition(FILE *out, const char *label, const struct unwind_row *prev,
+                                 const struct unwind_row *cur)
+{
+    const struct unwind_rule *pc = &prev->cfa, *cc = &cur->cfa;
+    if (!cfa_rule_equal(pc, cc)) {
+        if (cc->kind != CFA_RULE_REG_OFFSET)
+            fprintf(out, "%s:\t# CFA unknown here\n", label);
+        else if (pc->kind == CFA_RULE_REG_OFFSET && pc->reg == cc->reg)
+            fprintf(out, "%s:\t.cfi_def_cfa_offset %lld\n", label, (long long)cc->offset);
+        else if (pc->kind == CFA_RULE_REG_OFFSET && pc->offset == cc->offset)
+            fprintf(out, "%s:\t.cfi_def_cfa_register %%%s\n", label, dwarf_reg_name(cc->reg));
+        else
+            fprintf(out, "%s:\t.cfi_def_cfa %%%s, %lld\n", label, dwarf_reg_name(cc->reg),
+                    (long long)cc->offset);
+    }
+    for (unsigned c = 0; c < UNWIND_COLUMNS; c++) {
+        const struct unwind_rule *p = &prev->reg[c], *r = &cur->reg[c];
+        if (unwind_rule_equal(p, r))
+            continue;
+        const char *name = c == ABI_RA ? "rip" : dwarf_reg_name(c);
+        if (r->kind == REG_RULE_OFFSET)
+            fprintf(out, "%s:\t.cfi_offset %%%s, %lld\n", label, name, (long long)r->offset);
+        else if (r->kind == REG_RULE_UNREFERENCED || r->kind == REG_RULE_SAME_VALUE)
+            fprintf(out, "%s:\t.cfi_restore %%%s\n", label, name);
+        else
+            fprintf(out, "%s:\t# %%%s unknown here\n", label, name);
+    }
+}
+
+static void print_cfi(FILE *out, const struct function_range *f, const struct unwind_table *t)
+{
+    const char *name = f->name[0] ? f->name : "(unnamed)";
+    fprintf(out, "\n%s:\t# pc=%016llx..%016llx\n\t.cfi_startproc\n", name,
+            (unsigned long long)f->lo, (unsigned long long)f->hi);
+    /* The row .cfi_startproc establishes: CFA = rsp+8, ra at CFA-8. */
+    struct unwind_row prev;
+    memset(&prev, 0, sizeof prev);
+    prev.cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP,
+                                    .offset = ABI_ENTRY_CFA_OFFSET};
+    prev.reg[ABI_RA] = (struct unwind_rule){.kind = REG_RULE_OFFSET, .offset = ABI_ENTRY_RA_OFFSET};
+    for (size_t i = 0; i < t->nrows; i++) {
+        char label[256];
+        snprintf(label, sizeof label, "%s+0x%llx", name, (unsigned long long)(t->rows[i].start - f->lo));
+        print_cfi_transition(out, label, &prev, &t->rows[i]);
+        prev = t->rows[i];
+    }
+    fputs("\t.cfi_endproc\n", out);
+}
+
+static int selected(const struct options *opt, const struct function_range *f)
+{
+    if (opt->function)
+        return strcmp(f->name, opt->function) == 0;
+    if (opt->have_address)
+        return opt->address >= f->lo && opt->address < f->hi;
+    return 1;
+}
+
+static int synth_file(const char *path, const struct options *opt, FILE *out)
+{
+    char err[ELF_FILE_ERRLEN + 64], eh_err[ELF_FILE_ERRLEN] = "";
+    struct elf_file ef;
+    if (elf_file_open(&ef, path, err, sizeof err) != 0) {
+        cli_error(path, "%s", err);
+        return EXIT_TROUBLE;
+    }
+    struct synth_program prog;
+    if (synth_program_open(&prog, &ef, eh_err, sizeof eh_err, err, sizeof err) != 0) {
+        cli_error(path, "%s", err);
+        elf_file_close(&ef);
+        return EXIT_TROUBLE;
+    }
+    /* Unreadable unwind data is not needed to synthesise: say so and go on. */
+    if (eh_err[0])
+        cli_error(path, "%s (functions are taken from symbols only)", eh_err);
+    int status = EXIT_CLEAN;
+    if (opt->format == FORMAT_JSON) {
+        fputs("{\"file\":", out);
+        print_json_string(out, path);
+        fputs(",\"functions\":[", out);
+    }
+    size_t shown = 0;
+    for (size_t i = 0; i < prog.index.nfuncs; i++) {
+        const struct function_range *f = &prog.index.funcs[i];
+        if (!selected(opt, f))
+            continue;
+        struct unwind_table t;
+        struct synth_outcome outcome;
+        if (synth_program_function(&prog, i, &t, NULL, NULL, &outcome) != 0) {
+            cli_error(path, "%s (0x%llx): cannot synthesise: %s",
+                      f->name[0] ? f->name : "(unnamed)", (unsigned long long)f->lo, outcome.reason);
+            status = EXIT_FINDINGS;
+        }
+        if (opt->format == FORMAT_JSON)
+            print_json_function(out, f, &t, outcome.reason, shown == 0);
+        else if (opt->format == FORMAT_CFI)
+            print_cfi(out, f, &t);
+        else
+            print_readelf(out, f, &t);
+        shown++;
+        unwind_table_release(&t);
+    }
+    if (opt->format == FORMAT_JSON)
+        fputs("]}\n", out);
+    if (shown == 0 && (opt->function || opt->have_address)) {
+        if (opt->function)
+            cli_error(path, "no function named %s", opt->function);
+        else
+            cli_error(path, "no function contains address 0x%llx", opt->address);
+        status = EXIT_FINDINGS;
+    }
+    synth_program_close(&prog);
+    elf_file_close(&ef);
+    return status;
+}
+
+static int compare_files(char **files, int nfiles, const struct options *opt)
+{
+    struct agreement *total = calloc(1, sizeof *total);
+    if (!total) {
+        cli_error(NULL, "out of memory");
+        return EXIT_TROUBLE;
+    }
+    int status = EXIT_CLEAN;
+    for (int i = 0; i < nfiles; i++) {
+        char err[ELF_FILE_ERRLEN + 64];
+        struct agreement *one = calloc(1, sizeof *one);
+        if (!one) {
+            cli_error(NULL, "out of memory");
+            status = EXIT_TROUBLE;
+            break;
+        }
+        if (agreement_add_file(one, files[i], err, sizeof err) != 0) {
+            cli_error(files[i], "%s", err);
+            status = EXIT_TROUBLE;
+        } else {
+            if (nfiles == 1)
+                agreement_print(stdout, one, files[i], opt->top_causes);
+            agreement_merge(total, one);
+        }
+        free(one);
+    }
+    if (nfiles > 1)
+        agreement_print(stdout, total, "total", opt->top_causes);
+    free(total);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    cli_tool_name = "dwsynth";
+    struct options opt = {.format = FORMAT_READELF, .top_causes = 10};
+    static const struct option longopts[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"function", required_argument, NULL, 'F'},
+        {"address", required_argument, NULL, 'a'},
+        {"compare", no_argument, NULL, 'c'},
+        {"causes", required_argument, NULL, 'C'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    while ((c = getopt_long(argc, argv, "f:F:a:chV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (strcmp(optarg, "readelf") == 0)
+                opt.format = FORMAT_READELF;
+            else if (strcmp(optarg, "json") == 0)
+                opt.format = FORMAT_JSON;
+            else if (strcmp(optarg, "cfi") == 0)
+                opt.format = FORMAT_CFI;
+            else {
+                cli_error(NULL, "unknown format '%s' (use readelf, json or cfi)", optarg);
+                return EXIT_TROUBLE;
+            }
+            break;
+        case 'F':
+            opt.function = optarg;
+            break;
+        case 'a':
+            if (cli_parse_address(optarg, &opt.address) != 0) {
+                cli_error(NULL, "bad address '%s'", optarg);
+                return EXIT_TROUBLE;
+            }
+            opt.have_address = 1;
+            break;
+        case 'c':
+            opt.compare = 1;
+            break;
+        case 'C': {
+            unsigned long long n;
+            if (cli_parse_address(optarg, &n) != 0) {
+                cli_error(NULL, "bad --causes '%s'", optarg);
+                return EXIT_TROUBLE;
+            }
+            opt.top_causes = (size_t)n;
+            break;
+        }
+        case 'h':
+            usage(stdout);
+            return EXIT_CLEAN;
+        case 'V':
+            cli_print_version();
+            return EXIT_CLEAN;
+        default:
+            usage(stderr);
+            return EXIT_TROUBLE;
+        }
+    }
+    if (optind == argc) {
+        cli_error(NULL, "no input file (try --help)");
+        return EXIT_TROUBLE;
+    }
+    if (opt.function && opt.have_address) {
+        cli_error(NULL, "--function and --address exclude each other");
+        return EXIT_TROUBLE;
+    }
+    if (opt.compare)
+        return compare_files(argv + optind, argc - optind, &opt);
+    if (argc - optind > 1) {
+        cli_error(NULL, "one FILE at a time (or --compare FILE...)");
+        return EXIT_TROUBLE;
+    }
+    static char outbuf[1 << 16];
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    int status = synth_file(argv[optind], &opt, stdout);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error(NULL, "write error on standard output");
+        return EXIT_TROUBLE;
+    }
+    return status;
+}
