@@ -110,8 +110,13 @@ check-full: $(TOOL_BINS)
 	@tests/oracle/run.sh $(BUILD) --all
 
 # ---- benchmarks ----------------------------------------------------------------
-bench: $(TOOL_BINS)
+$(BUILD)/bench/decode_reference: $(BUILD)/obj/bench/decode_reference.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -o $@
+
+bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference
 	@bench/dwtable_vs_readelf.sh $(BUILD)
+	@bench/dwsynth_vs_decode.sh $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) -----------------------------------------------
 FUZZ_SECONDS ?= 60

@@ -34,7 +34,7 @@ struct ir_effect {
     uint8_t src;     /* IR_SET, IR_STORE */
     uint8_t base;    /* IR_LOAD, IR_STORE */
     uint8_t size;    /* IR_STORE: bytes written */
-    int64_t imm;
+    int32_t imm;     /* x86_64 displacements and immediates are 32-bit */
 };
 
 enum ir_flow {
@@ -67,23 +67,23 @@ static inline void ir_add(struct ir_insn *in, struct ir_effect e)
         in->effects[in->neffects++] = e;
 }
 
-static inline struct ir_effect ir_set(uint8_t dst, uint8_t src, int64_t imm)
+static inline struct ir_effect ir_set(uint8_t dst, uint8_t src, int32_t imm)
 {
     return (struct ir_effect){.kind = IR_SET, .dst = dst, .src = src, .base = IR_REG_NONE, .imm = imm};
 }
 
-static inline struct ir_effect ir_load(uint8_t dst, uint8_t base, int64_t disp)
+static inline struct ir_effect ir_load(uint8_t dst, uint8_t base, int32_t disp)
 {
     return (struct ir_effect){.kind = IR_LOAD, .dst = dst, .src = IR_REG_NONE, .base = base, .imm = disp};
 }
 
-static inline struct ir_effect ir_store(uint8_t base, int64_t disp, uint8_t src, uint8_t size)
+static inline struct ir_effect ir_store(uint8_t base, int32_t disp, uint8_t src, uint8_t size)
 {
     return (struct ir_effect){.kind = IR_STORE, .dst = IR_REG_NONE, .src = src, .base = base,
                               .size = size, .imm = disp};
 }
 
-static inline struct ir_effect ir_and(uint8_t dst, int64_t mask)
+static inline struct ir_effect ir_and(uint8_t dst, int32_t mask)
 {
     return (struct ir_effect){.kind = IR_AND, .dst = dst, .src = IR_REG_NONE, .base = IR_REG_NONE, .imm = mask};
 }

@@ -26,13 +26,50 @@ struct pass_one {
     int oom;
 };
 
+/* Index of the function whose range holds ADDR, or (size_t)-1. */
+static size_t function_containing(const struct function_index *ix, uint64_t addr)
+{
+    size_t lo = 0, hi = ix->nfuncs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->funcs[mid].lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && addr < ix->funcs[lo - 1].hi ? lo - 1 : (size_t)-1;
+}
+
+static void record_inner(struct pass_one *po, size_t j, uint64_t target, const struct abs_state *st)
+{
+    struct synth_program *p = po->p;
+    for (size_t k = 0; k < p->ninner[j]; k++)
+        if (p->inner[j][k].addr == target) {
+            abs_state_join(&p->inner[j][k].state, st);
+            return;
+        }
+    struct synth_entry *n = realloc(p->inner[j], (p->ninner[j] + 1) * sizeof *n);
+    if (!n) {
+        po->oom = 1;
+        return;
+    }
+    p->inner[j] = n;
+    n[p->ninner[j]++] = (struct synth_entry){target, *st};
+}
+
 static void record_exit(void *arg, uint64_t target, int is_call, const struct abs_state *st)
 {
     struct pass_one *po = arg;
     struct synth_program *p = po->p;
-    size_t j = function_starting_at(&p->index, target);
+    size_t j = function_containing(&p->index, target);
     if (j == (size_t)-1)
         return;
+    if (p->index.funcs[j].lo != target) {
+        /* Into the middle of another range: a fragment of the same frame. */
+        if (!is_call)
+            record_inner(po, j, target, st);
+        return;
+    }
     if (is_call) {
         p->called[j] = 1;
         return;
@@ -77,9 +114,14 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
     }
     size_t n = p->index.nfuncs;
     p->entry = calloc(n + 1, sizeof *p->entry);
+    p->inner = calloc(n + 1, sizeof *p->inner);
+    p->insns = calloc(n + 1, sizeof *p->insns);
+    p->ninsns = calloc(n + 1, sizeof *p->ninsns);
+    p->ninner = calloc(n + 1, sizeof *p->ninner);
     p->called = calloc(n + 1, 1);
     p->noreturn = calloc(n + 1, 1);
-    if (!p->entry || !p->called || !p->noreturn) {
+    if (!p->entry || !p->inner || !p->ninner || !p->called || !p->noreturn || !p->insns ||
+        !p->ninsns) {
         snprintf(err, errlen, "out of memory");
         synth_program_close(p);
         return -1;
@@ -89,22 +131,29 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
     /* Pass one: exits of every function. */
     struct pass_one po = {p, 0};
     for (size_t i = 0; i < n && !po.oom; i++) {
-        struct synth_request rq = {.func = &p->index.funcs[i], .exits = record_exit, .exits_arg = &po};
+        struct synth_request rq = {.func = &p->index.funcs[i], .exits = record_exit, .exits_arg = &po,
+                                   .keep_insns = 1};
         struct synth_outcome out;
         if (synthesize_function(&p->session, &rq, NULL, &out) == 0)
             p->noreturn[i] = !out.returns && p->index.funcs[i].source != FUNC_FROM_PLT;
+        p->insns[i] = out.kept_insns;
+        p->ninsns[i] = out.nkept_insns;
     }
     if (po.oom) {
         snprintf(err, errlen, "out of memory");
         synth_program_close(p);
         return -1;
     }
-    /* A function that is also called starts, on those paths, in the entry state. */
-    struct abs_state entry;
-    abs_state_entry(&entry);
-    for (size_t i = 0; i < n; i++)
-        if (p->entry[i] && p->called[i])
-            abs_state_join(p->entry[i], &entry);
+    /* Only fragments start in the state of the jumps into them: a function
+     * that is called, has a name, or is a PLT stub starts in the entry state
+     * (a jump to it is a tail call, which leaves exactly that state). */
+    for (size_t i = 0; i < n; i++) {
+        const struct function_range *f = &p->index.funcs[i];
+        if (p->entry[i] && (p->called[i] || f->name[0] || f->source != FUNC_FROM_FDE)) {
+            free(p->entry[i]);
+            p->entry[i] = NULL;
+        }
+    }
     p->session.noreturn_at = noreturn_at;
     p->session.noreturn_arg = p;
     return 0;
@@ -112,10 +161,19 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
 
 void synth_program_close(struct synth_program *p)
 {
-    if (p->entry)
-        for (size_t i = 0; i < p->index.nfuncs; i++)
+    for (size_t i = 0; i < p->index.nfuncs; i++) {
+        if (p->entry)
             free(p->entry[i]);
+        if (p->inner)
+            free(p->inner[i]);
+        if (p->insns)
+            free(p->insns[i]);
+    }
     free(p->entry);
+    free(p->inner);
+    free(p->ninner);
+    free(p->insns);
+    free(p->ninsns);
     free(p->called);
     free(p->noreturn);
     function_index_release(&p->index);
@@ -130,6 +188,8 @@ int synth_program_function(struct synth_program *p, size_t i, struct unwind_tabl
 {
     struct synth_request rq = {
         .func = &p->index.funcs[i], .entry = p->entry[i], .emit = 1,
+        .more_entries = p->inner[i], .nmore_entries = p->ninner[i],
+        .insns = p->insns[i], .ninsns = p->ninsns[i],
         .observe = observe, .observe_arg = arg,
     };
     return synthesize_function(&p->session, &rq, t, out);

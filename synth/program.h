@@ -28,8 +28,12 @@ struct synth_program {
     struct x86_decoder *decoder;
     struct synth_session session;
     struct abs_state **entry;   /* per function: the state jumps into it carry, or NULL */
+    struct synth_entry **inner; /* per function: jumps into its middle */
+    size_t *ninner;
     uint8_t *called;            /* per function: some direct call targets it */
     uint8_t *noreturn;          /* per function: found never to return */
+    struct ir_insn **insns;     /* per function: its IR, decoded once in pass one */
+    size_t *ninsns;
 };
 
 /*

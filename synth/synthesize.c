@@ -32,7 +32,8 @@ struct function_code {
 
 static void function_code_release(struct function_code *fc)
 {
-    free(fc->insns);
+    if (!fc->rq->insns && !fc->rq->keep_insns)
+        free(fc->insns);
     free(fc->blocks);
     free(fc->block_of);
     free(fc->noreturn_call);
@@ -58,6 +59,11 @@ static size_t insn_at(const struct function_code *fc, uint64_t addr)
 static int decode_function(struct synth_session *ss, const struct function_range *f,
                            struct function_code *fc, const char **reason)
 {
+    if (fc->rq->insns) {
+        fc->insns = fc->rq->insns;
+        fc->n = fc->rq->ninsns;
+        return 0;
+    }
     struct elf_section *sec = elf_file_section_at(ss->ef, f->lo);
     if (!sec || sec->type == SHT_NOBITS || f->hi - sec->addr > sec->size) {
         *reason = "function lies outside the file's sections";
@@ -115,6 +121,11 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
         return -1;
     }
     leader[0] = 1;
+    for (size_t k = 0; k < fc->rq->nmore_entries; k++) {
+        size_t at = insn_at(fc, fc->rq->more_entries[k].addr);
+        if (at != (size_t)-1)
+            leader[at] = 1;
+    }
     for (size_t i = 0; i < fc->n; i++) {
         const struct ir_insn *in = &fc->insns[i];
         if (in->flow == IR_FLOW_CALL) {
@@ -249,35 +260,52 @@ static int is_padding_block(const struct function_code *fc, size_t b)
  * jumps of the function; a landing pad (reached by the unwinder from a call
  * site) takes the state after the nearest call before it.
  */
+static int is_call(const struct ir_insn *in)
+{
+    return in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT;
+}
+
+/* Replay reached block B; *AFTER_CALL receives the state after its last call
+ * (and *HAVE_CALL is set) when it has one.  Returns the state at its end. */
+static void replay_block(const struct function_code *fc, size_t b, struct abs_state *out,
+                         struct abs_state *after_call, int *have_call)
+{
+    const struct block *blk = &fc->blocks[b];
+    *out = blk->in;
+    for (size_t i = blk->first; i <= blk->last; i++) {
+        abs_state_step(out, &fc->insns[i]);
+        if (is_call(&fc->insns[i])) {
+            abs_state_after_call(out);
+            *after_call = *out;
+            *have_call = 1;
+        }
+    }
+}
+
 static size_t seed_unreached(struct function_code *fc)
 {
     struct abs_state indirect, out, after_call;
     int have_indirect = 0, have_call = 0;
     size_t seeded = 0;
+    /* Jump tables may sit before or after their targets: join every
+     * indirect jump's state first. */
+    for (size_t b = 0; b < fc->nblocks; b++) {
+        if (!fc->blocks[b].reached || fc->insns[fc->blocks[b].last].flow != IR_FLOW_JUMP_INDIRECT)
+            continue;
+        int unused = 0;
+        replay_block(fc, b, &out, &after_call, &unused);
+        if (!have_indirect)
+            indirect = out;
+        else
+            abs_state_join(&indirect, &out);
+        have_indirect = 1;
+    }
+    have_call = 0;
     for (size_t b = 0; b < fc->nblocks; b++) {
         struct block *blk = &fc->blocks[b];
         if (blk->reached) {
-            run_block(fc, b, &out, NULL, NULL);
-            const struct ir_insn *last = &fc->insns[blk->last];
-            if (last->flow == IR_FLOW_JUMP_INDIRECT) {
-                if (!have_indirect)
-                    indirect = out;
-                else
-                    abs_state_join(&indirect, &out);
-                have_indirect = 1;
-            }
-            for (size_t i = blk->first; i <= blk->last; i++)
-                if (fc->insns[i].flow == IR_FLOW_CALL || fc->insns[i].flow == IR_FLOW_CALL_INDIRECT) {
-                    /* The state after this call, re-derived up to it. */
-                    struct abs_state st = blk->in;
-                    for (size_t j = blk->first; j <= i; j++) {
-                        abs_state_step(&st, &fc->insns[j]);
-                        if (fc->insns[j].flow == IR_FLOW_CALL || fc->insns[j].flow == IR_FLOW_CALL_INDIRECT)
-                            abs_state_after_call(&st);
-                    }
-                    after_call = st;
-                    have_call = 1;
-                }
+            if (!have_indirect)
+                replay_block(fc, b, &out, &after_call, &have_call);
             continue;
         }
         if (is_padding_block(fc, b))
@@ -405,7 +433,12 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     const struct function_range *f = rq->func;
     struct function_code fc = {.rq = rq};
     memset(out, 0, sizeof *out);
-    if (decode_function(ss, f, &fc, &out->reason) != 0 || build_blocks(ss, &fc, &out->reason) != 0) {
+    int decoded = decode_function(ss, f, &fc, &out->reason);
+    if (rq->keep_insns && !rq->insns) {
+        out->kept_insns = fc.insns;
+        out->nkept_insns = fc.n;
+    }
+    if (decoded != 0 || build_blocks(ss, &fc, &out->reason) != 0) {
         function_code_release(&fc);
         if (rq->emit)
             unknown_table(t, f);
@@ -415,7 +448,15 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     abs_state_entry(&entry);
     flow_into(&fc, 0, rq->entry ? rq->entry : &entry);
     fixpoint(&fc);
+    /* Jumps from other fragments of the frame reach what the entry does not;
+     * where both reach, the function's own paths decide. */
     fc.seeding = 1;
+    for (size_t k = 0; k < rq->nmore_entries; k++) {
+        size_t at = insn_at(&fc, rq->more_entries[k].addr);
+        if (at != (size_t)-1 && fc.blocks[fc.block_of[at]].first == at)
+            flow_into(&fc, fc.block_of[at], &rq->more_entries[k].state);
+    }
+    fixpoint(&fc);
     for (int round = 0; round < 4; round++) {
         size_t seeded = seed_unreached(&fc);
         out->seeded_blocks += seeded;

@@ -39,14 +39,27 @@ typedef void (*synth_insn_fn)(void *arg, const struct ir_insn *in, const struct 
  * it, with the state at that point (for a jump: the frame the target continues). */
 typedef void (*synth_exit_fn)(void *arg, uint64_t target, int is_call, const struct abs_state *st);
 
+/* A place other code jumps into, with the state the jumps carry. */
+struct synth_entry {
+    uint64_t addr;
+    struct abs_state state;
+};
+
 struct synth_request {
     const struct function_range *func;
     const struct abs_state *entry;   /* NULL: the state of a normal call */
+    const struct synth_entry *more_entries;   /* jumps into the middle of the function */
+    size_t nmore_entries;
     int emit;                        /* build the table (and call observe) */
     synth_insn_fn observe;           /* may be NULL */
     void *observe_arg;
     synth_exit_fn exits;             /* may be NULL */
     void *exits_arg;
+    /* The function's instructions, decoded before (borrowed), or NULL to
+     * decode them now; with keep_insns the decoded ones are handed back. */
+    struct ir_insn *insns;
+    size_t ninsns;
+    int keep_insns;
 };
 
 struct synth_outcome {
@@ -55,6 +68,8 @@ struct synth_outcome {
     size_t insns;
     size_t unreached;          /* instructions left without a state */
     size_t seeded_blocks;      /* blocks given a state by the jump-table / landing-pad rule */
+    struct ir_insn *kept_insns;   /* with keep_insns: the caller frees them */
+    size_t nkept_insns;
 };
 
 /*

@@ -97,17 +97,22 @@ static uint8_t whole_reg(const cs_x86_op *op)
     return whole ? r : IR_REG_NONE;
 }
 
+static int fits32(int64_t v)
+{
+    return v >= INT32_MIN && v <= INT32_MAX;
+}
+
 /* A memory operand [base + disp] with a GPR base and no index; NONE otherwise. */
-static uint8_t simple_mem(const cs_x86_op *op, int64_t *disp)
+static uint8_t simple_mem(const cs_x86_op *op, int32_t *disp)
 {
     int whole;
     if (op->type != X86_OP_MEM || op->mem.index != X86_REG_INVALID ||
-        op->mem.segment != X86_REG_INVALID)
+        op->mem.segment != X86_REG_INVALID || !fits32(op->mem.disp))
         return IR_REG_NONE;
     uint8_t b = dwarf_reg(op->mem.base, &whole);
     if (!whole)
         return IR_REG_NONE;
-    *disp = op->mem.disp;
+    *disp = (int32_t)op->mem.disp;
     return b;
 }
 
@@ -130,7 +135,7 @@ static void lower_generic(struct x86_decoder *d, const cs_insn *ci, struct ir_in
     }
     for (unsigned i = 0; i < x->op_count; i++) {
         const cs_x86_op *op = &x->operands[i];
-        int64_t disp;
+        int32_t disp;
         if (op->type == X86_OP_MEM && (op->access & CS_AC_WRITE)) {
             uint8_t base = simple_mem(op, &disp);
             if (base != IR_REG_NONE)
@@ -149,7 +154,7 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
     const cs_x86_op *op1 = x->op_count > 1 ? &x->operands[1] : NULL;
     uint8_t r0 = op0 ? whole_reg(op0) : IR_REG_NONE;
     uint8_t r1 = op1 ? whole_reg(op1) : IR_REG_NONE;
-    int64_t disp = 0;
+    int32_t disp = 0;
     const uint8_t rsp = 7, rbp = 6;
 
     switch (ci->id) {
@@ -179,7 +184,7 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
         if (op0 && op0->type == X86_OP_MEM) {
             uint8_t base = simple_mem(op0, &disp);
             if (base != IR_REG_NONE)
-                ir_add(in, ir_store(base, base == rsp ? disp - size : disp, IR_REG_NONE, (uint8_t)size));
+                ir_add(in, ir_store(base, disp, IR_REG_NONE, (uint8_t)size));   /* address after the pop */
         }
         return;
     }
@@ -218,14 +223,15 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
         }
         break;
     case X86_INS_ADD: case X86_INS_SUB:
-        if (r0 != IR_REG_NONE && op1 && op1->type == X86_OP_IMM) {
-            ir_add(in, ir_set(r0, r0, ci->id == X86_INS_ADD ? op1->imm : -op1->imm));
+        if (r0 != IR_REG_NONE && op1 && op1->type == X86_OP_IMM && fits32(op1->imm) &&
+            op1->imm != INT32_MIN) {
+            ir_add(in, ir_set(r0, r0, (int32_t)(ci->id == X86_INS_ADD ? op1->imm : -op1->imm)));
             return;
         }
         break;
     case X86_INS_AND:
-        if (r0 != IR_REG_NONE && op1 && op1->type == X86_OP_IMM) {
-            ir_add(in, ir_and(r0, op1->imm));
+        if (r0 != IR_REG_NONE && op1 && op1->type == X86_OP_IMM && fits32(op1->imm)) {
+            ir_add(in, ir_and(r0, (int32_t)op1->imm));
             return;
         }
         break;

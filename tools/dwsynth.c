@@ -12,6 +12,8 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +34,7 @@ struct options {
     unsigned long long address;
     int compare;
     size_t top_causes;
+    int jobs;
 };
 
 static void usage(FILE *out)
@@ -50,6 +53,7 @@ static void usage(FILE *out)
             "  --address=ADDR     only the function containing ADDR\n"
             "  --compare          compare with the file's .eh_frame and print agreement\n"
             "  --causes=N         with --compare, list the N largest causes of disagreement (10)\n"
+            "  -j, --jobs=N       with --compare, N processes (default: all cores)\n"
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
             "\n"
@@ -231,35 +235,97 @@ static int synth_file(const char *path, const struct options *opt, FILE *out)
     return status;
 }
 
-static int compare_files(char **files, int nfiles, const struct options *opt)
+/* Worker K of JOBS: compare files K, K+JOBS, ... and write the sum to FD. */
+static int compare_worker(char **files, int nfiles, int k, int jobs, int fd)
 {
-    struct agreement *total = calloc(1, sizeof *total);
-    if (!total) {
-        cli_error(NULL, "out of memory");
+    struct agreement *sum = calloc(1, sizeof *sum);
+    if (!sum)
         return EXIT_TROUBLE;
-    }
     int status = EXIT_CLEAN;
-    for (int i = 0; i < nfiles; i++) {
+    for (int i = k; i < nfiles; i += jobs) {
         char err[ELF_FILE_ERRLEN + 64];
         struct agreement *one = calloc(1, sizeof *one);
-        if (!one) {
-            cli_error(NULL, "out of memory");
-            status = EXIT_TROUBLE;
-            break;
-        }
+        if (!one)
+            return EXIT_TROUBLE;
         if (agreement_add_file(one, files[i], err, sizeof err) != 0) {
             cli_error(files[i], "%s", err);
             status = EXIT_TROUBLE;
         } else {
-            if (nfiles == 1)
-                agreement_print(stdout, one, files[i], opt->top_causes);
-            agreement_merge(total, one);
+            agreement_merge(sum, one);
         }
         free(one);
+        if (isatty(2) && k == 0)
+            fprintf(stderr, "\r%d/%d files", i + 1, nfiles);
     }
-    if (nfiles > 1)
-        agreement_print(stdout, total, "total", opt->top_causes);
+    const char *p = (const char *)sum;
+    size_t left = sizeof *sum;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w <= 0)
+            return EXIT_TROUBLE;
+        p += w;
+        left -= (size_t)w;
+    }
+    free(sum);
+    return status;
+}
+
+/* Compare every file with its DWARF, in JOBS processes; print the figures. */
+static int compare_files(char **files, int nfiles, const struct options *opt)
+{
+    int jobs = opt->jobs < nfiles ? opt->jobs : nfiles;
+    struct agreement *total = calloc(1, sizeof *total), *part = malloc(sizeof *part);
+    pid_t *pids = calloc((size_t)jobs, sizeof *pids);
+    int *fds = calloc((size_t)jobs, sizeof *fds);
+    if (!total || !part || !pids || !fds) {
+        cli_error(NULL, "out of memory");
+        return EXIT_TROUBLE;
+    }
+    fflush(NULL);
+    for (int k = 0; k < jobs; k++) {
+        int pipefd[2];
+        if (pipe(pipefd) != 0) {
+            cli_error(NULL, "cannot create a pipe");
+            return EXIT_TROUBLE;
+        }
+        pids[k] = fork();
+        if (pids[k] < 0) {
+            cli_error(NULL, "cannot fork");
+            return EXIT_TROUBLE;
+        }
+        if (pids[k] == 0) {
+            close(pipefd[0]);
+            _exit(compare_worker(files, nfiles, k, jobs, pipefd[1]));
+        }
+        close(pipefd[1]);
+        fds[k] = pipefd[0];
+    }
+    int status = EXIT_CLEAN;
+    for (int k = 0; k < jobs; k++) {
+        char *p = (char *)part;
+        size_t got = 0;
+        ssize_t r;
+        while (got < sizeof *part && (r = read(fds[k], p + got, sizeof *part - got)) > 0)
+            got += (size_t)r;
+        close(fds[k]);
+        int ws;
+        waitpid(pids[k], &ws, 0);
+        if (got != sizeof *part || !WIFEXITED(ws)) {
+            cli_error(NULL, "a worker process failed");
+            status = EXIT_TROUBLE;
+            continue;
+        }
+        if (WEXITSTATUS(ws) > status)
+            status = WEXITSTATUS(ws);
+        agreement_merge(total, part);
+    }
+    if (isatty(2))
+        fputc('\n', stderr);
+    agreement_print(stdout, total, nfiles == 1 ? files[0] : "total", opt->top_causes);
     free(total);
+    free(part);
+    free(pids);
+    free(fds);
     return status;
 }
 
@@ -267,18 +333,21 @@ int main(int argc, char **argv)
 {
     cli_tool_name = "dwsynth";
     struct options opt = {.format = FORMAT_READELF, .top_causes = 10};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    opt.jobs = cores > 0 ? (int)cores : 1;
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
         {"function", required_argument, NULL, 'F'},
         {"address", required_argument, NULL, 'a'},
         {"compare", no_argument, NULL, 'c'},
         {"causes", required_argument, NULL, 'C'},
+        {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     int c;
-    while ((c = getopt_long(argc, argv, "f:F:a:chV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:F:a:cj:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             if (strcmp(optarg, "readelf") == 0)
@@ -312,6 +381,15 @@ int main(int argc, char **argv)
                 return EXIT_TROUBLE;
             }
             opt.top_causes = (size_t)n;
+            break;
+        }
+        case 'j': {
+            unsigned long long n;
+            if (cli_parse_address(optarg, &n) != 0 || n == 0 || n > 256) {
+                cli_error(NULL, "bad --jobs '%s'", optarg);
+                return EXIT_TROUBLE;
+            }
+            opt.jobs = (int)n;
             break;
         }
         case 'h':
