@@ -15,8 +15,37 @@ void unwind_table_init(struct unwind_table *t, uint64_t start, uint64_t end)
     t->end = end;
 }
 
+struct unwind_expr_chunk {
+    struct unwind_expr_chunk *next;
+    size_t used;
+    uint8_t bytes[4096 - 2 * sizeof(void *)];
+};
+
+const uint8_t *unwind_table_keep_expr(struct unwind_table *t, const uint8_t *bytes, uint32_t len)
+{
+    if (len > sizeof t->exprs->bytes)
+        return NULL;
+    if (!t->exprs || t->exprs->used + len > sizeof t->exprs->bytes) {
+        struct unwind_expr_chunk *c = malloc(sizeof *c);
+        if (!c)
+            return NULL;
+        c->next = t->exprs;
+        c->used = 0;
+        t->exprs = c;
+    }
+    uint8_t *p = t->exprs->bytes + t->exprs->used;
+    memcpy(p, bytes, len);
+    t->exprs->used += len;
+    return p;
+}
+
 void unwind_table_release(struct unwind_table *t)
 {
+    while (t->exprs) {
+        struct unwind_expr_chunk *next = t->exprs->next;
+        free(t->exprs);
+        t->exprs = next;
+    }
     free(t->rows);
     memset(t, 0, sizeof *t);
 }

@@ -69,6 +69,7 @@ struct unwind_table {
     size_t nrows, cap;
     uint64_t extra_columns[2];             /* columns >= 17 that DWARF described */
     int signal_frame;                      /* "S" augmentation */
+    struct unwind_expr_chunk *exprs;       /* storage for expressions the table owns */
 };
 
 void unwind_table_init(struct unwind_table *t, uint64_t start, uint64_t end);
@@ -76,6 +77,10 @@ void unwind_table_release(struct unwind_table *t);
 
 /* Append a row; returns it (zeroed but for start/end), or NULL when out of memory. */
 struct unwind_row *unwind_table_append(struct unwind_table *t, uint64_t start, uint64_t end);
+
+/* A copy of expression BYTES owned by T (freed with it), or NULL when out of
+ * memory.  For tables whose expressions are not borrowed from a section. */
+const uint8_t *unwind_table_keep_expr(struct unwind_table *t, const uint8_t *bytes, uint32_t len);
 
 /* The row covering ADDR, or NULL (binary search). */
 const struct unwind_row *unwind_table_row_at(const struct unwind_table *t, uint64_t addr);

@@ -15,7 +15,7 @@ void abs_state_entry(struct abs_state *s)
     for (unsigned r = 0; r < STATE_GPRS; r++)
         s->reg[r] = (struct absval){AV_ENTRY, (uint8_t)r, 0};
     s->reg[ABI_RSP] = (struct absval){AV_CFA, 0, -8};
-    s->slot[0] = (struct stack_slot){-8, {AV_ENTRY, STATE_RA, 0}};
+    s->slot[0] = (struct stack_slot){-8, {AV_ENTRY, STATE_RA, 0}, AV_CFA};
     s->nslots = 1;
 }
 
@@ -35,13 +35,15 @@ int absval_equal(struct absval a, struct absval b)
 
 int abs_state_equal(const struct abs_state *a, const struct abs_state *b)
 {
-    if (a->nslots != b->nslots || a->frame_pointer != b->frame_pointer)
+    if (a->nslots != b->nslots || a->frame_pointer != b->frame_pointer ||
+        a->realigned != b->realigned)
         return 0;
     for (unsigned r = 0; r < STATE_GPRS; r++)
         if (!absval_equal(a->reg[r], b->reg[r]))
             return 0;
     for (unsigned i = 0; i < a->nslots; i++)
-        if (a->slot[i].off != b->slot[i].off || !absval_equal(a->slot[i].value, b->slot[i].value))
+        if (a->slot[i].off != b->slot[i].off || a->slot[i].base != b->slot[i].base ||
+            !absval_equal(a->slot[i].value, b->slot[i].value))
             return 0;
     return 1;
 }
@@ -57,7 +59,7 @@ int abs_state_join(struct abs_state *into, const struct abs_state *from)
     /* Keep the slots both states agree on. */
     unsigned n = 0;
     for (unsigned i = 0; i < into->nslots; i++) {
-        struct absval v = abs_state_slot(from, into->slot[i].off);
+        struct absval v = abs_state_slot_in(from, into->slot[i].base, into->slot[i].off);
         if (absval_equal(v, into->slot[i].value))
             into->slot[n++] = into->slot[i];
         else
@@ -68,48 +70,84 @@ int abs_state_join(struct abs_state *into, const struct abs_state *from)
         into->frame_pointer = 0;
         changed = 1;
     }
+    if (into->realigned != from->realigned && into->realigned != 2) {
+        into->realigned = 2;   /* paths disagree: no new realignment is trusted */
+        changed = 1;
+    }
     return changed;
 }
 
-struct absval abs_state_slot(const struct abs_state *s, int64_t off)
+struct absval abs_state_slot_in(const struct abs_state *s, uint8_t base, int64_t off)
 {
     for (unsigned i = 0; i < s->nslots; i++)
-        if (s->slot[i].off == off)
+        if (s->slot[i].off == off && s->slot[i].base == base)
             return s->slot[i].value;
     return unknown_value;
 }
 
-/* Forget slots overlapping [off, off + size). */
-static void forget_slots(struct abs_state *s, int64_t off, int64_t size)
+struct absval abs_state_slot(const struct abs_state *s, int64_t off)
+{
+    return abs_state_slot_in(s, AV_CFA, off);
+}
+
+/* Forget slots of BASE overlapping [off, off + size). */
+static void forget_slots(struct abs_state *s, uint8_t base, int64_t off, int64_t size)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < s->nslots; i++) {
         int64_t lo = s->slot[i].off;
-        if (lo + 8 <= off || lo >= off + size)
+        if (s->slot[i].base != base || lo + 8 <= off || lo >= off + size)
             s->slot[n++] = s->slot[i];
     }
     s->nslots = (uint8_t)n;
 }
 
-static void set_slot(struct abs_state *s, int64_t off, struct absval v)
+static int slot_before(const struct stack_slot *x, uint8_t base, int64_t off)
 {
-    forget_slots(s, off, 8);
+    return x->base < base || (x->base == base && x->off < off);
+}
+
+static void set_slot(struct abs_state *s, uint8_t base, int64_t off, struct absval v)
+{
+    forget_slots(s, base, off, 8);
     if (v.kind == AV_UNKNOWN)
         return;
     if (s->nslots == STATE_MAX_SLOTS) {
-        /* Full: drop the slot farthest below the CFA (a spill, not a save). */
-        if (off < s->slot[0].off)
+        /* Full: give up the lowest slot of the same space that does not hold
+         * a saved register (a spill, not a save); saves and the other space
+         * stay. */
+        int victim = -1;
+        for (unsigned i = 0; i < s->nslots; i++)
+            if (s->slot[i].base == base && s->slot[i].value.kind != AV_ENTRY &&
+                (victim < 0 || s->slot[i].off < s->slot[victim].off))
+                victim = (int)i;
+        if (victim < 0 || (v.kind != AV_ENTRY && off < s->slot[victim].off))
             return;
-        memmove(&s->slot[0], &s->slot[1], (STATE_MAX_SLOTS - 1) * sizeof s->slot[0]);
+        memmove(&s->slot[victim], &s->slot[victim + 1],
+                (size_t)(s->nslots - (unsigned)victim - 1) * sizeof s->slot[0]);
         s->nslots--;
     }
     unsigned i = s->nslots;
-    while (i > 0 && s->slot[i - 1].off > off) {
+    while (i > 0 && !slot_before(&s->slot[i - 1], base, off)) {
         s->slot[i] = s->slot[i - 1];
         i--;
     }
-    s->slot[i] = (struct stack_slot){off, v};
+    s->slot[i] = (struct stack_slot){off, v, base};
     s->nslots++;
+}
+
+/* The stack space and offset a register's value addresses, if any. */
+static int frame_address(const struct abs_state *s, uint8_t reg, int64_t disp, uint8_t *base,
+                         int64_t *off)
+{
+    if (reg >= STATE_GPRS)
+        return 0;
+    struct absval v = s->reg[reg];
+    if (v.kind != AV_CFA && v.kind != AV_ALIGNED)
+        return 0;
+    *base = v.kind;
+    *off = v.off + disp;
+    return 1;
 }
 
 static void set_reg(struct abs_state *s, uint8_t r, struct absval v)
@@ -135,31 +173,49 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
          *   mov  %rsp,%rbp
          * sets up a frame pointer: compilers describe the CFA from rbp from
          * here on.  (lea k(%rsp),%rbp merely points rbp into the frame.) */
-        if (e->dst == ABI_RBP && e->src == ABI_RSP && e->imm == 0 && v.kind == AV_CFA) {
-            struct absval saved = abs_state_slot(s, v.off);
+        if (e->dst == ABI_RBP && e->src == ABI_RSP && e->imm == 0 &&
+            (v.kind == AV_CFA || v.kind == AV_ALIGNED)) {
+            struct absval saved = abs_state_slot_in(s, v.kind, v.off);
             s->frame_pointer = saved.kind == AV_ENTRY && saved.reg == ABI_RBP && saved.off == 0;
         }
         return;
-    case IR_LOAD:
-        if (e->base < STATE_GPRS && s->reg[e->base].kind == AV_CFA)
-            v = abs_state_slot(s, s->reg[e->base].off + e->imm);
+    case IR_LOAD: {
+        uint8_t base;
+        int64_t off;
+        if (frame_address(s, e->base, e->imm, &base, &off))
+            v = abs_state_slot_in(s, base, off);
         set_reg(s, e->dst, v);
         return;
-    case IR_STORE:
-        if (e->base < STATE_GPRS && s->reg[e->base].kind == AV_CFA) {
-            int64_t off = s->reg[e->base].off + e->imm;
+    }
+    case IR_STORE: {
+        uint8_t base;
+        int64_t off;
+        if (frame_address(s, e->base, e->imm, &base, &off)) {
             if (e->size == 8 && e->src < STATE_GPRS)
-                set_slot(s, off, s->reg[e->src]);
+                set_slot(s, base, off, s->reg[e->src]);
             else
-                forget_slots(s, off, e->size ? e->size : 8);
+                forget_slots(s, base, off, e->size ? e->size : 8);
         }
         /* Stores through other pointers are assumed not to hit saved slots
          * (objtool makes the same assumption). */
         return;
+    }
     case IR_AND:
-        /* Realignment: the result depends on the run-time CFA. */
-        if (e->dst < STATE_GPRS && s->reg[e->dst].kind == AV_ENTRY && e->imm == -1)
+        if (e->dst >= STATE_GPRS)
             return;
+        if (s->reg[e->dst].kind == AV_ENTRY && e->imm == -1)
+            return;
+        /*   and $-32,%rsp
+         * realigns the stack: its new value is unknown relative to the CFA
+         * but fixed, the base of the frame below.  One realignment per
+         * function is tracked. */
+        int64_t align = -(int64_t)e->imm;
+        if (e->dst == ABI_RSP && s->reg[e->dst].kind == AV_CFA && align >= 2 &&
+            (align & (align - 1)) == 0 && !s->realigned) {
+            s->reg[e->dst] = (struct absval){AV_ALIGNED, 0, 0};
+            s->realigned = 1;
+            return;
+        }
         set_reg(s, e->dst, unknown_value);
         return;
     case IR_CLOBBER:
@@ -179,6 +235,7 @@ void abs_state_after_call(struct abs_state *s)
     for (unsigned r = 0; r < STATE_GPRS; r++)
         if (!abi_callee_saved(r) && r != ABI_RSP)
             s->reg[r] = unknown_value;
-    if (s->reg[ABI_RSP].kind == AV_CFA)
-        forget_slots(s, INT64_MIN / 2, s->reg[ABI_RSP].off - INT64_MIN / 2);
+    struct absval rsp = s->reg[ABI_RSP];
+    if (rsp.kind == AV_CFA || rsp.kind == AV_ALIGNED)
+        forget_slots(s, rsp.kind, INT64_MIN / 2, rsp.off - INT64_MIN / 2);
 }

@@ -1,9 +1,13 @@
 /*
  * abstract_state: what the interpreter knows at one instruction.
  *
- * Every general-purpose register and every tracked CFA-relative stack slot
- * holds a symbolic value: CFA + k, entry(R) + k (R's value when the function
- * was entered; the return address is entry(RA)), or unknown.  On entry
+ * Every general-purpose register and every tracked stack slot holds a
+ * symbolic value: CFA + k, entry(R) + k (R's value when the function was
+ * entered; the return address is entry(RA)), ALIGNED + k, or unknown.
+ * ALIGNED is the stack pointer right after a realignment (and $-32,%rsp):
+ * unknown relative to the CFA, but fixed, so the frame below it (saved
+ * registers, GCC's DRAP slot holding the CFA) is still tracked; slots live in
+ * the CFA's space or in ALIGNED's.  On entry
  * rsp = CFA - 8, the slot at CFA - 8 holds entry(RA), and every register
  * R holds entry(R).  Join is per-location equality: locations that differ
  * become unknown, so the lattice has finite height and fixpoints are reached
@@ -23,7 +27,7 @@
 #define STATE_MAX_SLOTS 24
 #define STATE_RA 16           /* entry(RA): the return address */
 
-enum absval_kind { AV_UNKNOWN = 0, AV_CFA, AV_ENTRY };
+enum absval_kind { AV_UNKNOWN = 0, AV_CFA, AV_ENTRY, AV_ALIGNED };
 
 struct absval {
     uint8_t kind;
@@ -32,15 +36,17 @@ struct absval {
 };
 
 struct stack_slot {
-    int64_t off;              /* CFA + off */
+    int64_t off;              /* base + off */
     struct absval value;
+    uint8_t base;             /* AV_CFA or AV_ALIGNED */
 };
 
 struct abs_state {
     struct absval reg[STATE_GPRS];
-    struct stack_slot slot[STATE_MAX_SLOTS];   /* sorted by off */
+    struct stack_slot slot[STATE_MAX_SLOTS];   /* sorted by (base, off) */
     uint8_t nslots;
     uint8_t frame_pointer;    /* rbp was set from rsp: the CFA is rbp-based */
+    uint8_t realigned;        /* ALIGNED exists: the stack was realigned once */
 };
 
 /* The state on function entry. */
@@ -67,5 +73,8 @@ void abs_state_after_call(struct abs_state *s);
 
 /* The value in the slot at CFA + OFF, or unknown. */
 struct absval abs_state_slot(const struct abs_state *s, int64_t off);
+
+/* The value in the slot at BASE + OFF (BASE: AV_CFA or AV_ALIGNED), or unknown. */
+struct absval abs_state_slot_in(const struct abs_state *s, uint8_t base, int64_t off);
 
 #endif

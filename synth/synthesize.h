@@ -83,8 +83,10 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
                         struct unwind_table *t, struct synth_outcome *out);
 
 /* The H row the compiler would write for state ST (CFA rbp-based once a frame
- * pointer is set up, rsp-based otherwise; callee-saved registers by the slot
- * that holds their entry value). */
+ * pointer is set up, rsp-based otherwise, an expression on the DRAP slot after
+ * a realignment; callee-saved registers by the slot that holds their entry
+ * value).  Expression rules point into static storage that the next call
+ * overwrites: copy them (unwind_table_keep_expr) to keep them. */
 void synth_row_from_state(const struct abs_state *st, struct unwind_row *row);
 
 #endif

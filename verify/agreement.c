@@ -86,18 +86,24 @@ static void add_cause(struct agreement *a, const char *key, const char *file,
 }
 
 /* Concrete evaluation of the symbolic state: CFA-relative values become
- * BASE + k; anything else is unavailable. */
+ * CFA_BASE + k and values relative to a realigned stack ALIGNED_BASE + k,
+ * the two bases far apart; anything else is unavailable. */
 struct concrete {
     const struct abs_state *st;
-    uint64_t base;
+    uint64_t cfa_base, aligned_base;
     uint64_t rip;
 };
 
+#define SPACE_SPAN 0x100000000ull   /* offsets within a frame stay below 4 GiB */
+
 static int concrete_value(const struct concrete *c, struct absval v, uint64_t *out)
 {
-    if (v.kind != AV_CFA)
+    if (v.kind == AV_CFA)
+        *out = c->cfa_base + (uint64_t)v.off;
+    else if (v.kind == AV_ALIGNED)
+        *out = c->aligned_base + (uint64_t)v.off;
+    else
         return -1;
-    *out = c->base + (uint64_t)v.off;
     return 0;
 }
 
@@ -111,37 +117,58 @@ static int concrete_reg(void *arg, unsigned reg, uint64_t *value)
     return reg < STATE_GPRS ? concrete_value(c, c->st->reg[reg], value) : -1;
 }
 
+/* The stack space and offset of a concrete address. */
+static int concrete_slot(const struct concrete *c, uint64_t addr, uint8_t *base, int64_t *off)
+{
+    if (addr - c->cfa_base + SPACE_SPAN / 2 < SPACE_SPAN) {
+        *base = AV_CFA;
+        *off = (int64_t)(addr - c->cfa_base);
+        return 0;
+    }
+    if (addr - c->aligned_base + SPACE_SPAN / 2 < SPACE_SPAN) {
+        *base = AV_ALIGNED;
+        *off = (int64_t)(addr - c->aligned_base);
+        return 0;
+    }
+    return -1;
+}
+
 static int concrete_mem(void *arg, uint64_t addr, unsigned size, uint64_t *value)
 {
     const struct concrete *c = arg;
-    if (size != 8)
+    uint8_t base;
+    int64_t off;
+    if (size != 8 || concrete_slot(c, addr, &base, &off) != 0)
         return -1;
-    return concrete_value(c, abs_state_slot(c->st, (int64_t)(addr - c->base)), value);
+    return concrete_value(c, abs_state_slot_in(c->st, base, off), value);
 }
 
-/* Evaluate expression bytes twice, with two unrelated CFA bases; the result
- * is CFA + *k when both agree on k. */
-static int eval_cfa_relative(const uint8_t *expr, uint32_t len, const struct abs_state *st,
-                             uint64_t rip, int push_cfa, int64_t *k)
+/* Evaluate an expression twice, with two unrelated pairs of bases; the
+ * result is the address BASE + *OFF in the same space both times. */
+static int eval_in_state(const uint8_t *expr, uint32_t len, const struct abs_state *st,
+                         uint64_t rip, int push_cfa, uint8_t *base, int64_t *off)
 {
     struct dwarf_op ops[64];
     const char *error;
     int n = len <= 64 ? dwarf_expr_decode(expr, len, 8, ops, 64, &error) : -1;
     if (n < 0)
         return -1;
-    static const uint64_t bases[2] = {0x7ff000001000ull, 0x10000000000ull};
-    int64_t got[2];
+    static const uint64_t cfa_bases[2] = {0x7ff000001000ull, 0x10000000000ull};
+    static const uint64_t aligned_bases[2] = {0x500000000000ull, 0x300000000000ull};
+    uint8_t got_base[2];
+    int64_t got_off[2];
     for (int i = 0; i < 2; i++) {
-        struct concrete c = {st, bases[i], rip};
+        struct concrete c = {st, cfa_bases[i], aligned_bases[i], rip};
         struct dwarf_expr_env env = {concrete_reg, concrete_mem, &c};
-        uint64_t init = bases[i], result;
-        if (dwarf_expr_eval(ops, (size_t)n, &env, push_cfa ? &init : NULL, &result, &error) != 0)
+        uint64_t init = cfa_bases[i], result;
+        if (dwarf_expr_eval(ops, (size_t)n, &env, push_cfa ? &init : NULL, &result, &error) != 0 ||
+            concrete_slot(&c, result, &got_base[i], &got_off[i]) != 0)
             return -1;
-        got[i] = (int64_t)(result - bases[i]);
     }
-    if (got[0] != got[1])
+    if (got_base[0] != got_base[1] || got_off[0] != got_off[1])
         return -1;
-    *k = got[0];
+    *base = got_base[0];
+    *off = got_off[0];
     return 0;
 }
 
@@ -155,6 +182,7 @@ static int reg_rule_holds(const struct unwind_rule *rule, unsigned reg, const st
                           uint64_t rip)
 {
     int64_t k;
+    uint8_t base;
     switch (rule->kind) {
     case REG_RULE_UNDEFINED:
         return 1;   /* imprecise, never wrong */
@@ -165,8 +193,8 @@ static int reg_rule_holds(const struct unwind_rule *rule, unsigned reg, const st
     case REG_RULE_REGISTER:
         return rule->reg < STATE_GPRS && is_entry(st->reg[rule->reg], reg);
     case REG_RULE_EXPRESSION:
-        return eval_cfa_relative(rule->expr, rule->expr_len, st, rip, 1, &k) == 0 &&
-               is_entry(abs_state_slot(st, k), reg);
+        return eval_in_state(rule->expr, rule->expr_len, st, rip, 1, &base, &k) == 0 &&
+               is_entry(abs_state_slot_in(st, base, k), reg);
     default:
         return 0;
     }
@@ -175,11 +203,13 @@ static int reg_rule_holds(const struct unwind_rule *rule, unsigned reg, const st
 static int cfa_rule_holds(const struct unwind_rule *cfa, const struct abs_state *st, uint64_t rip)
 {
     int64_t k;
+    uint8_t base;
     if (cfa->kind == CFA_RULE_REG_OFFSET)
         return cfa->reg < STATE_GPRS && st->reg[cfa->reg].kind == AV_CFA &&
                st->reg[cfa->reg].off + cfa->offset == 0;
     if (cfa->kind == CFA_RULE_EXPRESSION)
-        return eval_cfa_relative(cfa->expr, cfa->expr_len, st, rip, 0, &k) == 0 && k == 0;
+        return eval_in_state(cfa->expr, cfa->expr_len, st, rip, 0, &base, &k) == 0 &&
+               base == AV_CFA && k == 0;
     return 0;
 }
 
