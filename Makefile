@@ -56,10 +56,11 @@ LIB := $(BUILD)/libdwcheck.a
 TOOLS := dwtable dwsynth
 TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
 
-UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_table
+UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_table \
+	test_abstract_state
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all check check-unit check-golden check-bad check-oracle check-full bench fuzz \
+.PHONY: all check check-unit check-golden check-bad check-oracle check-synth check-full bench fuzz \
         install clean run deps
 all: $(TOOL_BINS)
 
@@ -85,8 +86,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
+# ---- the corpus: every frame shape, gcc and clang, -O0..-Os, +/- frame pointer ---
+include corpus/corpus.mk
+
 # ---- tests ---------------------------------------------------------------------
-check: check-unit check-golden check-bad check-oracle
+check: check-unit check-golden check-bad check-oracle check-synth
 
 check-unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
@@ -105,6 +109,9 @@ check-bad: $(TOOL_BINS) $(BUILD)/tests/mutate_cfi
 ORACLE_SAMPLE ?= 60
 check-oracle: $(TOOL_BINS)
 	@tests/oracle/run.sh $(BUILD) --sample $(ORACLE_SAMPLE)
+
+check-synth: $(TOOL_BINS) corpus
+	@tests/synth/run.sh $(BUILD)
 
 check-full: $(TOOL_BINS)
 	@tests/oracle/run.sh $(BUILD) --all

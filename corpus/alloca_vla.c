@@ -12,10 +12,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* gcc would otherwise clone these functions for constant arguments and,
+ * through IPA-RA, see which registers a callee really clobbers and keep
+ * values in caller-saved registers across the call; noipa keeps every call
+ * a full ABI call.  clang does neither by default. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NOIPA __attribute__((noipa))
+#else
+#define NOIPA __attribute__((noinline))
+#endif
+
 static volatile unsigned sink;
 static volatile unsigned opaque_n = 37;
 
-__attribute__((noinline)) static unsigned consume(const unsigned char *p, unsigned n)
+NOIPA static unsigned consume(const unsigned char *p, unsigned n)
 {
 	unsigned s = 0;
 	for (unsigned i = 0; i < n; i++)
@@ -24,14 +34,14 @@ __attribute__((noinline)) static unsigned consume(const unsigned char *p, unsign
 	return s;
 }
 
-__attribute__((noinline)) static unsigned one_alloca(unsigned n)
+NOIPA static unsigned one_alloca(unsigned n)
 {
 	unsigned char *p = alloca(n);
 	memset(p, 3, n);
 	return consume(p, n);
 }
 
-__attribute__((noinline)) static unsigned one_vla(unsigned n)
+NOIPA static unsigned one_vla(unsigned n)
 {
 	unsigned char v[n];
 	for (unsigned i = 0; i < n; i++)
@@ -40,7 +50,7 @@ __attribute__((noinline)) static unsigned one_vla(unsigned n)
 }
 
 /* alloca in a loop: the stack grows every iteration, freed at return. */
-__attribute__((noinline)) static unsigned alloca_loop(unsigned iters, unsigned n)
+NOIPA static unsigned alloca_loop(unsigned iters, unsigned n)
 {
 	unsigned total = 0;
 	for (unsigned i = 0; i < iters; i++) {
@@ -52,7 +62,7 @@ __attribute__((noinline)) static unsigned alloca_loop(unsigned iters, unsigned n
 }
 
 /* VLA scoped to the loop body: the stack pointer is restored each time. */
-__attribute__((noinline)) static unsigned vla_loop(unsigned iters, unsigned n)
+NOIPA static unsigned vla_loop(unsigned iters, unsigned n)
 {
 	unsigned total = 0;
 	for (unsigned i = 1; i <= iters; i++) {
@@ -64,7 +74,7 @@ __attribute__((noinline)) static unsigned vla_loop(unsigned iters, unsigned n)
 }
 
 /* Two VLAs and callee-saved registers live across the calls. */
-__attribute__((noinline)) static unsigned two_vlas(unsigned a, unsigned b)
+NOIPA static unsigned two_vlas(unsigned a, unsigned b)
 {
 	unsigned char x[a], y[b];
 	unsigned r1, r2;

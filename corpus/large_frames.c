@@ -13,6 +13,16 @@
 #include <stdio.h>
 #include <string.h>
 
+/* gcc would otherwise clone these functions for constant arguments and,
+ * through IPA-RA, see which registers a callee really clobbers and keep
+ * values in caller-saved registers across the call; noipa keeps every call
+ * a full ABI call.  clang does neither by default. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NOIPA __attribute__((noipa))
+#else
+#define NOIPA __attribute__((noinline))
+#endif
+
 #if defined(__GNUC__) && !defined(__clang__)
 #define NO_PROBE __attribute__((optimize("no-stack-clash-protection")))
 #else
@@ -21,7 +31,7 @@
 
 static volatile unsigned long sink;
 
-__attribute__((noinline)) static unsigned long touch(unsigned char *p, unsigned long n)
+NOIPA static unsigned long touch(unsigned char *p, unsigned long n)
 {
 	unsigned long s = 0;
 	p[0] = 1;
@@ -33,35 +43,35 @@ __attribute__((noinline)) static unsigned long touch(unsigned char *p, unsigned 
 	return s + p[n - 1];
 }
 
-__attribute__((noinline)) static unsigned long frame_5k(unsigned seed)
+NOIPA static unsigned long frame_5k(unsigned seed)
 {
 	unsigned char buf[5000];
 	memset(buf, (int)(seed & 0x7f), sizeof buf);
 	return touch(buf, sizeof buf) + buf[seed % sizeof buf];
 }
 
-__attribute__((noinline)) static unsigned long frame_70k(unsigned seed)
+NOIPA static unsigned long frame_70k(unsigned seed)
 {
 	unsigned char buf[70000];
 	memset(buf, (int)(seed & 0x7f), sizeof buf);
 	return touch(buf, sizeof buf) + buf[seed % sizeof buf];
 }
 
-__attribute__((noinline)) static unsigned long frame_256k(unsigned seed)
+NOIPA static unsigned long frame_256k(unsigned seed)
 {
 	unsigned char buf[256 * 1024 + 24];
 	memset(buf, (int)(seed & 0x7f), sizeof buf);
 	return touch(buf, sizeof buf) + buf[seed % sizeof buf];
 }
 
-NO_PROBE __attribute__((noinline)) static unsigned long frame_5k_noprobe(unsigned seed)
+NO_PROBE NOIPA static unsigned long frame_5k_noprobe(unsigned seed)
 {
 	unsigned char buf[5000];
 	memset(buf, (int)(seed & 0x7f), sizeof buf);
 	return touch(buf, sizeof buf) + buf[seed % sizeof buf];
 }
 
-NO_PROBE __attribute__((noinline)) static unsigned long frame_70k_noprobe(unsigned seed)
+NO_PROBE NOIPA static unsigned long frame_70k_noprobe(unsigned seed)
 {
 	unsigned char buf[70000];
 	memset(buf, (int)(seed & 0x7f), sizeof buf);
@@ -69,7 +79,7 @@ NO_PROBE __attribute__((noinline)) static unsigned long frame_70k_noprobe(unsign
 }
 
 /* Big frame plus callee-saved registers holding values across the calls. */
-__attribute__((noinline)) static unsigned long frame_70k_saved(unsigned a, unsigned b, unsigned c)
+NOIPA static unsigned long frame_70k_saved(unsigned a, unsigned b, unsigned c)
 {
 	unsigned char buf1[40000], buf2[40000];
 	unsigned long x = a * 3ul, y = b * 5ul, z = c * 7ul;
@@ -82,7 +92,7 @@ __attribute__((noinline)) static unsigned long frame_70k_saved(unsigned a, unsig
 }
 
 /* Many scalar locals whose addresses escape: all on the stack. */
-__attribute__((noinline)) static unsigned long many_locals(unsigned s)
+NOIPA static unsigned long many_locals(unsigned s)
 {
 	volatile unsigned long l00 = s + 0, l01 = s + 1, l02 = s + 2, l03 = s + 3;
 	volatile unsigned long l04 = s + 4, l05 = s + 5, l06 = s + 6, l07 = s + 7;
@@ -104,7 +114,7 @@ __attribute__((noinline)) static unsigned long many_locals(unsigned s)
 }
 
 /* Deep chain of big frames: about 1.5 MiB of stack in total. */
-__attribute__((noinline)) static unsigned long big_chain(unsigned depth)
+NOIPA static unsigned long big_chain(unsigned depth)
 {
 	unsigned char buf[20000];
 	unsigned long r;

@@ -15,6 +15,7 @@
 
 static volatile unsigned long sink;
 static volatile int never; /* always 0, but the compiler cannot know */
+static volatile unsigned long three = 3, four = 4; /* opaque arguments */
 
 __attribute__((noreturn, noinline)) static void die(const char *what, int code)
 {
@@ -112,17 +113,21 @@ __attribute__((noinline)) static void ends_in_noreturn(unsigned n)
 int main(void)
 {
 	static const unsigned vals[] = { 1, 2, 3, 4, 5 };
+	/* Opaque arguments, so that no call is specialised on constants and
+	 * the error tests stay in the code. */
+	static volatile unsigned long v100 = 100, v7 = 7, v42 = 42;
+	static volatile unsigned v5 = 5, v1 = 1;
 	unsigned long acc = 0;
 
-	acc += checked_div(100, 7);
-	acc += sum_checked(vals, 5);
+	acc += checked_div(v100, v7);
+	acc += sum_checked(vals, v5);
 	for (unsigned k = 0; k < 8; k++)
-		acc += pick(k, 10);
-	acc += with_cold_paths(3, 4);
-	acc += mid_exit(5);
-	ends_in_noreturn(42);
-	if (checked_div(100, 7) != 14 || sum_checked(vals, 5) != 15 ||
-	    with_cold_paths(3, 4) != 13 || mid_exit(1) != 28) {
+		acc += pick(k, v7);
+	acc += with_cold_paths(three, four);
+	acc += mid_exit(v5);
+	ends_in_noreturn((unsigned)v42);
+	if (checked_div(v100, v7) != 14 || sum_checked(vals, v5) != 15 ||
+	    with_cold_paths(three, four) != 13 || mid_exit(v1) != 28) {
 		fprintf(stderr, "noreturn: wrong result\n");
 		return 1;
 	}

@@ -95,7 +95,7 @@ int main(void)
 	acc += walk(20);
 
 	if (fib(20) != 6765 || is_even(1000) != 1 || is_odd(1000) != 0 ||
-	    sum_to(100, 0) != 5050 || walk(3) != 26) {
+	    sum_to(100, 0) != 5050 || walk(3) != 19) {
 		fprintf(stderr, "recursion: wrong result\n");
 		return 1;
 	}

@@ -20,6 +20,8 @@ static volatile unsigned long sink;
 __attribute__((noinline)) static void thrower(int depth, int code)
 {
 	volatile char pad[64];
+	if (depth < 0)
+		return;
 	memset((void *)pad, depth, sizeof pad);
 	sink += pad[depth % 64];
 	if (depth == 0)

@@ -113,15 +113,17 @@ static void set_slot(struct abs_state *s, uint8_t base, int64_t off, struct absv
     if (v.kind == AV_UNKNOWN)
         return;
     if (s->nslots == STATE_MAX_SLOTS) {
-        /* Full: give up the lowest slot of the same space that does not hold
-         * a saved register (a spill, not a save); saves and the other space
-         * stay. */
+        /* Full: give up the lowest slot of the same space, spills (values
+         * that are not a saved register) before saves; the other space
+         * stays.  A new slot lower than that victim is not kept. */
         int victim = -1;
-        for (unsigned i = 0; i < s->nslots; i++)
-            if (s->slot[i].base == base && s->slot[i].value.kind != AV_ENTRY &&
-                (victim < 0 || s->slot[i].off < s->slot[victim].off))
-                victim = (int)i;
-        if (victim < 0 || (v.kind != AV_ENTRY && off < s->slot[victim].off))
+        for (int pass = 0; pass < 2 && victim < 0; pass++)
+            for (unsigned i = 0; i < s->nslots; i++)
+                if (s->slot[i].base == base && (pass || s->slot[i].value.kind != AV_ENTRY) &&
+                    (victim < 0 || s->slot[i].off < s->slot[victim].off))
+                    victim = (int)i;
+        if (victim < 0 || (off < s->slot[victim].off &&
+                           (v.kind != AV_ENTRY || s->slot[victim].value.kind == AV_ENTRY)))
             return;
         memmove(&s->slot[victim], &s->slot[victim + 1],
                 (size_t)(s->nslots - (unsigned)victim - 1) * sizeof s->slot[0]);

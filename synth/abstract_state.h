@@ -13,8 +13,9 @@
  * become unknown, so the lattice has finite height and fixpoints are reached
  * in a few passes.
  *
- * Only slots holding a known value are stored (at most STATE_MAX_SLOTS, the
- * ones nearest the CFA kept), so a state is small and fixed-size.
+ * Only slots holding a known value are stored, at most STATE_MAX_SLOTS: when
+ * full, spills give way before saved registers, and within each the slots
+ * nearest the CFA are kept; so a state is small and fixed-size.
  */
 #ifndef DWCHECK_ABSTRACT_STATE_H
 #define DWCHECK_ABSTRACT_STATE_H

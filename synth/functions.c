@@ -76,7 +76,7 @@ static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct 
             if (!f)
                 return fail(err, errlen, "out of memory");
             *f = (struct function_range){sec->addr + off, sec->addr + off + PLT_STUB_SIZE, "",
-                                         FUNC_FROM_PLT};
+                                         FUNC_FROM_PLT, NULL};
         }
     }
     if (!rela || rela->type != SHT_RELA || !(plt || plt_sec))
@@ -146,7 +146,7 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         if (s->type != STT_FUNC && s->type != STT_GNU_IFUNC)
             continue;
         if (s->shndx == SHN_UNDEF || !s->name[0] || s->value == 0)
-            continue;
+            continue;   /* imports and placeholders */
         struct named_address *n = grow(&names);
         if (!n)
             goto oom;
@@ -166,7 +166,8 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         struct function_range *f = grow(&funcs);
         if (!f)
             goto oom;
-        *f = (struct function_range){fde->pc_begin, fde->pc_begin + fde->pc_range, "", FUNC_FROM_FDE};
+        *f = (struct function_range){fde->pc_begin, fde->pc_begin + fde->pc_range, "", FUNC_FROM_FDE,
+                                     NULL};
     }
     qsort(funcs.items, funcs.n, funcs.size, by_lo);
 
@@ -187,18 +188,32 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         }
         if (lo > 0 && n->addr < sorted[lo - 1].hi)
             continue;
+        /* A function symbol outside executable code is bogus: listed, so
+         * that it is reported, but not synthesised. */
         struct elf_section *sec = elf_file_section_at(ef, n->addr);
-        if (!sec || !(sec->flags & SHF_EXECINSTR))
-            continue;
+        const char *flaw = NULL;
+        if (!sec)
+            flaw = "symbol lies outside the file's sections";
+        else if (!(sec->flags & SHF_EXECINSTR))
+            flaw = "symbol lies in a section that is not code";
+        else if (n->addr + n->size < n->addr || n->addr + n->size - sec->addr > sec->size)
+            flaw = "symbol's size runs past the end of its section";
         struct function_range *f = grow(&funcs);
         if (!f)
             goto oom;
         sorted = funcs.items;
-        *f = (struct function_range){n->addr, n->addr + n->size, n->name, FUNC_FROM_SYMBOL};
+        *f = (struct function_range){n->addr, n->addr + n->size, n->name, FUNC_FROM_SYMBOL, flaw};
     }
     qsort(funcs.items, funcs.n, funcs.size, by_lo);
     ix->funcs = funcs.items;
     ix->nfuncs = funcs.n;
+    /* A function starting inside the previous one overlaps it: its bytes are
+     * someone else's instructions, so it is reported rather than trusted. */
+    for (size_t i = 1; i < ix->nfuncs; i++) {
+        struct function_range *prev = &ix->funcs[i - 1], *f = &ix->funcs[i];
+        if (f->lo < prev->hi && !f->flaw && f->source != FUNC_FROM_PLT)
+            f->flaw = "overlaps the function before it";
+    }
     for (size_t i = 0; i < ix->nfuncs; i++) {
         const char *name = function_index_name_at(ix, ix->funcs[i].lo);
         if (name && !ix->funcs[i].name[0])

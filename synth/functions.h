@@ -23,6 +23,7 @@ struct function_range {
     uint64_t lo, hi;               /* [lo, hi) */
     const char *name;              /* borrowed from the ELF file or the index; may be "" */
     uint8_t source;                /* enum function_source */
+    const char *flaw;              /* why it cannot be synthesised (bogus symbol, overlap), or NULL */
 };
 
 struct named_address {

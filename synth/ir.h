@@ -49,6 +49,9 @@ enum ir_flow {
     IR_FLOW_INVALID,        /* bytes that do not decode */
 };
 
+#define IR_COND_EQ 1   /* je: taken when the compared values are equal */
+#define IR_COND_NE 2   /* jne: falls through when they are equal */
+
 struct ir_insn {
     uint64_t addr;
     uint8_t len;
@@ -56,6 +59,8 @@ struct ir_insn {
     uint8_t neffects;
     uint8_t clobbers_unknown;             /* a write the lowering could not model (for diagnostics) */
     uint8_t is_padding;                   /* nop or int3: what compilers align code with */
+    uint8_t cmp_a, cmp_b;                 /* cmp %a,%b of two whole registers, else IR_REG_NONE */
+    uint8_t cond;                         /* IR_FLOW_COND: IR_COND_EQ, IR_COND_NE or 0 */
     uint64_t target;                      /* IR_FLOW_JUMP, _COND, _CALL */
     struct ir_effect effects[IR_MAX_EFFECTS];
 };

@@ -144,12 +144,14 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
         synth_program_close(p);
         return -1;
     }
-    /* Only fragments start in the state of the jumps into them: a function
-     * that is called, has a name, or is a PLT stub starts in the entry state
-     * (a jump to it is a tail call, which leaves exactly that state). */
+    /* Only fragments start in the state of the jumps into them (GCC's
+     * `foo.cold` parts, unnamed in stripped files; the PLT's resolver stub,
+     * entered after a push): a function that is called or has a name starts
+     * in the entry state (a jump to it is a tail call, which leaves exactly
+     * that state). */
     for (size_t i = 0; i < n; i++) {
         const struct function_range *f = &p->index.funcs[i];
-        if (p->entry[i] && (p->called[i] || f->name[0] || f->source != FUNC_FROM_FDE)) {
+        if (p->entry[i] && (p->called[i] || (f->name[0] && !strstr(f->name, ".cold")))) {
             free(p->entry[i]);
             p->entry[i] = NULL;
         }

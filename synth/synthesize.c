@@ -204,6 +204,31 @@ static void run_block(const struct function_code *fc, size_t b, struct abs_state
     }
 }
 
+/*
+ * The state where the registers CMP compared are equal.  Returns 1 with *EQ
+ * refined (what is known of one is known of the other), -1 when they cannot
+ * be equal (same symbolic base, different offsets: that edge is never taken
+ * in this state), 0 when the comparison tells nothing.
+ */
+static int equal_edge_state(const struct ir_insn *cmp, const struct abs_state *st,
+                            struct abs_state *eq)
+{
+    uint8_t a = cmp->cmp_a, b = cmp->cmp_b;
+    if (a >= STATE_GPRS || b >= STATE_GPRS)
+        return 0;
+    struct absval va = st->reg[a], vb = st->reg[b];
+    if (va.kind != AV_UNKNOWN && vb.kind != AV_UNKNOWN)
+        return va.kind == vb.kind && va.reg == vb.reg && va.off != vb.off ? -1 : 0;
+    if (va.kind == AV_UNKNOWN && vb.kind == AV_UNKNOWN)
+        return 0;
+    *eq = *st;
+    if (va.kind == AV_UNKNOWN)
+        eq->reg[a] = vb;
+    else
+        eq->reg[b] = va;
+    return 1;
+}
+
 static void fixpoint(struct function_code *fc)
 {
     struct abs_state out;
@@ -214,6 +239,20 @@ static void fixpoint(struct function_code *fc)
         size_t last = fc->blocks[b].last;
         const struct ir_insn *in = &fc->insns[last];
         int falls = 0;
+        /* On the edge where a `cmp %a,%b` found them equal, what is known of
+         * one is known of the other. */
+        struct abs_state equal;
+        const struct abs_state *taken = &out, *fallthrough = &out;
+        int refined = 0;
+        if (in->flow == IR_FLOW_COND && in->cond && last > fc->blocks[b].first)
+            refined = equal_edge_state(&fc->insns[last - 1], &out, &equal);
+        if (refined) {
+            const struct abs_state *eq_state = refined > 0 ? &equal : NULL;
+            if (in->cond == IR_COND_EQ)
+                taken = eq_state;
+            else
+                fallthrough = eq_state;
+        }
         switch (in->flow) {
         case IR_FLOW_NEXT: case IR_FLOW_CALL: case IR_FLOW_CALL_INDIRECT:
             falls = !fc->noreturn_call[last];
@@ -224,7 +263,8 @@ static void fixpoint(struct function_code *fc)
         case IR_FLOW_JUMP: {
             size_t t = insn_at(fc, in->target);
             if (t != (size_t)-1) {
-                flow_into(fc, fc->block_of[t], &out);
+                if (taken)
+                    flow_into(fc, fc->block_of[t], taken);
             } else if (in->target < fc->rq->func->lo || in->target >= fc->rq->func->hi) {
                 /* A tail call, or a jump to another fragment of this function
                  * (GCC's .cold parts): either continues this frame. */
@@ -242,8 +282,8 @@ static void fixpoint(struct function_code *fc)
         }
         if (in->flow == IR_FLOW_CALL && fc->rq->exits)
             fc->rq->exits(fc->rq->exits_arg, in->target, 1, &out);
-        if (falls && last + 1 < fc->n)
-            flow_into(fc, fc->block_of[last + 1], &out);
+        if (falls && fallthrough && last + 1 < fc->n)
+            flow_into(fc, fc->block_of[last + 1], fallthrough);
     }
 }
 
@@ -310,12 +350,18 @@ static size_t seed_unreached(struct function_code *fc)
         }
         if (is_padding_block(fc, b))
             continue;
-        if (have_indirect)
+        if (have_indirect) {
             flow_into(fc, b, &indirect);
-        else if (have_call)
+        } else if (have_call) {
             flow_into(fc, b, &after_call);
-        else
+        } else if (b > 0 && fc->blocks[b - 1].reached) {
+            /* Nothing better: carry on the state before it, as CFI does. */
+            replay_block(fc, b - 1, &out, &after_call, &have_call);
+            have_call = 0;
+            flow_into(fc, b, &out);
+        } else {
             continue;
+        }
         seeded++;
     }
     return seeded;
@@ -502,8 +548,9 @@ static void unknown_table(struct unwind_table *t, const struct function_range *f
     struct unwind_row *r = unwind_table_append(t, f->lo, f->hi);
     if (r) {
         r->cfa.kind = CFA_RULE_UNKNOWN;
-        for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
-            r->reg[c].kind = REG_RULE_UNKNOWN;
+        for (unsigned c = 0; c < ABI_NCALLEE_SAVED; c++)
+            r->reg[abi_callee_saved_regs[c]].kind = REG_RULE_UNKNOWN;
+        r->reg[ABI_RA].kind = REG_RULE_UNKNOWN;
     }
 }
 
@@ -513,6 +560,12 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     const struct function_range *f = rq->func;
     struct function_code fc = {.rq = rq};
     memset(out, 0, sizeof *out);
+    if (f->flaw) {
+        out->reason = f->flaw;
+        if (rq->emit)
+            unknown_table(t, f);
+        return -1;
+    }
     int decoded = decode_function(ss, f, &fc, &out->reason);
     if (rq->keep_insns && !rq->insns) {
         out->kept_insns = fc.insns;

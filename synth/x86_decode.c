@@ -290,8 +290,18 @@ unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64
     }
     in->len = (uint8_t)d->insn->size;
     in->flow = IR_FLOW_NEXT;
+    in->cmp_a = in->cmp_b = IR_REG_NONE;
     lower(d, d->insn, in);
     const cs_x86 *x = &d->insn->detail->x86;
+    /*   cmp %r11,%rsp
+     *   jne 1b
+     * ends a stack-probing loop: on the way out the two are equal. */
+    if (d->insn->id == X86_INS_CMP && x->op_count == 2) {
+        in->cmp_a = whole_reg(&x->operands[0]);
+        in->cmp_b = whole_reg(&x->operands[1]);
+    }
+    if (in->flow == IR_FLOW_COND)
+        in->cond = d->insn->id == X86_INS_JE ? IR_COND_EQ : d->insn->id == X86_INS_JNE ? IR_COND_NE : 0;
     in->is_padding = d->insn->id == X86_INS_NOP || d->insn->id == X86_INS_INT3 ||
                      (d->insn->id == X86_INS_XCHG && x->op_count == 2 &&
                       x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_REG &&

@@ -220,6 +220,12 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     const struct unwind_row *dw = dwarf_row_at(fc->dw, in->addr);
     if (!dw)
         return;
+    if (dw->reg[ABI_RA].kind == REG_RULE_UNDEFINED) {
+        /* The outermost frame (_start, a thread's entry): unwinding stops
+         * here and no other rule of the row is ever used.  Counted apart. */
+        a->outermost++;
+        return;
+    }
     a->covered++;
     char key[128], d[48], s[48];
     struct unwind_row syn;
@@ -327,6 +333,7 @@ void agreement_merge(struct agreement *into, const struct agreement *from)
     into->functions += from->functions;
     into->functions_unknown += from->functions_unknown;
     into->covered += from->covered;
+    into->outermost += from->outermost;
     into->synthesised += from->synthesised;
     into->cfa_text_agree += from->cfa_text_agree;
     into->cfa_sem_agree += from->cfa_sem_agree;
@@ -361,6 +368,9 @@ void agreement_print(FILE *out, const struct agreement *a, const char *label, si
 {
     fprintf(out, "%s: %zu files, %zu functions (%zu not synthesisable), %zu addresses covered by FDEs\n",
             label, a->files, a->functions, a->functions_unknown, a->covered);
+    if (a->outermost)
+        fprintf(out, "  (and %zu in outermost frames, where DWARF ends the stack: not compared)\n",
+                a->outermost);
     fprintf(out, "  synthesised row:   %6.2f%% (%zu)\n", pct(a->synthesised, a->covered), a->synthesised);
     fprintf(out, "  CFA agrees (text): %6.2f%% of synthesised\n", pct(a->cfa_text_agree, a->synthesised));
     fprintf(out, "  CFA holds (state): %6.2f%% of synthesised\n", pct(a->cfa_sem_agree, a->synthesised));

@@ -10,6 +10,8 @@
  *     rbp = CFA-16 and rsp = CFA-40);
  *   - ra and each callee-saved register: the DWARF rule evaluated in the
  *     state yields entry(R) (DESIGN.md's rule; `undefined` is never wrong).
+ * Rows whose return address is undefined mark the outermost frame (_start):
+ * nothing of them is used, so they are counted apart, not compared.
  * This is the measurement of the synthesis issue and the core of the checker.
  */
 #ifndef DWCHECK_AGREEMENT_H
@@ -30,7 +32,8 @@ struct agreement_cause {
 struct agreement {
     size_t files;
     size_t functions, functions_unknown;
-    size_t covered;            /* instruction addresses an FDE covers */
+    size_t covered;            /* instruction addresses an FDE covers (but outermost) */
+    size_t outermost;          /* addresses whose DWARF row has RA undefined */
     size_t synthesised;        /* ... with a known synthesised CFA */
     size_t cfa_text_agree;
     size_t cfa_sem_agree;
