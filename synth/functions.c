@@ -154,7 +154,8 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
     }
     if (add_plt_names(ix, ef, &names, &funcs, err, errlen) != 0)
         goto fail_out;
-    qsort(names.items, names.n, names.size, by_addr);
+    if (names.n)
+        qsort(names.items, names.n, names.size, by_addr);
     ix->names = names.items;
     ix->nnames = names.n;
 
@@ -169,7 +170,8 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         *f = (struct function_range){fde->pc_begin, fde->pc_begin + fde->pc_range, "", FUNC_FROM_FDE,
                                      NULL};
     }
-    qsort(funcs.items, funcs.n, funcs.size, by_lo);
+    if (funcs.n)
+        qsort(funcs.items, funcs.n, funcs.size, by_lo);
 
     /* Symbols whose start no FDE covers: code without unwind data. */
     size_t nfde_funcs = funcs.n;
@@ -204,7 +206,8 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         sorted = funcs.items;
         *f = (struct function_range){n->addr, n->addr + n->size, n->name, FUNC_FROM_SYMBOL, flaw};
     }
-    qsort(funcs.items, funcs.n, funcs.size, by_lo);
+    if (funcs.n)
+        qsort(funcs.items, funcs.n, funcs.size, by_lo);
     ix->funcs = funcs.items;
     ix->nfuncs = funcs.n;
     /* A function starting inside the previous one overlaps it: its bytes are
