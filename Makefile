@@ -126,17 +126,24 @@ bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference
 	@bench/dwsynth_vs_decode.sh $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) -----------------------------------------------
+# fuzz_cfi_reader: ELF + .eh_frame/.debug_frame bytes through the semantics path;
+# fuzz_synth: machine code through decoding and synthesis.  FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 60
-FUZZ_BIN := build-fuzz/fuzz_cfi_reader
-$(FUZZ_BIN): fuzz/fuzz_cfi_reader.c $(LIB_SRCS) $(wildcard semantics/*.h object/*.h) | $(DEPS_STAMP)
+FUZZ_TARGETS := fuzz_cfi_reader fuzz_synth
+FUZZ_BINS := $(FUZZ_TARGETS:%=build-fuzz/%)
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -I. -Iinclude $(PKG_CFLAGS) \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+build-fuzz/%: fuzz/%.c $(LIB_SRCS) $(wildcard semantics/*.h object/*.h synth/*.h) | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -I. -Iinclude $(PKG_CFLAGS) \
-	    -fsanitize=fuzzer,address,undefined $< $(LIB_SRCS) $(DWARF_LIBS) $(PKG_LIBS) -o $@
+	clang $(FUZZ_FLAGS) $< $(LIB_SRCS) $(DWARF_LIBS) $(PKG_LIBS) -o $@
 
-fuzz: $(FUZZ_BIN)
-	@mkdir -p build-fuzz/corpus
-	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
-	    build-fuzz/corpus fuzz/seeds
+fuzz: $(FUZZ_BINS)
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p build-fuzz/corpus-$$t; \
+	    echo "== $$t ($(FUZZ_SECONDS) s)"; \
+	    build-fuzz/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=1 \
+	        build-fuzz/corpus-$$t fuzz/seeds/$$t || exit 1; \
+	done
 
 # ---- install, demo, clean ------------------------------------------------------
 install: $(TOOL_BINS)

@@ -59,6 +59,15 @@ static int read_encoded_address(struct byte_reader *r, const struct cfa_cie_para
     return 0;
 }
 
+/* A factored offset times the data alignment factor; malformed when it
+ * does not fit 64 bits (or is INT64_MIN, which cannot be negated). */
+static int scale(struct byte_reader *r, int64_t factored, int64_t align, int64_t *out)
+{
+    if (__builtin_mul_overflow(factored, align, out) || *out == INT64_MIN)
+        return byte_reader_fail(r, "factored offset out of range");
+    return 0;
+}
+
 static int read_reg(struct byte_reader *r, struct cfa_insn *in, unsigned *reg)
 {
     uint64_t v;
@@ -101,8 +110,7 @@ static int decode_insn(struct byte_reader *r, const struct cfa_cie_params *cie, 
         in->has_reg = 1;
         if (read_uleb128(r, &u) != 0)
             return -1;
-        in->offset = (int64_t)u * cie->data_align;
-        return 0;
+        return scale(r, (int64_t)u, cie->data_align, &in->offset);
     case DW_CFA_restore:
         in->op = DW_CFA_restore;
         in->reg = b & 0x3f;
@@ -123,15 +131,15 @@ static int decode_insn(struct byte_reader *r, const struct cfa_cie_params *cie, 
     case DW_CFA_offset_extended: case DW_CFA_val_offset: case DW_CFA_GNU_negative_offset_extended:
         if (read_reg(r, in, &in->reg) != 0 || read_uleb128(r, &u) != 0)
             return -1;
-        in->offset = (int64_t)u * cie->data_align;
+        if (scale(r, (int64_t)u, cie->data_align, &in->offset) != 0)
+            return -1;
         if (b == DW_CFA_GNU_negative_offset_extended)
             in->offset = -in->offset;
         return 0;
     case DW_CFA_offset_extended_sf: case DW_CFA_val_offset_sf:
         if (read_reg(r, in, &in->reg) != 0 || read_sleb128(r, &s) != 0)
             return -1;
-        in->offset = s * cie->data_align;
-        return 0;
+        return scale(r, s, cie->data_align, &in->offset);
     case DW_CFA_restore_extended: case DW_CFA_undefined: case DW_CFA_same_value:
         return read_reg(r, in, &in->reg);
     case DW_CFA_register:
@@ -156,8 +164,7 @@ static int decode_insn(struct byte_reader *r, const struct cfa_cie_params *cie, 
         in->reg2 = (unsigned)u;
         if (read_sleb128(r, &s) != 0)
             return -1;
-        in->offset = s * cie->data_align;
-        return 0;
+        return scale(r, s, cie->data_align, &in->offset);
     case DW_CFA_def_cfa_register:
         if (read_uleb128(r, &u) != 0 || u >= UNWIND_MAX_COLUMNS)
             return byte_reader_fail(r, "register number out of range");
@@ -171,8 +178,7 @@ static int decode_insn(struct byte_reader *r, const struct cfa_cie_params *cie, 
     case DW_CFA_def_cfa_offset_sf:
         if (read_sleb128(r, &s) != 0)
             return -1;
-        in->offset = s * cie->data_align;
-        return 0;
+        return scale(r, s, cie->data_align, &in->offset);
     case DW_CFA_def_cfa_expression:
         return read_block(r, in);
     case DW_CFA_expression: case DW_CFA_val_expression:

@@ -67,6 +67,14 @@ static void parse_augmentation(struct cfi_cie *cie, const uint8_t *data, Dwarf_U
     }
 }
 
+/* Whether [p, p + n) lies inside the section's bytes (libdwarf's lengths are
+ * checked, not trusted). */
+static int within(const struct cfi_section *s, const void *p, Dwarf_Unsigned n)
+{
+    const uint8_t *b = p;
+    return b >= s->bytes && b <= s->bytes + s->size && n <= (Dwarf_Unsigned)(s->bytes + s->size - b);
+}
+
 static int by_offset_cie(const void *a, const void *b)
 {
     const struct cfi_cie *x = a, *y = b;
@@ -161,6 +169,9 @@ static int collect(Dwarf_Debug dbg, struct cfi_section *s, Dwarf_Cie *cie_list, 
         c->data_align = data_align;
         c->ra_column = ra;
         c->addr_size = 8;
+        if (!within(s, insns, insns_len))
+            return fail(err, errlen, "CIE at offset 0x%llx: instructions lie outside %s",
+                        (unsigned long long)off, s->name);
         c->insns = insns;
         c->insns_len = insns_len;
         parse_augmentation(c, aug_data, aug_data ? aug_len : 0);
@@ -188,6 +199,9 @@ static int collect(Dwarf_Debug dbg, struct cfi_section *s, Dwarf_Cie *cie_list, 
         f->offset = fde_off;
         f->pc_begin = low_pc;
         f->pc_range = func_len;
+        if (!within(s, insns, insns_len))
+            return fail(err, errlen, "FDE at offset 0x%llx: instructions lie outside %s",
+                        (unsigned long long)fde_off, s->name);
         f->insns = insns;
         f->insns_len = insns_len;
         /* dwarf_get_fde_range's cie_offset is the raw pointer field; ask for the CIE. */
