@@ -41,6 +41,7 @@ LIB_SRCS := \
 	semantics/cfa_program.c \
 	semantics/cfi_reader.c \
 	semantics/cfi_eval.c \
+	semantics/lsda.c \
 	semantics/table_print.c \
 	synth/x86_decode.c \
 	synth/abstract_state.c \

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "byte_reader.h"
+#include "eh_pointer.h"
 
 /* One decoded instruction; operands already scaled by the alignment factors. */
 struct cfa_insn {
@@ -31,32 +32,8 @@ void cfi_state_init(struct cfi_state *st, uint64_t loc)
 static int read_encoded_address(struct byte_reader *r, const struct cfa_cie_params *cie,
                                 uint64_t *out)
 {
-    uint8_t enc = cie->fde_encoding;
-    uint64_t field_addr = cie->insns_addr + byte_reader_offset(r);
-    uint64_t u = 0;
-    int64_t s = 0;
-    int rc;
-    switch (enc & 0x0f) {
-    case DW_EH_PE_absptr: rc = read_uint(r, cie->addr_size, &u); break;
-    case DW_EH_PE_uleb128: rc = read_uleb128(r, &u); break;
-    case DW_EH_PE_udata2: rc = read_uint(r, 2, &u); break;
-    case DW_EH_PE_udata4: rc = read_uint(r, 4, &u); break;
-    case DW_EH_PE_udata8: rc = read_uint(r, 8, &u); break;
-    case DW_EH_PE_sleb128: rc = read_sleb128(r, &s); u = (uint64_t)s; break;
-    case DW_EH_PE_sdata2: rc = read_sint(r, 2, &s); u = (uint64_t)s; break;
-    case DW_EH_PE_sdata4: rc = read_sint(r, 4, &s); u = (uint64_t)s; break;
-    case DW_EH_PE_sdata8: rc = read_sint(r, 8, &s); u = (uint64_t)s; break;
-    default: return byte_reader_fail(r, "DW_CFA_set_loc with an unknown pointer encoding");
-    }
-    if (rc != 0)
-        return -1;
-    switch (enc & 0x70) {
-    case 0: break;
-    case DW_EH_PE_pcrel: u += field_addr; break;
-    default: return byte_reader_fail(r, "DW_CFA_set_loc with an unsupported pointer application");
-    }
-    *out = u;
-    return 0;
+    /* DW_CFA_set_loc's operand: in the FDE's pointer encoding. */
+    return read_eh_pointer(r, cie->fde_encoding, cie->insns_addr, cie->addr_size, out);
 }
 
 /* A factored offset times the data alignment factor; malformed when it

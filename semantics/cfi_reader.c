@@ -3,6 +3,8 @@
  */
 #include "cfi_reader.h"
 
+#include "eh_pointer.h"
+
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
 #include <stdarg.h>
@@ -33,6 +35,7 @@ static void parse_augmentation(struct cfi_cie *cie, const uint8_t *data, Dwarf_U
 {
     const char *a = cie->augmentation;
     cie->fde_encoding = DW_EH_PE_absptr;
+    cie->lsda_encoding = DW_EH_PE_omit;
     cie->signal_frame = strchr(a, 'S') != NULL;
     if (a[0] != 'z')
         return;
@@ -43,7 +46,7 @@ static void parse_augmentation(struct cfi_cie *cie, const uint8_t *data, Dwarf_U
             cie->fde_encoding = data[pos++];
             break;
         case 'L':
-            pos++;
+            cie->lsda_encoding = data[pos++];
             break;
         case 'P': {
             /* encoding byte, then a pointer we do not need: stop here, 'R'
@@ -214,6 +217,24 @@ static int collect(Dwarf_Debug dbg, struct cfi_section *s, Dwarf_Cie *cie_list, 
         if (!f->cie)
             return fail(err, errlen, "FDE at offset 0x%llx has no CIE at 0x%llx",
                         (unsigned long long)fde_off, (unsigned long long)cie_off);
+        f->lsda = 0;
+        Dwarf_Small *aug = NULL;
+        Dwarf_Unsigned aug_len = 0;
+        int aug_rc = f->cie->lsda_encoding == DW_EH_PE_omit ? DW_DLV_NO_ENTRY
+                     : dwarf_get_fde_augmentation_data(fde_list[i], &aug, &aug_len, &derr);
+        if (aug_rc == DW_DLV_ERROR) {
+            dwarf_dealloc(dbg, derr, DW_DLA_ERROR);
+            derr = NULL;
+        }
+        if (aug_rc == DW_DLV_OK && aug && within(s, aug, aug_len)) {
+            /* An unreadable LSDA pointer only loses landing pads: not fatal. */
+            struct byte_reader r;
+            byte_reader_init(&r, aug, aug_len);
+            uint64_t lsda;
+            if (read_eh_pointer(&r, f->cie->lsda_encoding, s->addr + (uint64_t)(aug - s->bytes), 8,
+                                &lsda) == 0)
+                f->lsda = lsda;
+        }
         if (fde_off >= s->size ||
             read_entry_header(s, fde_off, &f->length, &f->dwarf64, &f->cie_pointer, &next) != 0)
             return fail(err, errlen, "FDE at offset 0x%llx runs past the end of %s",

@@ -30,6 +30,7 @@ struct cfi_cie {
     unsigned ra_column;
     unsigned addr_size;
     uint8_t fde_encoding;       /* DW_EH_PE_*; absptr without 'R' */
+    uint8_t lsda_encoding;      /* DW_EH_PE_* of FDEs' LSDA pointers; omit without 'L' */
     int signal_frame;           /* 'S' in the augmentation */
     const uint8_t *insns;       /* initial instructions */
     size_t insns_len;
@@ -43,6 +44,7 @@ struct cfi_fde {
     const struct cfi_cie *cie;
     uint64_t pc_begin;          /* decoded initial location */
     uint64_t pc_range;          /* address range */
+    uint64_t lsda;              /* address of the language-specific data (.gcc_except_table), or 0 */
     const uint8_t *insns;
     size_t insns_len;
 };

@@ -76,7 +76,7 @@ static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct 
             if (!f)
                 return fail(err, errlen, "out of memory");
             *f = (struct function_range){sec->addr + off, sec->addr + off + PLT_STUB_SIZE, "",
-                                         FUNC_FROM_PLT, NULL};
+                                         FUNC_FROM_PLT, NULL, 0};
         }
     }
     if (!rela || rela->type != SHT_RELA || !(plt || plt_sec))
@@ -168,7 +168,7 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         if (!f)
             goto oom;
         *f = (struct function_range){fde->pc_begin, fde->pc_begin + fde->pc_range, "", FUNC_FROM_FDE,
-                                     NULL};
+                                     NULL, fde->lsda};
     }
     if (funcs.n)
         qsort(funcs.items, funcs.n, funcs.size, by_lo);
@@ -204,7 +204,7 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         if (!f)
             goto oom;
         sorted = funcs.items;
-        *f = (struct function_range){n->addr, n->addr + n->size, n->name, FUNC_FROM_SYMBOL, flaw};
+        *f = (struct function_range){n->addr, n->addr + n->size, n->name, FUNC_FROM_SYMBOL, flaw, 0};
     }
     if (funcs.n)
         qsort(funcs.items, funcs.n, funcs.size, by_lo);

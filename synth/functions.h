@@ -24,6 +24,7 @@ struct function_range {
     const char *name;              /* borrowed from the ELF file or the index; may be "" */
     uint8_t source;                /* enum function_source */
     const char *flaw;              /* why it cannot be synthesised (bogus symbol, overlap), or NULL */
+    uint64_t lsda;                 /* the FDE's language-specific data (landing pads), or 0 */
 };
 
 struct named_address {

@@ -49,6 +49,16 @@ enum ir_flow {
     IR_FLOW_INVALID,        /* bytes that do not decode */
 };
 
+/* Instruction facts that only a pattern over several instructions uses
+ * (jump tables): what the lowering saw, in ir_insn.aux. */
+enum ir_aux {
+    IR_AUX_NONE,
+    IR_AUX_LEA_RIP,      /* lea T(%rip),%r: aux_reg[0] = r, target = T */
+    IR_AUX_LOAD_REL32,   /* movslq (%b,%i,4),%r: aux_reg[0] = r, aux_reg[1] = b */
+    IR_AUX_JMP_REG,      /* jmp *%r: aux_reg[0] = r */
+    IR_AUX_JMP_ABS64,    /* jmp *T(,%i,8): target = T */
+};
+
 #define IR_COND_EQ 1   /* je: taken when the compared values are equal */
 #define IR_COND_NE 2   /* jne: falls through when they are equal */
 
@@ -61,6 +71,8 @@ struct ir_insn {
     uint8_t is_padding;                   /* nop or int3: what compilers align code with */
     uint8_t cmp_a, cmp_b;                 /* cmp %a,%b of two whole registers, else IR_REG_NONE */
     uint8_t cond;                         /* IR_FLOW_COND: IR_COND_EQ, IR_COND_NE or 0 */
+    uint8_t aux;                          /* enum ir_aux */
+    uint8_t aux_reg[2];
     uint64_t target;                      /* IR_FLOW_JUMP, _COND, _CALL */
     struct ir_effect effects[IR_MAX_EFFECTS];
 };

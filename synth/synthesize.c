@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "semantics/abi.h"
+#include "semantics/lsda.h"
 
 struct block {
     size_t first, last;          /* instruction indices, inclusive */
@@ -28,10 +29,28 @@ struct function_code {
     int seeding;                 /* flows now start from seeded blocks */
     const struct synth_request *rq;
     int returns;
+    struct landing_pad *pads;    /* from the function's LSDA */
+    size_t npads;
+    size_t *table_targets;       /* resolved jump-table targets, as instruction indices */
+    size_t *table_first;         /* per instruction: its targets start here (indirect jumps) */
+    uint32_t *table_count;       /* per instruction: how many (0: unresolved) */
+    size_t ntable_targets;
+};
+
+/* A landing pad and the calls whose exceptions land there. */
+struct landing_pad {
+    uint64_t start, end;         /* call sites [start, end) */
+    size_t insn;                 /* index of the landing pad's instruction */
+    int have_state;
+    struct abs_state state;      /* join of the states after those calls */
 };
 
 static void function_code_release(struct function_code *fc)
 {
+    free(fc->pads);
+    free(fc->table_targets);
+    free(fc->table_first);
+    free(fc->table_count);
     if (!fc->rq->insns && !fc->rq->keep_insns)
         free(fc->insns);
     free(fc->blocks);
@@ -110,8 +129,152 @@ static int ends_block(const struct function_code *fc, size_t i)
     }
 }
 
+struct pad_collector {
+    struct function_code *fc;
+    const struct function_range *f;
+    size_t cap;
+    int oom;
+};
+
+static int collect_pad(void *arg, const struct lsda_call_site *site)
+{
+    struct pad_collector *pc = arg;
+    struct function_code *fc = pc->fc;
+    if (!site->landing_pad || site->landing_pad < pc->f->lo || site->landing_pad >= pc->f->hi)
+        return 0;
+    size_t at = insn_at(fc, site->landing_pad);
+    if (at == (size_t)-1)
+        return 0;
+    if (fc->npads == pc->cap) {
+        size_t ncap = pc->cap ? pc->cap * 2 : 8;
+        struct landing_pad *p = realloc(fc->pads, ncap * sizeof *p);
+        if (!p) {
+            pc->oom = 1;
+            return 1;
+        }
+        fc->pads = p;
+        pc->cap = ncap;
+    }
+    struct landing_pad *pad = &fc->pads[fc->npads++];
+    memset(pad, 0, sizeof *pad);
+    pad->start = site->start;
+    pad->end = site->start + site->len;
+    pad->insn = at;
+    return 0;
+}
+
+/* Landing pads from the function's entry in .gcc_except_table.  A missing or
+ * malformed table only loses them (the unreached-block rule still applies). */
+static int find_landing_pads(struct synth_session *ss, struct function_code *fc)
+{
+    const struct function_range *f = fc->rq->func;
+    if (!f->lsda || !ss->ef)
+        return 0;
+    struct elf_section *sec = elf_file_section_at(ss->ef, f->lsda);
+    uint64_t n;
+    char err[ELF_FILE_ERRLEN];
+    const uint8_t *bytes = sec ? elf_file_section_bytes(ss->ef, sec, &n, err, sizeof err) : NULL;
+    if (!bytes)
+        return 0;
+    struct pad_collector pc = {fc, f, 0, 0};
+    const char *error;
+    lsda_parse(bytes, n, sec->addr, f->lsda, f->lo, collect_pad, &pc, &error);
+    return pc.oom ? -1 : 0;
+}
+
+#define JUMP_TABLE_MAX 4096
+
+/* The table an indirect jump at index J reads, from the pattern before it:
+ * 1 with *TABLE and *REL32 set, or 0. */
+static int jump_table_of(const struct function_code *fc, size_t j, uint64_t *table, int *rel32)
+{
+    const struct ir_insn *jmp = &fc->insns[j];
+    if (jmp->aux == IR_AUX_JMP_ABS64) {
+        *table = jmp->target;
+        *rel32 = 0;
+        return 1;
+    }
+    if (jmp->aux != IR_AUX_JMP_REG)
+        return 0;
+    /* Back through the block: the movslq into the jump register (perhaps
+     * through an add), then the lea of its base. */
+    uint8_t want = IR_REG_NONE;
+    for (size_t k = j, steps = 0; k-- > 0 && steps < 12; steps++) {
+        const struct ir_insn *in = &fc->insns[k];
+        if (in->flow != IR_FLOW_NEXT)
+            return 0;
+        if (want == IR_REG_NONE && in->aux == IR_AUX_LOAD_REL32 &&
+            (in->aux_reg[0] == jmp->aux_reg[0] || steps < 3)) {
+            want = in->aux_reg[1];
+            continue;
+        }
+        if (want != IR_REG_NONE && in->aux == IR_AUX_LEA_RIP && in->aux_reg[0] == want) {
+            *table = in->target;
+            *rel32 = 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Resolve jump tables: entries are read while their targets are
+ * instructions of this function. */
+static int resolve_jump_tables(struct synth_session *ss, struct function_code *fc)
+{
+    if (!ss->ef)
+        return 0;
+    const struct function_range *f = fc->rq->func;
+    size_t cap = 0;
+    for (size_t j = 0; j < fc->n; j++) {
+        uint64_t table;
+        int rel32;
+        if (fc->insns[j].flow != IR_FLOW_JUMP_INDIRECT || !jump_table_of(fc, j, &table, &rel32))
+            continue;
+        struct elf_section *sec = elf_file_section_at(ss->ef, table);
+        uint64_t n;
+        char err[ELF_FILE_ERRLEN];
+        const uint8_t *bytes = sec ? elf_file_section_bytes(ss->ef, sec, &n, err, sizeof err) : NULL;
+        if (!bytes)
+            continue;
+        if (!fc->table_first) {
+            fc->table_first = calloc(fc->n, sizeof *fc->table_first);
+            fc->table_count = calloc(fc->n, sizeof *fc->table_count);
+            if (!fc->table_first || !fc->table_count)
+                return -1;
+        }
+        fc->table_first[j] = fc->ntable_targets;
+        unsigned size = rel32 ? 4 : 8;
+        for (uint64_t e = 0; e < JUMP_TABLE_MAX; e++) {
+            uint64_t at = table - sec->addr + e * size;
+            if (at + size > n)
+                break;
+            uint64_t v = 0;
+            for (unsigned b = 0; b < size; b++)
+                v |= (uint64_t)bytes[at + b] << (8 * b);
+            uint64_t target = rel32 ? table + (uint64_t)(int64_t)(int32_t)v : v;
+            size_t t = target >= f->lo && target < f->hi ? insn_at(fc, target) : (size_t)-1;
+            if (t == (size_t)-1)
+                break;
+            if (fc->ntable_targets == cap) {
+                cap = cap ? cap * 2 : 64;
+                size_t *p = realloc(fc->table_targets, cap * sizeof *p);
+                if (!p)
+                    return -1;
+                fc->table_targets = p;
+            }
+            fc->table_targets[fc->ntable_targets++] = t;
+            fc->table_count[j]++;
+        }
+    }
+    return 0;
+}
+
 static int build_blocks(struct synth_session *ss, struct function_code *fc, const char **reason)
 {
+    if (find_landing_pads(ss, fc) != 0 || resolve_jump_tables(ss, fc) != 0) {
+        *reason = "out of memory";
+        return -1;
+    }
     uint8_t *leader = calloc(fc->n + 1, 1);
     fc->noreturn_call = calloc(fc->n + 1, 1);
     fc->block_of = malloc((fc->n + 1) * sizeof *fc->block_of);
@@ -121,6 +284,10 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
         return -1;
     }
     leader[0] = 1;
+    for (size_t k = 0; k < fc->npads; k++)
+        leader[fc->pads[k].insn] = 1;
+    for (size_t k = 0; k < fc->ntable_targets; k++)
+        leader[fc->table_targets[k]] = 1;
     for (size_t k = 0; k < fc->rq->nmore_entries; k++) {
         size_t at = insn_at(fc, fc->rq->more_entries[k].addr);
         if (at != (size_t)-1)
@@ -274,7 +441,15 @@ static void fixpoint(struct function_code *fc)
             }
             break;
         }
-        case IR_FLOW_RET: case IR_FLOW_JUMP_INDIRECT:
+        case IR_FLOW_JUMP_INDIRECT:
+            if (fc->table_count && fc->table_count[last]) {
+                for (uint32_t k = 0; k < fc->table_count[last]; k++)
+                    flow_into(fc, fc->block_of[fc->table_targets[fc->table_first[last] + k]], &out);
+                break;
+            }
+            fc->returns = 1;   /* an indirect tail call */
+            break;
+        case IR_FLOW_RET:
             fc->returns = 1;
             break;
         default:
@@ -295,16 +470,57 @@ static int is_padding_block(const struct function_code *fc, size_t b)
     return 1;
 }
 
-/*
- * Blocks nothing reached: a jump-table target takes the state of the indirect
- * jumps of the function; a landing pad (reached by the unwinder from a call
- * site) takes the state after the nearest call before it.
- */
 static int is_call(const struct ir_insn *in)
 {
     return in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT;
 }
 
+/* Landing pads start in the state after their call sites (the unwinder
+ * resumes there with the frame as the call left it).  Returns how many pads
+ * received a state. */
+static size_t flow_to_landing_pads(struct function_code *fc)
+{
+    if (!fc->npads)
+        return 0;
+    for (size_t p = 0; p < fc->npads; p++)
+        fc->pads[p].have_state = 0;
+    for (size_t b = 0; b < fc->nblocks; b++) {
+        const struct block *blk = &fc->blocks[b];
+        if (!blk->reached)
+            continue;
+        struct abs_state st = blk->in;
+        for (size_t i = blk->first; i <= blk->last; i++) {
+            const struct ir_insn *in = &fc->insns[i];
+            abs_state_step(&st, in);
+            if (!is_call(in))
+                continue;
+            abs_state_after_call(&st);
+            for (size_t p = 0; p < fc->npads; p++) {
+                struct landing_pad *pad = &fc->pads[p];
+                if (in->addr < pad->start || in->addr >= pad->end)
+                    continue;
+                if (!pad->have_state)
+                    pad->state = st;
+                else
+                    abs_state_join(&pad->state, &st);
+                pad->have_state = 1;
+            }
+        }
+    }
+    size_t n = 0;
+    for (size_t p = 0; p < fc->npads; p++)
+        if (fc->pads[p].have_state) {
+            flow_into(fc, fc->block_of[fc->pads[p].insn], &fc->pads[p].state);
+            n++;
+        }
+    return n;
+}
+
+/*
+ * Blocks nothing reached: a jump-table target takes the state of the indirect
+ * jumps of the function; a landing pad (reached by the unwinder from a call
+ * site) takes the state after the nearest call before it.
+ */
 /* Replay reached block B; *AFTER_CALL receives the state after its last call
  * (and *HAVE_CALL is set) when it has one.  Returns the state at its end. */
 static void replay_block(const struct function_code *fc, size_t b, struct abs_state *out,
@@ -581,6 +797,9 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     abs_state_entry(&entry);
     flow_into(&fc, 0, rq->entry ? rq->entry : &entry);
     fixpoint(&fc);
+    /* Landing pads, twice: a pad's own calls may land in another. */
+    for (int round = 0; round < 2 && flow_to_landing_pads(&fc); round++)
+        fixpoint(&fc);
     /* Jumps from other fragments of the frame reach what the entry does not;
      * where both reach, the function's own paths decide. */
     fc.seeding = 1;

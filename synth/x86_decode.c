@@ -275,6 +275,44 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
     lower_generic(d, ci, in);
 }
 
+/*
+ * The pieces of a jump table, as GCC and clang emit them for PIC code
+ *     lea    .Ltable(%rip),%rdx
+ *     movslq (%rdx,%rax,4),%rax
+ *     add    %rdx,%rax
+ *     jmp    *%rax
+ * and for non-PIC code
+ *     jmp    *.Ltable(,%rax,8)
+ */
+static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
+{
+    const cs_x86 *x = &ci->detail->x86;
+    const cs_x86_op *op0 = x->op_count > 0 ? &x->operands[0] : NULL;
+    const cs_x86_op *op1 = x->op_count > 1 ? &x->operands[1] : NULL;
+    int whole;
+    if (ci->id == X86_INS_LEA && op1 && op1->type == X86_OP_MEM && op1->mem.base == X86_REG_RIP &&
+        op1->mem.index == X86_REG_INVALID && whole_reg(op0) != IR_REG_NONE) {
+        in->aux = IR_AUX_LEA_RIP;
+        in->aux_reg[0] = whole_reg(op0);
+        in->target = ci->address + ci->size + (uint64_t)op1->mem.disp;
+    } else if (ci->id == X86_INS_MOVSXD && op1 && op1->type == X86_OP_MEM && op1->mem.scale == 4 &&
+               op1->mem.disp == 0 && op1->mem.index != X86_REG_INVALID &&
+               whole_reg(op0) != IR_REG_NONE && dwarf_reg(op1->mem.base, &whole) != IR_REG_NONE &&
+               whole) {
+        in->aux = IR_AUX_LOAD_REL32;
+        in->aux_reg[0] = whole_reg(op0);
+        in->aux_reg[1] = dwarf_reg(op1->mem.base, &whole);
+    } else if (in->flow == IR_FLOW_JUMP_INDIRECT && op0 && whole_reg(op0) != IR_REG_NONE) {
+        in->aux = IR_AUX_JMP_REG;
+        in->aux_reg[0] = whole_reg(op0);
+    } else if (in->flow == IR_FLOW_JUMP_INDIRECT && op0 && op0->type == X86_OP_MEM &&
+               op0->mem.base == X86_REG_INVALID && op0->mem.index != X86_REG_INVALID &&
+               op0->mem.scale == 8 && op0->mem.segment == X86_REG_INVALID) {
+        in->aux = IR_AUX_JMP_ABS64;
+        in->target = (uint64_t)op0->mem.disp;
+    }
+}
+
 unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64_t addr,
                     struct ir_insn *in)
 {
@@ -302,6 +340,7 @@ unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64
     }
     if (in->flow == IR_FLOW_COND)
         in->cond = d->insn->id == X86_INS_JE ? IR_COND_EQ : d->insn->id == X86_INS_JNE ? IR_COND_NE : 0;
+    note_table_pattern(d->insn, in);
     in->is_padding = d->insn->id == X86_INS_NOP || d->insn->id == X86_INS_INT3 ||
                      (d->insn->id == X86_INS_XCHG && x->op_count == 2 &&
                       x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_REG &&
