@@ -35,6 +35,7 @@ LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
 # ---- the library: object loading and DWARF semantics --------------------------
 LIB_SRCS := \
+	object/error.c \
 	object/elf_file.c \
 	semantics/dwarf_expr.c \
 	semantics/unwind_table.c \

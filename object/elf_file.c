@@ -5,21 +5,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+#include "error.h"
 
 static int libelf_ready(void)
 {
@@ -33,20 +25,20 @@ static int read_sections(struct elf_file *ef, char *err, size_t errlen)
 {
     size_t shnum, shstrndx;
     if (elf_getshdrnum(ef->elf, &shnum) != 0)
-        return fail(err, errlen, "cannot read section header count: %s", elf_errmsg(-1));
+        return error_set(err, errlen, "cannot read section header count: %s", elf_errmsg(-1));
     if (shnum == 0)
         return 0;
     if (elf_getshdrstrndx(ef->elf, &shstrndx) != 0)
-        return fail(err, errlen, "cannot read section name table index: %s", elf_errmsg(-1));
+        return error_set(err, errlen, "cannot read section name table index: %s", elf_errmsg(-1));
     ef->sections = calloc(shnum, sizeof *ef->sections);
     if (!ef->sections)
-        return fail(err, errlen, "out of memory");
+        return error_set(err, errlen, "out of memory");
     Elf_Scn *scn = NULL;
     size_t n = 0;
     while ((scn = elf_nextscn(ef->elf, scn)) != NULL && n < shnum) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh))
-            return fail(err, errlen, "cannot read section header: %s", elf_errmsg(-1));
+            return error_set(err, errlen, "cannot read section header: %s", elf_errmsg(-1));
         struct elf_section *s = &ef->sections[n++];
         const char *name = elf_strptr(ef->elf, shstrndx, sh.sh_name);
         s->name = name ? name : "";
@@ -59,7 +51,7 @@ static int read_sections(struct elf_file *ef, char *err, size_t errlen)
         s->scn = scn;
     }
     if (elf_errno() != 0 && n == 0)
-        return fail(err, errlen, "cannot read section table: %s", elf_errmsg(-1));
+        return error_set(err, errlen, "cannot read section table: %s", elf_errmsg(-1));
     ef->nsections = n;
     return 0;
 }
@@ -68,15 +60,15 @@ static int read_phdrs(struct elf_file *ef, char *err, size_t errlen)
 {
     size_t phnum;
     if (elf_getphdrnum(ef->elf, &phnum) != 0)
-        return fail(err, errlen, "cannot read program header count: %s", elf_errmsg(-1));
+        return error_set(err, errlen, "cannot read program header count: %s", elf_errmsg(-1));
     if (phnum == 0)
         return 0;
     ef->phdrs = calloc(phnum, sizeof *ef->phdrs);
     if (!ef->phdrs)
-        return fail(err, errlen, "out of memory");
+        return error_set(err, errlen, "out of memory");
     for (size_t i = 0; i < phnum; i++)
         if (!gelf_getphdr(ef->elf, (int)i, &ef->phdrs[i]))
-            return fail(err, errlen, "cannot read program header %zu: %s", i, elf_errmsg(-1));
+            return error_set(err, errlen, "cannot read program header %zu: %s", i, elf_errmsg(-1));
     ef->nphdrs = phnum;
     return 0;
 }
@@ -86,10 +78,10 @@ static int check_header_tables(const GElf_Ehdr *eh, uint64_t file_size, char *er
 {
     if (eh->e_phnum && (eh->e_phoff > file_size ||
                         (uint64_t)eh->e_phnum * eh->e_phentsize > file_size - eh->e_phoff))
-        return fail(err, errlen, "truncated file: program headers lie past the end of the file");
+        return error_set(err, errlen, "truncated file: program headers lie past the end of the file");
     if (eh->e_shnum && (eh->e_shoff > file_size ||
                         (uint64_t)eh->e_shnum * eh->e_shentsize > file_size - eh->e_shoff))
-        return fail(err, errlen, "truncated file: section headers lie past the end of the file");
+        return error_set(err, errlen, "truncated file: section headers lie past the end of the file");
     return 0;
 }
 
@@ -98,33 +90,33 @@ int elf_file_open(struct elf_file *ef, const char *path, char *err, size_t errle
     memset(ef, 0, sizeof *ef);
     ef->fd = -1;
     if (!libelf_ready())
-        return fail(err, errlen, "libelf is out of date");
+        return error_set(err, errlen, "libelf is out of date");
 
     ef->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (ef->fd < 0)
-        return fail(err, errlen, "%s", strerror(errno));
+        return error_set(err, errlen, "%s", strerror(errno));
     struct stat st;
     if (fstat(ef->fd, &st) != 0) {
-        fail(err, errlen, "%s", strerror(errno));
+        error_set(err, errlen, "%s", strerror(errno));
         goto bad;
     }
     if (S_ISDIR(st.st_mode)) {
-        fail(err, errlen, "is a directory");
+        error_set(err, errlen, "is a directory");
         goto bad;
     }
     if (st.st_size == 0) {
-        fail(err, errlen, "file is empty");
+        error_set(err, errlen, "file is empty");
         goto bad;
     }
     ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
     if (!ef->elf)
         ef->elf = elf_begin(ef->fd, ELF_C_READ, NULL);
     if (!ef->elf || elf_kind(ef->elf) != ELF_K_ELF) {
-        fail(err, errlen, "not an ELF file");
+        error_set(err, errlen, "not an ELF file");
         goto bad;
     }
     if (!gelf_getehdr(ef->elf, &ef->ehdr)) {
-        fail(err, errlen, "truncated or corrupt ELF header: %s", elf_errmsg(-1));
+        error_set(err, errlen, "truncated or corrupt ELF header: %s", elf_errmsg(-1));
         goto bad;
     }
     ef->is_64 = gelf_getclass(ef->elf) == ELFCLASS64;
@@ -134,7 +126,7 @@ int elf_file_open(struct elf_file *ef, const char *path, char *err, size_t errle
         goto bad;
     ef->path = strdup(path);
     if (!ef->path) {
-        fail(err, errlen, "out of memory");
+        error_set(err, errlen, "out of memory");
         goto bad;
     }
     return 0;
@@ -193,18 +185,18 @@ const uint8_t *elf_file_section_bytes(struct elf_file *ef, struct elf_section *s
     struct stat st;
     if (fstat(ef->fd, &st) == 0 &&
         (sec->offset > (uint64_t)st.st_size || sec->size > (uint64_t)st.st_size - sec->offset)) {
-        fail(err, errlen, "section %s lies past the end of the file (truncated?)", sec->name);
+        error_set(err, errlen, "section %s lies past the end of the file (truncated?)", sec->name);
         return NULL;
     }
     if ((sec->flags & SHF_COMPRESSED) && elf_compress(sec->scn, 0, 0) < 0) {
-        fail(err, errlen, "cannot decompress section %s: %s", sec->name, elf_errmsg(-1));
+        error_set(err, errlen, "cannot decompress section %s: %s", sec->name, elf_errmsg(-1));
         return NULL;
     }
     Elf_Data *d = elf_rawdata(sec->scn, NULL);
     if (sec->flags & SHF_COMPRESSED)
         d = elf_getdata(sec->scn, NULL);
     if (!d) {
-        fail(err, errlen, "cannot read section %s: %s", sec->name, elf_errmsg(-1));
+        error_set(err, errlen, "cannot read section %s: %s", sec->name, elf_errmsg(-1));
         return NULL;
     }
     sec->bytes = d->d_buf ? d->d_buf : empty;
@@ -219,20 +211,20 @@ static int append_symbols(struct elf_file *ef, struct elf_section *sec, int dyna
 {
     Elf_Data *d = elf_getdata(sec->scn, NULL);
     if (!d)
-        return fail(err, errlen, "cannot read %s: %s", sec->name, elf_errmsg(-1));
+        return error_set(err, errlen, "cannot read %s: %s", sec->name, elf_errmsg(-1));
     GElf_Shdr sh;
     if (!gelf_getshdr(sec->scn, &sh) || sh.sh_entsize == 0)
-        return fail(err, errlen, "%s has no entry size", sec->name);
+        return error_set(err, errlen, "%s has no entry size", sec->name);
     size_t count = d->d_size / sh.sh_entsize;
     for (size_t i = 1; i < count; i++) {
         GElf_Sym sym;
         if (!gelf_getsym(d, (int)i, &sym))
-            return fail(err, errlen, "cannot read symbol %zu of %s", i, sec->name);
+            return error_set(err, errlen, "cannot read symbol %zu of %s", i, sec->name);
         if (ef->nsymbols == *cap) {
             size_t ncap = *cap ? *cap * 2 : 256;
             struct elf_symbol *n = realloc(ef->symbols, ncap * sizeof *n);
             if (!n)
-                return fail(err, errlen, "out of memory");
+                return error_set(err, errlen, "out of memory");
             ef->symbols = n;
             *cap = ncap;
         }

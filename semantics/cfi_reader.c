@@ -3,28 +3,19 @@
  */
 #include "cfi_reader.h"
 
-#include "eh_pointer.h"
-
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+#include "eh_pointer.h"
+#include "object/error.h"
 
 static int dwarf_fail(Dwarf_Debug dbg, Dwarf_Error derr, char *err, size_t errlen,
                       const char *what)
 {
-    fail(err, errlen, "%s: %s", what, derr ? dwarf_errmsg(derr) : "libdwarf error");
+    error_set(err, errlen, "%s: %s", what, derr ? dwarf_errmsg(derr) : "libdwarf error");
     if (derr)
         dwarf_dealloc(dbg, derr, DW_DLA_ERROR);
     return -1;
@@ -145,7 +136,7 @@ static int collect(Dwarf_Debug dbg, struct cfi_section *s, Dwarf_Cie *cie_list, 
     s->cies = calloc((size_t)ncie + 1, sizeof *s->cies);
     s->fdes = calloc((size_t)nfde + 1, sizeof *s->fdes);
     if (!s->cies || !s->fdes)
-        return fail(err, errlen, "out of memory");
+        return error_set(err, errlen, "out of memory");
     for (Dwarf_Signed i = 0; i < ncie; i++) {
         struct cfi_cie *c = &s->cies[i];
         Dwarf_Unsigned bytes_in_cie, code_align, insns_len, aug_len = 0;
@@ -173,7 +164,7 @@ static int collect(Dwarf_Debug dbg, struct cfi_section *s, Dwarf_Cie *cie_list, 
         c->ra_column = ra;
         c->addr_size = 8;
         if (!within(s, insns, insns_len))
-            return fail(err, errlen, "CIE at offset 0x%llx: instructions lie outside %s",
+            return error_set(err, errlen, "CIE at offset 0x%llx: instructions lie outside %s",
                         (unsigned long long)off, s->name);
         c->insns = insns;
         c->insns_len = insns_len;
@@ -181,7 +172,7 @@ static int collect(Dwarf_Debug dbg, struct cfi_section *s, Dwarf_Cie *cie_list, 
         uint64_t next;
         if (off >= s->size ||
             read_entry_header(s, off, &c->length, &c->dwarf64, &c->id, &next) != 0)
-            return fail(err, errlen, "CIE at offset 0x%llx runs past the end of %s",
+            return error_set(err, errlen, "CIE at offset 0x%llx runs past the end of %s",
                         (unsigned long long)off, s->name);
     }
     s->ncies = (size_t)ncie;
@@ -203,7 +194,7 @@ static int collect(Dwarf_Debug dbg, struct cfi_section *s, Dwarf_Cie *cie_list, 
         f->pc_begin = low_pc;
         f->pc_range = func_len;
         if (!within(s, insns, insns_len))
-            return fail(err, errlen, "FDE at offset 0x%llx: instructions lie outside %s",
+            return error_set(err, errlen, "FDE at offset 0x%llx: instructions lie outside %s",
                         (unsigned long long)fde_off, s->name);
         f->insns = insns;
         f->insns_len = insns_len;
@@ -215,7 +206,7 @@ static int collect(Dwarf_Debug dbg, struct cfi_section *s, Dwarf_Cie *cie_list, 
         f->cie = find_cie(s, cie_off);
         uint64_t next;
         if (!f->cie)
-            return fail(err, errlen, "FDE at offset 0x%llx has no CIE at 0x%llx",
+            return error_set(err, errlen, "FDE at offset 0x%llx has no CIE at 0x%llx",
                         (unsigned long long)fde_off, (unsigned long long)cie_off);
         f->lsda = 0;
         Dwarf_Small *aug = NULL;
@@ -237,7 +228,7 @@ static int collect(Dwarf_Debug dbg, struct cfi_section *s, Dwarf_Cie *cie_list, 
         }
         if (fde_off >= s->size ||
             read_entry_header(s, fde_off, &f->length, &f->dwarf64, &f->cie_pointer, &next) != 0)
-            return fail(err, errlen, "FDE at offset 0x%llx runs past the end of %s",
+            return error_set(err, errlen, "FDE at offset 0x%llx runs past the end of %s",
                         (unsigned long long)fde_off, s->name);
     }
     s->nfdes = (size_t)nfde;
@@ -251,7 +242,7 @@ static int list_entries(struct cfi_section *s, char *err, size_t errlen)
     size_t cap = s->ncies + s->nfdes + 8;
     s->entries = calloc(cap, sizeof *s->entries);
     if (!s->entries)
-        return fail(err, errlen, "out of memory");
+        return error_set(err, errlen, "out of memory");
     size_t ci = 0, fi = 0;
     uint64_t off = 0;
     while (off < s->size) {
@@ -259,7 +250,7 @@ static int list_entries(struct cfi_section *s, char *err, size_t errlen)
             size_t ncap = cap * 2;
             struct cfi_entry *n = realloc(s->entries, ncap * sizeof *n);
             if (!n)
-                return fail(err, errlen, "out of memory");
+                return error_set(err, errlen, "out of memory");
             s->entries = n;
             cap = ncap;
         }
@@ -267,7 +258,7 @@ static int list_entries(struct cfi_section *s, char *err, size_t errlen)
         uint64_t length, id, next;
         int dwarf64;
         if (read_entry_header(s, off, &length, &dwarf64, &id, &next) != 0)
-            return fail(err, errlen, "entry at offset 0x%llx of %s runs past the end of the section",
+            return error_set(err, errlen, "entry at offset 0x%llx of %s runs past the end of the section",
                         (unsigned long long)off, s->name);
         e->offset = off;
         if (length == 0) {
@@ -279,7 +270,7 @@ static int list_entries(struct cfi_section *s, char *err, size_t errlen)
             e->kind = CFI_ENTRY_FDE;
             e->fde = &s->fdes[fi++];
         } else {
-            return fail(err, errlen, "entry at offset 0x%llx of %s was not decoded",
+            return error_set(err, errlen, "entry at offset 0x%llx of %s was not decoded",
                         (unsigned long long)off, s->name);
         }
         s->nentries++;
@@ -309,11 +300,11 @@ int cfi_section_read(struct elf_file *ef, const char *name, struct cfi_section *
     Dwarf_Error derr = NULL;
     int rc = dwarf_elf_init_b(ef->elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &derr);
     if (rc == DW_DLV_ERROR) {
-        fail(err, errlen, "libdwarf cannot read the file: %s", dwarf_errmsg(derr));
+        error_set(err, errlen, "libdwarf cannot read the file: %s", dwarf_errmsg(derr));
         return -1;
     }
     if (rc == DW_DLV_NO_ENTRY)
-        return fail(err, errlen, "libdwarf cannot read the file");
+        return error_set(err, errlen, "libdwarf cannot read the file");
 
     Dwarf_Cie *cies = NULL;
     Dwarf_Fde *fdes = NULL;

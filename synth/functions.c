@@ -3,21 +3,13 @@
  */
 #include "functions.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PLT_STUB_SIZE 16
+#include "object/error.h"
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+#define PLT_STUB_SIZE 16
 
 static int by_lo(const void *a, const void *b)
 {
@@ -74,7 +66,7 @@ static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct 
         for (uint64_t off = 0; off + PLT_STUB_SIZE <= sec->size; off += PLT_STUB_SIZE) {
             struct function_range *f = grow(funcs);
             if (!f)
-                return fail(err, errlen, "out of memory");
+                return error_set(err, errlen, "out of memory");
             *f = (struct function_range){sec->addr + off, sec->addr + off + PLT_STUB_SIZE, "",
                                          FUNC_FROM_PLT, NULL, 0};
         }
@@ -103,7 +95,7 @@ static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct 
     }
     ix->plt_names = malloc(total + 1);
     if (!ix->plt_names)
-        return fail(err, errlen, "out of memory");
+        return error_set(err, errlen, "out of memory");
     char *p = ix->plt_names;
     struct elf_section *stubs = plt_sec ? plt_sec : plt;
     uint64_t first = plt_sec ? 0 : 1;   /* .plt starts with the resolver stub */
@@ -119,7 +111,7 @@ static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct 
             break;
         struct named_address *n = grow(names);
         if (!n)
-            return fail(err, errlen, "out of memory");
+            return error_set(err, errlen, "out of memory");
         size_t len = (size_t)sprintf(p, "%s@plt", name);
         *n = (struct named_address){addr, PLT_STUB_SIZE, p};
         p += len + 1;
@@ -224,7 +216,7 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
     }
     return 0;
 oom:
-    fail(err, errlen, "out of memory");
+    error_set(err, errlen, "out of memory");
 fail_out:
     free(funcs.items);
     free(names.items);
@@ -239,6 +231,20 @@ void function_index_release(struct function_index *ix)
     free(ix->names);
     free(ix->plt_names);
     memset(ix, 0, sizeof *ix);
+}
+
+size_t function_index_at(const struct function_index *ix, uint64_t addr)
+{
+    size_t lo = 0, hi = ix->nfuncs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ix->funcs[mid].lo <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* Overlapping ranges: the last one starting at or before ADDR. */
+    return lo > 0 && addr < ix->funcs[lo - 1].hi ? lo - 1 : (size_t)-1;
 }
 
 const char *function_index_name_at(const struct function_index *ix, uint64_t addr)

@@ -48,6 +48,9 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
                          const struct cfi_section *eh, char *err, size_t errlen);
 void function_index_release(struct function_index *ix);
 
+/* Index in ix->funcs of the function whose range holds ADDR, or (size_t)-1. */
+size_t function_index_at(const struct function_index *ix, uint64_t addr);
+
 /* The name of the symbol or PLT stub starting at ADDR (or containing it when
  * it has a size), or NULL. */
 const char *function_index_name_at(const struct function_index *ix, uint64_t addr);

@@ -10,35 +10,14 @@
 /* Index of the function starting exactly at ADDR, or (size_t)-1. */
 static size_t function_starting_at(const struct function_index *ix, uint64_t addr)
 {
-    size_t lo = 0, hi = ix->nfuncs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ix->funcs[mid].lo < addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < ix->nfuncs && ix->funcs[lo].lo == addr ? lo : (size_t)-1;
+    size_t i = function_index_at(ix, addr);
+    return i != (size_t)-1 && ix->funcs[i].lo == addr ? i : (size_t)-1;
 }
 
 struct pass_one {
     struct synth_program *p;
     int oom;
 };
-
-/* Index of the function whose range holds ADDR, or (size_t)-1. */
-static size_t function_containing(const struct function_index *ix, uint64_t addr)
-{
-    size_t lo = 0, hi = ix->nfuncs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ix->funcs[mid].lo <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo > 0 && addr < ix->funcs[lo - 1].hi ? lo - 1 : (size_t)-1;
-}
 
 static void record_inner(struct pass_one *po, size_t j, uint64_t target, const struct abs_state *st)
 {
@@ -61,7 +40,7 @@ static void record_exit(void *arg, uint64_t target, int is_call, const struct ab
 {
     struct pass_one *po = arg;
     struct synth_program *p = po->p;
-    size_t j = function_containing(&p->index, target);
+    size_t j = function_index_at(&p->index, target);
     if (j == (size_t)-1)
         return;
     if (p->index.funcs[j].lo != target) {
