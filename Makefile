@@ -42,6 +42,7 @@ LIB_SRCS := \
 	semantics/cfa_program.c \
 	semantics/cfi_reader.c \
 	semantics/cfi_eval.c \
+	semantics/fde_lookup.c \
 	semantics/lsda.c \
 	semantics/table_print.c \
 	synth/x86_decode.c \
@@ -49,6 +50,7 @@ LIB_SRCS := \
 	synth/functions.c \
 	synth/synthesize.c \
 	synth/program.c \
+	verify/rule_eval.c \
 	verify/agreement.c \
 	tools/cli.c
 

@@ -1,0 +1,83 @@
+/*
+ * fde_lookup: address to FDE to row.
+ */
+#include "fde_lookup.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int by_pc(const void *x, const void *y)
+{
+    const struct cfi_fde *a = *(const struct cfi_fde *const *)x, *b = *(const struct cfi_fde *const *)y;
+    return a->pc_begin < b->pc_begin ? -1 : a->pc_begin > b->pc_begin;
+}
+
+int fde_lookup_init(struct fde_lookup *l, const struct cfi_section *s)
+{
+    memset(l, 0, sizeof *l);
+    l->current = (size_t)-1;
+    if (cfi_eval_init(&l->ev, s) != 0)
+        return -1;
+    l->by_pc = malloc((s->nfdes + 1) * sizeof *l->by_pc);
+    if (!l->by_pc) {
+        cfi_eval_release(&l->ev);
+        return -1;
+    }
+    for (size_t i = 0; i < s->nfdes; i++)
+        if (s->fdes[i].pc_range > 0)
+            l->by_pc[l->n++] = &s->fdes[i];
+    qsort(l->by_pc, l->n, sizeof *l->by_pc, by_pc);
+    return 0;
+}
+
+void fde_lookup_release(struct fde_lookup *l)
+{
+    if (l->table_ok)
+        unwind_table_release(&l->table);
+    free(l->by_pc);
+    if (l->ev.cies)
+        cfi_eval_release(&l->ev);
+    memset(l, 0, sizeof *l);
+}
+
+static size_t index_at(const struct fde_lookup *l, uint64_t addr)
+{
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->by_pc[mid]->pc_begin <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || addr - l->by_pc[lo - 1]->pc_begin >= l->by_pc[lo - 1]->pc_range)
+        return (size_t)-1;
+    return lo - 1;
+}
+
+const struct cfi_fde *fde_lookup_fde(struct fde_lookup *l, uint64_t addr)
+{
+    size_t i = index_at(l, addr);
+    return i == (size_t)-1 ? NULL : l->by_pc[i];
+}
+
+const struct unwind_row *fde_lookup_row(struct fde_lookup *l, uint64_t addr,
+                                        const struct cfi_fde **fde)
+{
+    size_t i;
+    if (l->current != (size_t)-1 && addr >= l->by_pc[l->current]->pc_begin &&
+        addr - l->by_pc[l->current]->pc_begin < l->by_pc[l->current]->pc_range)
+        i = l->current;
+    else
+        i = index_at(l, addr);
+    *fde = i == (size_t)-1 ? NULL : l->by_pc[i];
+    if (i == (size_t)-1)
+        return NULL;
+    if (i != l->current) {
+        if (l->table_ok)
+            unwind_table_release(&l->table);
+        l->table_ok = cfi_eval_fde_table(&l->ev, l->by_pc[i], &l->table, &l->table_error) == 0;
+        l->current = i;
+    }
+    return l->table_ok ? unwind_table_row_at(&l->table, addr) : NULL;
+}
