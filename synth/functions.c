@@ -68,7 +68,7 @@ static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct 
             if (!f)
                 return error_set(err, errlen, "out of memory");
             *f = (struct function_range){sec->addr + off, sec->addr + off + PLT_STUB_SIZE, "",
-                                         FUNC_FROM_PLT, NULL, 0};
+                                         FUNC_FROM_PLT, NULL, 0, NULL};
         }
     }
     if (!rela || rela->type != SHT_RELA || !(plt || plt_sec))
@@ -160,7 +160,7 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         if (!f)
             goto oom;
         *f = (struct function_range){fde->pc_begin, fde->pc_begin + fde->pc_range, "", FUNC_FROM_FDE,
-                                     NULL, fde->lsda};
+                                     NULL, fde->lsda, fde};
     }
     if (funcs.n)
         qsort(funcs.items, funcs.n, funcs.size, by_lo);
@@ -196,7 +196,7 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         if (!f)
             goto oom;
         sorted = funcs.items;
-        *f = (struct function_range){n->addr, n->addr + n->size, n->name, FUNC_FROM_SYMBOL, flaw, 0};
+        *f = (struct function_range){n->addr, n->addr + n->size, n->name, FUNC_FROM_SYMBOL, flaw, 0, NULL};
     }
     if (funcs.n)
         qsort(funcs.items, funcs.n, funcs.size, by_lo);

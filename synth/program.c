@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "semantics/abi.h"
+#include "semantics/cfi_eval.h"
+
 /* Index of the function starting exactly at ADDR, or (size_t)-1. */
 static size_t function_starting_at(const struct function_index *ix, uint64_t addr)
 {
@@ -72,6 +75,28 @@ static int noreturn_at(void *arg, uint64_t target)
     return j != (size_t)-1 && p->noreturn[j];
 }
 
+static int first_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
+{
+    (void)new_loc;
+    *(struct cfi_state *)arg = *st;
+    return 1;   /* stop: the first row is all we need */
+}
+
+/* The CFA offset from rsp of FDE's first row, when it is rsp-based. */
+static int entry_row_cfa(struct cfi_eval *ev, const struct cfi_fde *fde, int64_t *off)
+{
+    struct cfi_state first, final;
+    struct cfa_error err;
+    int all_nops;
+    int rc = cfi_eval_fde(ev, fde, first_row, &first, &final, &all_nops, &err);
+    const struct cfi_state *st = rc == 1 ? &first : rc == 0 ? &final : NULL;
+    if (!st || st->cfa.kind != CFA_RULE_REG_OFFSET || st->cfa.reg != ABI_RSP ||
+        st->col[ABI_RA].kind != REG_RULE_OFFSET || st->col[ABI_RA].offset != ABI_ENTRY_RA_OFFSET)
+        return -1;
+    *off = st->cfa.offset;
+    return 0;
+}
+
 int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_error,
                        size_t eh_errlen, char *err, size_t errlen)
 {
@@ -134,6 +159,27 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
             free(p->entry[i]);
             p->entry[i] = NULL;
         }
+    }
+    /* Unnamed trampolines nothing calls or jumps to (the dynamic linker's
+     * lazy resolver, entered from the PLT with two more words pushed) start
+     * in the frame their FDE's first row describes: that row is their entry
+     * contract, which no caller in this file can confirm or refute.  Named
+     * functions may be called from elsewhere, so they keep the ABI's entry. */
+    struct cfi_eval ev;
+    if (p->have_eh && cfi_eval_init(&ev, &p->eh) == 0) {
+        for (size_t i = 0; i < n; i++) {
+            const struct function_range *f = &p->index.funcs[i];
+            if (p->entry[i] || p->called[i] || !f->fde || f->name[0])
+                continue;
+            int64_t cfa_off;
+            if (entry_row_cfa(&ev, f->fde, &cfa_off) != 0 || cfa_off == ABI_ENTRY_CFA_OFFSET)
+                continue;
+            if (!(p->entry[i] = malloc(sizeof *p->entry[i])))
+                break;
+            abs_state_entry(p->entry[i]);
+            p->entry[i]->reg[ABI_RSP].off = -cfa_off;
+        }
+        cfi_eval_release(&ev);
     }
     p->session.noreturn_at = noreturn_at;
     p->session.noreturn_arg = p;

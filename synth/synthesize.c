@@ -9,10 +9,15 @@
 #include "semantics/abi.h"
 #include "semantics/lsda.h"
 
+/* How a block got its state (flows of a later kind never change an earlier one's). */
+#define SEED_INNER 1    /* a jump from another fragment of the frame */
+#define SEED_GUESS 2    /* the unreached-block rules of seed_unreached */
+
 struct block {
     size_t first, last;          /* instruction indices, inclusive */
     int reached;
-    int seeded;                  /* reached only from a seeded block (see seed_unreached) */
+    int seeded;                  /* how it was first reached: 0 from the entry or a landing pad,
+                                    SEED_INNER from another fragment, SEED_GUESS by a guess */
     int queued;                  /* on the worklist (each block is there at most once) */
     struct abs_state in;
 };
@@ -26,7 +31,7 @@ struct function_code {
     uint8_t *noreturn_call;      /* per instruction: a call that does not return */
     size_t *worklist;
     size_t nwork;
-    int seeding;                 /* flows now start from seeded blocks */
+    int seeding;                 /* the kind of flows now: 0, SEED_INNER or SEED_GUESS */
     const struct synth_request *rq;
     int returns;
     struct landing_pad *pads;    /* from the function's LSDA */
@@ -338,7 +343,7 @@ static void flow_into(struct function_code *fc, size_t b, const struct abs_state
     struct block *blk = &fc->blocks[b];
     int changed;
     /* A guess never changes what real paths established. */
-    if (fc->seeding && blk->reached && !blk->seeded)
+    if (fc->seeding && blk->reached && blk->seeded < fc->seeding)
         return;
     if (!blk->reached) {
         blk->in = *st;
@@ -697,6 +702,7 @@ void synth_row_from_state(const struct abs_state *st, struct unwind_row *row)
 }
 
 struct emitter {
+    int how;                     /* what run_block's "reached" means: 1 or SYNTH_GUESSED */
     struct unwind_table *t;
     int oom;
     synth_insn_fn observe;
@@ -744,6 +750,8 @@ static void emit_row(struct emitter *em, const struct ir_insn *in, const struct 
 static void emit_observer(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
 {
     struct emitter *em = arg;
+    if (reached == 1)
+        reached = em->how;
     if (em->observe)
         em->observe(em->arg, in, st, reached);
     struct unwind_row row;
@@ -802,13 +810,14 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         fixpoint(&fc);
     /* Jumps from other fragments of the frame reach what the entry does not;
      * where both reach, the function's own paths decide. */
-    fc.seeding = 1;
+    fc.seeding = SEED_INNER;
     for (size_t k = 0; k < rq->nmore_entries; k++) {
         size_t at = insn_at(&fc, rq->more_entries[k].addr);
         if (at != (size_t)-1 && fc.blocks[fc.block_of[at]].first == at)
             flow_into(&fc, fc.block_of[at], &rq->more_entries[k].state);
     }
     fixpoint(&fc);
+    fc.seeding = SEED_GUESS;
     for (int round = 0; round < 4; round++) {
         size_t seeded = seed_unreached(&fc);
         out->seeded_blocks += seeded;
@@ -840,17 +849,18 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     for (size_t b = 0; b < fc.nblocks; b++) {
         const struct block *blk = &fc.blocks[b];
         if (blk->reached) {
+            em.how = blk->seeded == SEED_GUESS ? SYNTH_GUESSED : 1;
             run_block(&fc, b, &last, emit_observer, &em);
         } else if (is_padding_block(&fc, b) && b > 0 && fc.blocks[b - 1].reached) {
             /* Alignment padding carries on the row of the jump or return
              * before it: the compiler's CFI for the next block starts at its
              * label, after the padding. */
             for (size_t i = blk->first; i <= blk->last; i++)
-                emit_observer(&em, &fc.insns[i], &last, 1);
+                emit_observer(&em, &fc.insns[i], &last, SYNTH_PADDING);
         } else if (is_padding_block(&fc, b) && b + 1 < fc.nblocks && fc.blocks[b + 1].reached) {
             struct abs_state next = fc.blocks[b + 1].in;
             for (size_t i = blk->first; i <= blk->last; i++)
-                emit_observer(&em, &fc.insns[i], &next, 1);
+                emit_observer(&em, &fc.insns[i], &next, SYNTH_PADDING);
         } else {
             for (size_t i = blk->first; i <= blk->last; i++)
                 emit_observer(&em, &fc.insns[i], &last, 0);

@@ -30,8 +30,14 @@ struct synth_session {
     void *noreturn_arg;
 };
 
-/* Per-instruction observer: the state before IN executes; REACHED is 0 for
- * instructions no path reaches (their state is meaningless). */
+/* Per-instruction observer: the state before IN executes.  REACHED is 1 for
+ * instructions a path reaches, 0 for those none does (the state is then
+ * meaningless), SYNTH_PADDING for unreached alignment padding, which carries
+ * the state of the code around it, as compilers' tables do, SYNTH_GUESSED for
+ * code only a guess reaches (the join of unresolved indirect jumps, the call
+ * before an unlisted landing pad). */
+#define SYNTH_PADDING 2
+#define SYNTH_GUESSED 3
 typedef void (*synth_insn_fn)(void *arg, const struct ir_insn *in, const struct abs_state *st,
                               int reached);
 

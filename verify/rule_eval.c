@@ -100,6 +100,31 @@ static enum rule_verdict holds_entry(struct absval v, unsigned reg)
     return v.kind == AV_ENTRY && v.reg == reg && v.off == 0 ? RULE_HOLDS : RULE_FAILS;
 }
 
+/* Is entry(REG) in the slot at BASE + OFF?  A slot the state does not track
+ * is still decided when it cannot hold the save: it lies below the stack
+ * pointer (anything there is dead once a call or signal has run) or at or
+ * above the CFA (the caller's frame); or the save is known to be elsewhere
+ * (a save is a store of the register, which the state tracks: the entry
+ * value sits in another slot, or still only in the register itself). */
+static enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t base, int64_t off,
+                                          unsigned reg)
+{
+    struct absval v = abs_state_slot_in(st, base, off);
+    if (v.kind != AV_UNKNOWN)
+        return holds_entry(v, reg);
+    struct absval rsp = st->reg[ABI_RSP];
+    if (rsp.kind == base && off + 8 <= rsp.off)
+        return RULE_FAILS;
+    if (base == AV_CFA && off >= 0)
+        return RULE_FAILS;
+    for (unsigned i = 0; i < st->nslots; i++)
+        if (holds_entry(st->slot[i].value, reg) == RULE_HOLDS)
+            return RULE_FAILS;
+    if (reg < STATE_GPRS && holds_entry(st->reg[reg], reg) == RULE_HOLDS)
+        return RULE_FAILS;
+    return RULE_UNDECIDED;
+}
+
 enum rule_verdict rule_eval_reg(const struct unwind_rule *rule, unsigned reg,
                                 const struct abs_state *st, uint64_t rip)
 {
@@ -111,13 +136,13 @@ enum rule_verdict rule_eval_reg(const struct unwind_rule *rule, unsigned reg,
     case REG_RULE_UNREFERENCED: case REG_RULE_SAME_VALUE:
         return reg < STATE_GPRS ? holds_entry(st->reg[reg], reg) : RULE_UNDECIDED;
     case REG_RULE_OFFSET:
-        return holds_entry(abs_state_slot(st, rule->offset), reg);
+        return slot_holds_entry(st, AV_CFA, rule->offset, reg);
     case REG_RULE_REGISTER:
         return rule->reg < STATE_GPRS ? holds_entry(st->reg[rule->reg], reg) : RULE_UNDECIDED;
     case REG_RULE_EXPRESSION:
         if (eval_in_state(rule->expr, rule->expr_len, st, rip, 1, &base, &k) != 0)
             return RULE_UNDECIDED;
-        return holds_entry(abs_state_slot_in(st, base, k), reg);
+        return slot_holds_entry(st, base, k, reg);
     default:
         return RULE_UNDECIDED;
     }
@@ -133,9 +158,11 @@ enum rule_verdict rule_eval_cfa(const struct unwind_rule *cfa, const struct abs_
         if (cfa->reg >= STATE_GPRS)
             return RULE_UNDECIDED;
         struct absval v = st->reg[cfa->reg];
-        if (v.kind == AV_UNKNOWN)
+        /* ALIGNED + k and entry(R) + k are fixed but unknown relative to
+         * the CFA (a function may be handed its stack in a register). */
+        if (v.kind != AV_CFA)
             return RULE_UNDECIDED;
-        return v.kind == AV_CFA && v.off + cfa->offset == 0 ? RULE_HOLDS : RULE_FAILS;
+        return v.off + cfa->offset == 0 ? RULE_HOLDS : RULE_FAILS;
     }
     case CFA_RULE_EXPRESSION:
         if (eval_in_state(cfa->expr, cfa->expr_len, st, rip, 0, &base, &k) != 0)

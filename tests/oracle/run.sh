@@ -62,12 +62,14 @@ compare_one() {
     fi
     rm -f "$r" "$d" "$e"
 }
+# (The file travels as $1, not $0: bash named after a file called rbash runs
+# restricted and refuses redirections.)
 export -f compare_one normalise
 export dwtable tmp
 
 total=${#files[@]}
 printf '%s\n' "${files[@]}" | awk '{print NR "\t" $0}' |
-    xargs -P "$(nproc)" -d '\n' -n 1 bash -c 'IFS=$'"'"'\t'"'"' read -r id f <<< "$0"; compare_one "$f" "$id"' \
+    xargs -P "$(nproc)" -d '\n' -n 1 bash -c 'IFS=$'"'"'\t'"'"' read -r id f <<< "$1"; compare_one "$f" "$id"' compare \
     > "$tmp/results"
 pass=$(grep -c '^ok ' "$tmp/results")
 fail=$((total - pass))

@@ -1,0 +1,29 @@
+/*
+ * text_report: the audit for people and for machines, as text and JSON Lines.
+ *
+ * Text: one line per finding, `FILE: func+0xoff: severity: kind: message`,
+ * then a line of figures per file.  JSON: one object per file on one line,
+ * {file, fdes, rows_checked, addresses_checked, unchecked, findings: [...]}.
+ */
+#ifndef DWCHECK_TEXT_REPORT_H
+#define DWCHECK_TEXT_REPORT_H
+
+#include <stdio.h>
+
+#include "verify/check.h"
+
+void report_text_file(FILE *out, const char *path, const struct check_result *r);
+void report_json_file(FILE *out, const char *path, const struct check_result *r);
+
+/* Totals over many files, for the closing summary. */
+struct report_totals {
+    size_t files, files_failed, files_skipped;
+    size_t addresses_checked, unchecked;
+    size_t by_severity[3];
+    size_t by_kind[FINDING_KINDS];
+};
+
+void report_totals_add(struct report_totals *t, const struct check_result *r);
+void report_text_summary(FILE *out, const struct report_totals *t);
+
+#endif

@@ -1,0 +1,79 @@
+# Functions with known CFI bugs, each described by hand: dwcheck must report
+# exactly these (tests/check/run.sh), and nothing in `correct`.
+	.text
+	.globl	correct
+	.type	correct, @function
+correct:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	movq	%rdi, %rbx
+	call	helper
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	correct, .-correct
+
+# The CFA offset is not updated after the push: cfa-mismatch at +1.
+	.globl	stale_cfa
+	.type	stale_cfa, @function
+stale_cfa:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_offset %rbp, -16
+	call	helper
+	popq	%rbp
+	ret
+	.cfi_endproc
+	.size	stale_cfa, .-stale_cfa
+
+# rbx is pushed and clobbered but never described: clobbered-not-described.
+	.globl	undescribed_save
+	.type	undescribed_save, @function
+undescribed_save:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	movq	%rdi, %rbx
+	call	helper
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	undescribed_save, .-undescribed_save
+
+# r12 is said to be at CFA-24, but it is at CFA-16: reg-mismatch.
+	.globl	wrong_slot
+	.type	wrong_slot, @function
+wrong_slot:
+	.cfi_startproc
+	pushq	%r12
+	.cfi_def_cfa_offset 16
+	.cfi_offset %r12, -24
+	movq	%rdi, %r12
+	call	helper
+	popq	%r12
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	wrong_slot, .-wrong_slot
+
+# No CFI at all: fde-gap.
+	.globl	no_cfi
+	.type	no_cfi, @function
+no_cfi:
+	pushq	%rbx
+	popq	%rbx
+	ret
+	.size	no_cfi, .-no_cfi
+
+	.globl	helper
+	.type	helper, @function
+helper:
+	.cfi_startproc
+	leaq	1(%rdi), %rax
+	ret
+	.cfi_endproc
+	.size	helper, .-helper

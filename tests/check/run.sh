@@ -1,0 +1,88 @@
+#!/bin/bash
+# dwcheck tests: known CFI bugs written by hand (tests/check/buggy.s) are
+# found, correct CFI (tests/synth/shapes.s) is clean, outputs and exit codes
+# follow the documented contract, and faults injected into the .eh_frame of
+# real binaries are caught (tests/check/inject_fault).
+set -u
+build=${1:?usage: run.sh BUILD}
+dwcheck=$build/bin/dwcheck
+inject=$build/tests/inject_fault
+work=$build/tests/check
+mkdir -p "$work"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+not_ok() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<< "$2"; }
+
+buggy=$work/buggy.so
+shapes=$work/shapes.so
+cc -shared -nostdlib -Wl,--build-id=none -o "$buggy" tests/check/buggy.s || exit 1
+cc -shared -nostdlib -Wl,--build-id=none -o "$shapes" tests/synth/shapes.s || exit 1
+
+# 1. The bugs of buggy.s, each at the address its comment names.
+out=$("$dwcheck" -j1 "$buggy"); rc=$?
+[ "$rc" -eq 1 ] && ok "buggy.s: exit status 1" || not_ok "buggy.s: exit status $rc" "$out"
+for want in "stale_cfa+0x1: error: cfa-mismatch: CFA rule rsp+8 does not give the CFA (synthesis: rsp+16)" \
+            "undescribed_save+0x4: error: clobbered-not-described: rbx is clobbered here" \
+            "wrong_slot+0x2: error: reg-mismatch: r12 rule c-24 does not give r12's value on entry (synthesis: c-16)" \
+            "no_cfi+0x0: warning: fde-gap: "; do
+    grep -qF "$buggy: $want" <<< "$out" && ok "found: ${want%%:*}" || not_ok "found: $want" "$out"
+done
+grep -q "correct+" <<< "$out" && not_ok "no finding in correct" "$out" || ok "no finding in correct"
+[ "$(grep -c ': error: ' <<< "$out")" -eq 3 ] && ok "exactly 3 errors" || not_ok "exactly 3 errors" "$out"
+
+# 2. Correct CFI is clean; exit codes and --fail-on.
+out=$("$dwcheck" "$shapes"); rc=$?
+[ "$rc" -eq 0 ] && grep -q '0 errors, 0 warnings' <<< "$out" && ok "shapes.s: clean, exit 0" ||
+    not_ok "shapes.s: clean, exit 0 (got $rc)" "$out"
+"$dwcheck" --fail-on=never "$buggy" > /dev/null; rc=$?
+[ "$rc" -eq 0 ] && ok "--fail-on=never: exit 0" || not_ok "--fail-on=never: exit $rc"
+"$dwcheck" --fail-on=warning "$shapes" > /dev/null; rc=$?
+[ "$rc" -eq 0 ] && ok "--fail-on=warning on a clean file: exit 0" || not_ok "--fail-on=warning: exit $rc"
+printf 'not ELF\n' > "$work/text"
+out=$("$dwcheck" "$work/text" "$shapes" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && grep -q "^dwcheck: $work/text: skipped: not an ELF file" <<< "$out" &&
+    ok "non-ELF input skipped with a note" || not_ok "non-ELF input skipped with a note (exit $rc)" "$out"
+out=$("$dwcheck" "$work/missing" "$buggy" 2>&1); rc=$?
+[ "$rc" -eq 2 ] && grep -q "^dwcheck: $work/missing: No such file" <<< "$out" && grep -q "stale_cfa" <<< "$out" &&
+    ok "unreadable file: exit 2, the others still audited" || not_ok "unreadable file: exit 2 (got $rc)" "$out"
+"$dwcheck" --format=xml "$shapes" > /dev/null 2>&1; [ $? -eq 2 ] && ok "usage error: exit 2" || not_ok "usage error: exit 2"
+
+# 3. JSON: one object per file with the documented fields.
+json=$("$dwcheck" --format=json -j2 "$buggy" "$shapes")
+[ "$(wc -l <<< "$json")" -eq 2 ] && ok "json: one line per file" || not_ok "json: one line per file" "$json"
+for field in '"file":' '"fdes":6' '"rows_checked":' '"addresses_checked":' '"unchecked":' \
+             '"kind":"cfa-mismatch","severity":"error","function":"stale_cfa","address":' \
+             '"dwarf":"rsp+8","synth":"rsp+16"'; do
+    grep -qF "$field" <<< "$(head -1 <<< "$json")" && ok "json: $field" || not_ok "json: $field" "$json"
+done
+
+# 4. Injected faults: one operand of a DW_CFA_def_cfa_offset or DW_CFA_offset
+#    changed at random in real binaries; dwcheck must report an error inside
+#    that FDE in >= 95% of cases.
+targets=()
+for f in /usr/lib/x86_64-linux-gnu/libz.so.1 /usr/lib/x86_64-linux-gnu/libelf.so.1 /usr/bin/make \
+         "$build/corpus/gcc/O2/many_registers" "$build/corpus/clang/O1/recursion"; do
+    [ -f "$f" ] && targets+=("$f")
+done
+trials=${INJECT_TRIALS:-60}
+caught=0 total=0 missed=""
+for ((i = 0; i < trials; i++)); do
+    target=${targets[$((i % ${#targets[@]}))]}
+    mut=$work/mutant
+    info=$("$inject" "$target" "$mut" "$((i * 7919 + 13))") || continue
+    read -r lo hi what <<< "$info"
+    total=$((total + 1))
+    found=$("$dwcheck" --format=json -j1 "$mut" 2>/dev/null |
+            grep -o '"severity":"error","function":"[^"]*","address":[0-9]*' | grep -o '[0-9]*$' |
+            awk -v lo="$lo" -v hi="$hi" '$1 >= lo && $1 < hi { n++ } END { print n + 0 }')
+    if [ "$found" -gt 0 ]; then caught=$((caught + 1)); else missed="$missed\n$(basename "$target"): $what"; fi
+done
+rate=$(awk -v c="$caught" -v t="$total" 'BEGIN { printf "%.1f", t ? 100 * c / t : 0 }')
+if [ "$total" -ge $((trials * 9 / 10)) ] && awk -v r="$rate" 'BEGIN { exit !(r >= 95) }'; then
+    ok "injected faults: $caught of $total caught ($rate%)"
+else
+    not_ok "injected faults: $caught of $total caught ($rate%, need 95%)" "$(printf "$missed" | head -10)"
+fi
+
+echo "dwcheck: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,320 @@
+/*
+ * check: DWARF rules evaluated in synthesised states, and whole-table checks.
+ */
+#include "check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "object/elf_file.h"
+#include "object/error.h"
+#include "semantics/abi.h"
+#include "semantics/fde_lookup.h"
+#include "semantics/table_print.h"
+#include "synth/program.h"
+#include "verify/rule_eval.h"
+
+const char *finding_kind_name(enum finding_kind kind)
+{
+    static const char *const names[FINDING_KINDS] = {
+        [FINDING_CFA_MISMATCH] = "cfa-mismatch", [FINDING_RA_MISMATCH] = "ra-mismatch",
+        [FINDING_REG_MISMATCH] = "reg-mismatch", [FINDING_CLOBBERED] = "clobbered-not-described",
+        [FINDING_IMPRECISE] = "imprecise", [FINDING_FDE_GAP] = "fde-gap",
+        [FINDING_FDE_OVERLAP] = "fde-overlap", [FINDING_FDE_NO_CODE] = "fde-without-code",
+        [FINDING_MALFORMED_CFI] = "malformed-cfi",
+    };
+    return kind < FINDING_KINDS ? names[kind] : "?";
+}
+
+const char *severity_name(enum severity severity)
+{
+    return severity == SEVERITY_ERROR ? "error" : severity == SEVERITY_WARNING ? "warning" : "info";
+}
+
+const char *unchecked_reason_text(enum unchecked_reason r)
+{
+    static const char *const texts[UNCHECKED_REASONS] = {
+        [UNCHECKED_UNREACHED] = "unreached code or alignment padding",
+        [UNCHECKED_CFA_UNKNOWN] = "synthesis does not know the register the CFA rule reads",
+        [UNCHECKED_SLOT_UNKNOWN] = "a register rule reads a slot synthesis does not track",
+        [UNCHECKED_OTHER_FRAME] = "the table describes another frame (a context switch)",
+        [UNCHECKED_GUESSED] = "reached only through an unresolved indirect jump or landing pad",
+    };
+    return r < UNCHECKED_REASONS ? texts[r] : "?";
+}
+
+void check_result_release(struct check_result *r)
+{
+    free(r->findings);
+    memset(r, 0, sizeof *r);
+}
+
+size_t check_count(const struct check_result *r, enum severity at_least)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->nfindings; i++)
+        n += r->findings[i].severity >= at_least;
+    return n;
+}
+
+struct checker {
+    struct check_result *r;
+    struct fde_lookup dw;
+    const struct function_range *func;
+    size_t func_first_finding;     /* findings of the current function start here */
+    const struct unwind_row *last_row;
+    int oom;
+};
+
+static void add_finding(struct checker *c, enum finding_kind kind, enum severity sev, int column,
+                        uint64_t addr, const char *dwarf, const char *synth, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+
+static void add_finding(struct checker *c, enum finding_kind kind, enum severity sev, int column,
+                        uint64_t addr, const char *dwarf, const char *synth, const char *fmt, ...)
+{
+    struct check_result *r = c->r;
+    /* One finding per (function, kind, column): later addresses only count. */
+    for (size_t i = c->func_first_finding; i < r->nfindings; i++) {
+        struct finding *f = &r->findings[i];
+        if (f->kind == kind && f->column == column && f->function_start == (c->func ? c->func->lo : 0)) {
+            f->count++;
+            return;
+        }
+    }
+    if (r->nfindings == r->cap) {
+        size_t ncap = r->cap ? r->cap * 2 : 16;
+        struct finding *n = realloc(r->findings, ncap * sizeof *n);
+        if (!n) {
+            c->oom = 1;
+            return;
+        }
+        r->findings = n;
+        r->cap = ncap;
+    }
+    struct finding *f = &r->findings[r->nfindings++];
+    memset(f, 0, sizeof *f);
+    f->kind = (uint8_t)kind;
+    f->severity = (uint8_t)sev;
+    f->column = column;
+    f->address = addr;
+    f->count = 1;
+    if (c->func) {
+        snprintf(f->function, sizeof f->function, "%s", c->func->name);
+        f->function_start = c->func->lo;
+    }
+    snprintf(f->dwarf, sizeof f->dwarf, "%s", dwarf ? dwarf : "");
+    snprintf(f->synth, sizeof f->synth, "%s", synth ? synth : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->message, sizeof f->message, fmt, ap);
+    va_end(ap);
+}
+
+/* Where synthesis keeps entry(REG) in ST: "c-16", "exp", or "" if nowhere. */
+static void saved_where(const struct unwind_row *syn, unsigned reg, char *buf, size_t size)
+{
+    const struct unwind_rule *rule = &syn->reg[reg];
+    if (rule->kind == REG_RULE_OFFSET || rule->kind == REG_RULE_EXPRESSION)
+        format_reg_rule(buf, size, rule);
+    else
+        buf[0] = '\0';
+}
+
+static void check_register(struct checker *c, const struct ir_insn *in, const struct abs_state *st,
+                           const struct unwind_row *dw, const struct unwind_row *syn, unsigned reg)
+{
+    const struct unwind_rule *rule = &dw->reg[reg];
+    const char *name = reg == ABI_RA ? "ra" : unwind_column_name((int)reg);
+    char d[48], s[48];
+    format_reg_rule(d, sizeof d, rule);
+    format_reg_rule(s, sizeof s, &syn->reg[reg]);
+    enum rule_verdict v = rule_eval_reg(rule, reg, st, in->addr);
+    if (v == RULE_UNDECIDED)
+        return;
+    if (v == RULE_HOLDS) {
+        if (rule->kind == REG_RULE_UNDEFINED && reg != ABI_RA && syn->reg[reg].kind == REG_RULE_OFFSET)
+            add_finding(c, FINDING_IMPRECISE, SEVERITY_INFO, (int)reg, in->addr, d, s,
+                        "%s is undefined in the table, but its value is known (%s)", name, s);
+        return;
+    }
+    if (reg == ABI_RA) {
+        add_finding(c, FINDING_RA_MISMATCH, SEVERITY_ERROR, (int)reg, in->addr, d, s,
+                    "ra rule %s does not give the return address (synthesis: %s)", d, s);
+        return;
+    }
+    char where[48];
+    saved_where(syn, reg, where, sizeof where);
+    if ((rule->kind == REG_RULE_UNREFERENCED || rule->kind == REG_RULE_SAME_VALUE) && where[0])
+        add_finding(c, FINDING_CLOBBERED, SEVERITY_ERROR, (int)reg, in->addr, d, s,
+                    "%s is clobbered here while the table says it is unchanged (saved at %s)",
+                    name, where);
+    else
+        add_finding(c, FINDING_REG_MISMATCH, SEVERITY_ERROR, (int)reg, in->addr, d, s,
+                    "%s rule %s does not give %s's value on entry (synthesis: %s)", name, d, name, s);
+}
+
+static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+{
+    struct checker *c = arg;
+    struct check_result *r = c->r;
+    const struct cfi_fde *fde;
+    const struct unwind_row *dw = fde_lookup_row(&c->dw, in->addr, &fde);
+    if (!dw)
+        return;   /* not covered (gaps are reported per function), or malformed (per FDE) */
+    if (dw->reg[ABI_RA].kind == REG_RULE_UNDEFINED) {
+        r->addresses_outermost++;
+        return;
+    }
+    if (reached != 1) {
+        /* Nothing runs there (unreached code, padding: no unwinder ever
+         * stands on it), or only a guess says what the state is. */
+        r->unchecked[reached == SYNTH_GUESSED ? UNCHECKED_GUESSED : UNCHECKED_UNREACHED]++;
+        r->unchecked_total++;
+        return;
+    }
+    /* A CFA read from a register that still holds an argument (CFA = rdi in
+     * setcontext, __start_context) describes another frame on purpose: the
+     * context being switched to.  Its rules are not this frame's. */
+    if (dw->cfa.kind == CFA_RULE_REG_OFFSET && dw->cfa.reg < STATE_GPRS &&
+        dw->cfa.reg != ABI_RSP && st->reg[dw->cfa.reg].kind == AV_ENTRY) {
+        r->unchecked[UNCHECKED_OTHER_FRAME]++;
+        r->unchecked_total++;
+        return;
+    }
+    enum rule_verdict cfa = rule_eval_cfa(&dw->cfa, st, in->addr);
+    if (cfa == RULE_UNDECIDED) {
+        r->unchecked[UNCHECKED_CFA_UNKNOWN]++;
+        r->unchecked_total++;
+        return;
+    }
+    r->addresses_checked++;
+    if (dw != c->last_row) {
+        r->rows_checked++;
+        c->last_row = dw;
+    }
+    struct unwind_row syn;
+    synth_row_from_state(st, &syn);
+    if (cfa == RULE_FAILS) {
+        char d[48], s[48];
+        format_cfa_rule(d, sizeof d, &dw->cfa);
+        format_cfa_rule(s, sizeof s, &syn.cfa);
+        add_finding(c, FINDING_CFA_MISMATCH, SEVERITY_ERROR, -1, in->addr, d, s,
+                    "CFA rule %s does not give the CFA (synthesis: %s)", d, s);
+    }
+    check_register(c, in, st, dw, &syn, ABI_RA);
+    for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++) {
+        enum rule_verdict v = rule_eval_reg(&dw->reg[abi_callee_saved_regs[i]], abi_callee_saved_regs[i],
+                                            st, in->addr);
+        if (v == RULE_UNDECIDED)
+            r->unchecked[UNCHECKED_SLOT_UNKNOWN]++;
+        else
+            check_register(c, in, st, dw, &syn, abi_callee_saved_regs[i]);
+    }
+}
+
+/* Whole-table findings: overlaps, FDEs without code, malformed programs. */
+static void check_fdes(struct checker *c, struct elf_file *ef)
+{
+    struct fde_lookup *l = &c->dw;
+    c->func = NULL;
+    for (size_t i = 0; i < l->n; i++) {
+        const struct cfi_fde *f = l->by_pc[i];
+        c->func_first_finding = c->r->nfindings;
+        struct elf_section *sec = elf_file_section_at(ef, f->pc_begin);
+        if (!sec || !(sec->flags & SHF_EXECINSTR) || f->pc_range > sec->size ||
+            f->pc_begin - sec->addr > sec->size - f->pc_range)
+            add_finding(c, FINDING_FDE_NO_CODE, SEVERITY_ERROR, -1, f->pc_begin, NULL, NULL,
+                        "FDE at offset 0x%llx covers [0x%llx, 0x%llx), which is not code",
+                        (unsigned long long)f->offset, (unsigned long long)f->pc_begin,
+                        (unsigned long long)(f->pc_begin + f->pc_range));
+        if (i > 0) {
+            const struct cfi_fde *p = l->by_pc[i - 1];
+            if (f->pc_begin < p->pc_begin + p->pc_range)
+                add_finding(c, FINDING_FDE_OVERLAP, SEVERITY_ERROR, -1, f->pc_begin, NULL, NULL,
+                            "FDEs at offsets 0x%llx and 0x%llx both cover 0x%llx",
+                            (unsigned long long)p->offset, (unsigned long long)f->offset,
+                            (unsigned long long)f->pc_begin);
+        }
+        struct unwind_table t;
+        struct cfa_error e;
+        if (cfi_eval_fde_table(&l->ev, f, &t, &e) == 0)
+            unwind_table_release(&t);
+        else
+            add_finding(c, FINDING_MALFORMED_CFI, SEVERITY_ERROR, -1, f->pc_begin, NULL, NULL,
+                        "FDE at offset 0x%llx: %s (instruction byte %zu)", (unsigned long long)f->offset,
+                        e.reason ? e.reason : "malformed", e.offset);
+    }
+}
+
+/* A function symbol whose code no FDE covers, in a file that has FDEs. */
+static void check_gap(struct checker *c, const struct function_range *f)
+{
+    if (f->source != FUNC_FROM_SYMBOL || f->flaw)
+        return;
+    for (uint64_t a = f->lo; a < f->hi;) {
+        const struct cfi_fde *fde = fde_lookup_fde(&c->dw, a);
+        if (!fde) {
+            add_finding(c, FINDING_FDE_GAP, SEVERITY_WARNING, -1, a, NULL, NULL,
+                        "code of %s from 0x%llx has no FDE: unwinding through it fails",
+                        f->name[0] ? f->name : "this function", (unsigned long long)a);
+            return;
+        }
+        a = fde->pc_begin + fde->pc_range;
+    }
+}
+
+int check_file(const char *path, struct check_result *r, int *not_elf, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    *not_elf = 0;
+    struct elf_file ef;
+    if (elf_file_open(&ef, path, err, errlen) != 0) {
+        *not_elf = strcmp(err, "not an ELF file") == 0 || strcmp(err, "file is empty") == 0;
+        return -1;
+    }
+    struct synth_program prog;
+    char eh_err[ELF_FILE_ERRLEN] = "";
+    if (synth_program_open(&prog, &ef, eh_err, sizeof eh_err, err, errlen) != 0) {
+        elf_file_close(&ef);
+        return -1;
+    }
+    int result = -1;
+    struct checker c = {.r = r};
+    if (!prog.have_eh) {
+        error_set(err, errlen, "%s", eh_err[0] ? eh_err : "no .eh_frame: nothing to check");
+        goto out;
+    }
+    if (fde_lookup_init(&c.dw, &prog.eh) != 0) {
+        error_set(err, errlen, "out of memory");
+        goto out;
+    }
+    r->fdes = prog.eh.nfdes;
+    check_fdes(&c, &ef);
+    for (size_t i = 0; i < prog.index.nfuncs && !c.oom; i++) {
+        struct unwind_table t;
+        struct synth_outcome outcome;
+        c.func = &prog.index.funcs[i];
+        c.func_first_finding = r->nfindings;
+        c.last_row = NULL;
+        check_gap(&c, c.func);
+        if (synth_program_function(&prog, i, &t, observe, &c, &outcome) != 0 &&
+            fde_lookup_fde(&c.dw, c.func->lo))
+            r->functions_unchecked++;
+        unwind_table_release(&t);
+    }
+    if (c.oom) {
+        error_set(err, errlen, "out of memory");
+        goto out;
+    }
+    result = 0;
+out:
+    fde_lookup_release(&c.dw);
+    synth_program_close(&prog);
+    elf_file_close(&ef);
+    if (result != 0)
+        check_result_release(r);
+    return result;
+}
