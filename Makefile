@@ -63,7 +63,7 @@ TOOLS := dwtable dwsynth dwcheck
 TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
 
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_table \
-	test_abstract_state
+	test_abstract_state test_cfi_reader
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: all check check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-full bench fuzz \

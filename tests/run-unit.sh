@@ -5,9 +5,10 @@ pass=0 fail=0 status=0
 for t in "$@"; do
     out=$("$t" 2>&1)
     rc=$?
-    echo "$out" | grep -E '^\[  (PASSED|FAILED)  \]|^\[  FAILED  \]|\[  ERROR   \]' | sed "s|^|$(basename "$t"): |"
-    p=$(echo "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
-    f=$(echo "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
+    echo "$out" | grep -oE '\[  (PASSED|FAILED)  \] [0-9]+ test.*|\[  ERROR   \].*' | sed "s|^|$(basename "$t"): |"
+    # (cmocka's stdout and stderr may share a line: match anywhere in it)
+    p=$(echo "$out" | grep -o '\[  PASSED  \] [0-9]* test' | grep -o '[0-9]*' | tail -1)
+    f=$(echo "$out" | grep -o '\[  FAILED  \] [0-9]* test' | grep -o '[0-9]*' | tail -1)
     pass=$((pass + ${p:-0}))
     fail=$((fail + ${f:-0}))
     if [ "$rc" -ne 0 ]; then
