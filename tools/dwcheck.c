@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -29,14 +32,15 @@ struct options {
     int fail_on;           /* enum severity, or -1 for never */
 };
 
-/* What auditing one file gives the parent process. */
+/* What auditing one file gives the parent process: the result itself (the
+ * parent renders it, once per name the file goes by). */
 enum file_status { FILE_AUDITED, FILE_FAILED, FILE_SKIPPED };
 
 struct file_record {
     uint32_t status;
-    struct report_totals totals;   /* this file's contribution */
+    uint32_t unique;               /* index among the distinct files */
     char error[ELF_FILE_ERRLEN + 64];
-    size_t report_len;             /* followed by the formatted report */
+    struct check_result result;    /* findings follow the record */
 };
 
 /* Default audit (no FILE): the system's core libraries. */
@@ -72,33 +76,6 @@ static void usage(FILE *out)
             "file that could not be audited (the others are still audited).\n");
 }
 
-/* Audit PATH; the report text goes to a buffer the record owns. */
-static void audit_one(const char *path, const struct options *opt, struct file_record *rec,
-                      char **report)
-{
-    memset(rec, 0, sizeof *rec);
-    *report = NULL;
-    struct check_result r;
-    int not_elf;
-    if (check_file(path, &r, &not_elf, rec->error, sizeof rec->error) != 0) {
-        rec->status = not_elf ? FILE_SKIPPED : FILE_FAILED;
-        return;
-    }
-    rec->status = FILE_AUDITED;
-    report_totals_add(&rec->totals, &r);
-    size_t len = 0;
-    FILE *mem = open_memstream(report, &len);
-    if (mem) {
-        if (opt->format == FORMAT_JSON)
-            report_json_file(mem, path, &r);
-        else
-            report_text_file(mem, path, &r);
-        fclose(mem);
-        rec->report_len = len;
-    }
-    check_result_release(&r);
-}
-
 static int write_all(int fd, const void *p, size_t n)
 {
     const char *c = p;
@@ -129,23 +106,57 @@ static int read_all(int fd, void *p, size_t n)
     return 0;
 }
 
-/* Worker K of JOBS: audit files K, K + JOBS, ... and send each record to FD. */
-static int worker(char **files, int nfiles, int k, int jobs, const struct options *opt, int fd)
+static void audit_one(const char *path, uint32_t unique, struct file_record *rec)
 {
-    for (int i = k; i < nfiles; i += jobs) {
-        struct file_record rec;
-        char *report;
-        audit_one(files[i], opt, &rec, &report);
-        if (write_all(fd, &rec, sizeof rec) != 0 ||
-            (rec.report_len && write_all(fd, report, rec.report_len) != 0))
-            return EXIT_TROUBLE;
-        free(report);
-    }
-    return EXIT_CLEAN;
+    memset(rec, 0, sizeof *rec);
+    rec->unique = unique;
+    int not_elf;
+    if (check_file(path, &rec->result, &not_elf, rec->error, sizeof rec->error) != 0)
+        rec->status = not_elf ? FILE_SKIPPED : FILE_FAILED;
+    else
+        rec->status = FILE_AUDITED;
 }
 
-/* Print one record; fold it into the totals.  Returns the file's exit status. */
-static int take_record(const char *path, const struct file_record *rec, const char *report,
+/* Worker: take the next distinct file from the shared counter until none is
+ * left (big files do not hold up a fixed share), and send each result. */
+static int worker(char **paths, uint32_t nunique, uint32_t *next, int fd)
+{
+    for (;;) {
+        uint32_t u = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+        if (u >= nunique)
+            return EXIT_CLEAN;
+        struct file_record rec;
+        audit_one(paths[u], u, &rec);
+        if (write_all(fd, &rec, sizeof rec) != 0 ||
+            (rec.result.nfindings &&
+             write_all(fd, rec.result.findings, rec.result.nfindings * sizeof *rec.result.findings) != 0))
+            return EXIT_TROUBLE;
+        check_result_release(&rec.result);
+    }
+}
+
+/* Read one record from FD (its findings into memory the record then owns). */
+static int receive(int fd, struct file_record *rec)
+{
+    if (read_all(fd, rec, sizeof *rec) != 0)
+        return -1;
+    struct check_result *r = &rec->result;
+    r->findings = NULL;
+    r->cap = r->nfindings;
+    if (!r->nfindings)
+        return 0;
+    r->findings = malloc(r->nfindings * sizeof *r->findings);
+    if (!r->findings || read_all(fd, r->findings, r->nfindings * sizeof *r->findings) != 0) {
+        free(r->findings);
+        r->findings = NULL;
+        r->nfindings = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* Print PATH's record; fold it into the totals.  Returns the file's exit status. */
+static int take_record(const char *path, const struct file_record *rec, const struct options *opt,
                        struct report_totals *totals)
 {
     switch (rec->status) {
@@ -158,47 +169,72 @@ static int take_record(const char *path, const struct file_record *rec, const ch
         totals->files_failed++;
         return EXIT_TROUBLE;
     default:
-        fwrite(report, 1, rec->report_len, stdout);
-        totals->files += rec->totals.files;
-        totals->addresses_checked += rec->totals.addresses_checked;
-        totals->unchecked += rec->totals.unchecked;
-        for (int s = 0; s < 3; s++)
-            totals->by_severity[s] += rec->totals.by_severity[s];
-        for (int k = 0; k < FINDING_KINDS; k++)
-            totals->by_kind[k] += rec->totals.by_kind[k];
+        if (opt->format == FORMAT_JSON)
+            report_json_file(stdout, path, &rec->result);
+        else
+            report_text_file(stdout, path, &rec->result);
+        report_totals_add(totals, &rec->result);
         return EXIT_CLEAN;
     }
 }
 
 static void progress(int done, int total, const char *path)
 {
-    if (isatty(STDERR_FILENO) && total > 1)
-        fprintf(stderr, "\r\033[K[%d/%d] %s", done, total, path);
+    if (isatty(STDERR_FILENO) && total > 1) {
+        if (path)
+            fprintf(stderr, "\r\033[K[%d/%d] %s", done, total, path);
+        else
+            fputs("\r\033[K", stderr);
+    }
+}
+
+/* Which distinct file (by device and inode) each name is: names of one file
+ * (libfoo.so, libfoo.so.1 ...) are audited once. */
+static uint32_t distinct_files(char **files, int nfiles, uint32_t *unique_of, char **unique_path)
+{
+    struct stat *seen = calloc((size_t)nfiles, sizeof *seen);
+    uint32_t n = 0;
+    for (int i = 0; i < nfiles; i++) {
+        struct stat st;
+        uint32_t u = n;
+        if (seen && stat(files[i], &st) == 0 && S_ISREG(st.st_mode))
+            for (uint32_t k = 0; k < n; k++)
+                if (seen[k].st_ino == st.st_ino && seen[k].st_dev == st.st_dev && seen[k].st_ino) {
+                    u = k;
+                    break;
+                }
+        if (u == n) {
+            if (seen && stat(files[i], &seen[n]) != 0)
+                memset(&seen[n], 0, sizeof seen[n]);
+            unique_path[n++] = files[i];
+        }
+        unique_of[i] = u;
+    }
+    free(seen);
+    return n;
 }
 
 static int audit_all(char **files, int nfiles, const struct options *opt, struct report_totals *totals)
 {
-    int status = EXIT_CLEAN;
-    int jobs = opt->jobs < nfiles ? opt->jobs : nfiles;
-    if (jobs <= 1) {
-        for (int i = 0; i < nfiles; i++) {
-            progress(i, nfiles, files[i]);
-            struct file_record rec;
-            char *report;
-            audit_one(files[i], opt, &rec, &report);
-            progress(i + 1, nfiles, files[i]);
-            if (isatty(STDERR_FILENO) && nfiles > 1)
-                fputs("\r\033[K", stderr);
-            int rc = take_record(files[i], &rec, report, totals);
-            fflush(stdout);
-            free(report);
-            if (rc > status)
-                status = rc;
-        }
-        return status;
+    uint32_t *unique_of = calloc((size_t)nfiles, sizeof *unique_of);
+    char **unique_path = calloc((size_t)nfiles, sizeof *unique_path);
+    if (!unique_of || !unique_path) {
+        cli_error(NULL, "out of memory");
+        return EXIT_TROUBLE;
     }
+    uint32_t nunique = distinct_files(files, nfiles, unique_of, unique_path);
+    struct file_record *recs = calloc(nunique, sizeof *recs);
+    uint8_t *have = calloc(nunique, 1);
+    /* The next distinct file to audit, shared by the workers. */
+    uint32_t *next = mmap(NULL, sizeof *next, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (!recs || !have || next == MAP_FAILED) {
+        cli_error(NULL, "out of memory");
+        return EXIT_TROUBLE;
+    }
+    *next = 0;
+    int jobs = opt->jobs < (int)nunique ? opt->jobs : (int)nunique;
     pid_t pids[256];
-    int fds[256];
+    struct pollfd fds[256];
     fflush(NULL);
     for (int k = 0; k < jobs; k++) {
         int p[2];
@@ -208,41 +244,59 @@ static int audit_all(char **files, int nfiles, const struct options *opt, struct
         }
         if (pids[k] == 0) {
             close(p[0]);
-            _exit(worker(files, nfiles, k, jobs, opt, p[1]));
+            _exit(worker(unique_path, nunique, next, p[1]));
         }
         close(p[1]);
-        fds[k] = p[0];
+        fds[k] = (struct pollfd){.fd = p[0], .events = POLLIN};
     }
-    /* Worker i % jobs sends file i's record after its earlier ones, so
-     * reading in file order never waits on a worker that waits on us. */
+    int status = EXIT_CLEAN, open_fds = jobs;
     for (int i = 0; i < nfiles; i++) {
-        struct file_record rec;
-        char *report = NULL;
+        uint32_t u = unique_of[i];
         progress(i, nfiles, files[i]);
-        if (read_all(fds[i % jobs], &rec, sizeof rec) != 0 ||
-            (rec.report_len && (!(report = malloc(rec.report_len)) ||
-                                read_all(fds[i % jobs], report, rec.report_len) != 0))) {
-            if (isatty(STDERR_FILENO))
-                fputs("\r\033[K", stderr);
+        /* Results arrive in any order: wait until this file's is in. */
+        while (!have[u] && open_fds > 0) {
+            if (poll(fds, (nfds_t)jobs, -1) < 0 && errno != EINTR)
+                break;
+            for (int k = 0; k < jobs; k++) {
+                if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                    continue;
+                struct file_record rec;
+                if (receive(fds[k].fd, &rec) != 0 || rec.unique >= nunique) {
+                    close(fds[k].fd);
+                    fds[k].fd = -1;
+                    open_fds--;
+                    continue;
+                }
+                recs[rec.unique] = rec;
+                have[rec.unique] = 1;
+            }
+        }
+        progress(i + 1, nfiles, NULL);
+        if (!have[u]) {
             cli_error(files[i], "the worker process auditing it failed");
             status = EXIT_TROUBLE;
-            free(report);
-            break;
+            continue;
         }
-        if (isatty(STDERR_FILENO))
-            fputs("\r\033[K", stderr);
-        int rc = take_record(files[i], &rec, report, totals);
+        int rc = take_record(files[i], &recs[u], opt, totals);
         fflush(stdout);
-        free(report);
         if (rc > status)
             status = rc;
     }
     for (int k = 0; k < jobs; k++) {
         int ws;
-        close(fds[k]);
+        if (fds[k].fd >= 0)
+            close(fds[k].fd);
         if (waitpid(pids[k], &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0)
             status = EXIT_TROUBLE;
     }
+    for (uint32_t u = 0; u < nunique; u++)
+        if (have[u])
+            check_result_release(&recs[u].result);
+    munmap(next, sizeof *next);
+    free(recs);
+    free(have);
+    free(unique_of);
+    free(unique_path);
     return status;
 }
 
