@@ -107,7 +107,7 @@ static int slot_before(const struct stack_slot *x, uint8_t base, int64_t off)
     return x->base < base || (x->base == base && x->off < off);
 }
 
-static void set_slot(struct abs_state *s, uint8_t base, int64_t off, struct absval v)
+void abs_state_set_slot(struct abs_state *s, uint8_t base, int64_t off, struct absval v)
 {
     forget_slots(s, base, off, 8);
     if (v.kind == AV_UNKNOWN)
@@ -194,7 +194,7 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         int64_t off;
         if (frame_address(s, e->base, e->imm, &base, &off)) {
             if (e->size == 8 && e->src < STATE_GPRS)
-                set_slot(s, base, off, s->reg[e->src]);
+                abs_state_set_slot(s, base, off, s->reg[e->src]);
             else
                 forget_slots(s, base, off, e->size ? e->size : 8);
         }

@@ -75,6 +75,9 @@ void abs_state_after_call(struct abs_state *s);
 /* The value in the slot at CFA + OFF, or unknown. */
 struct absval abs_state_slot(const struct abs_state *s, int64_t off);
 
+/* Put V in the slot at BASE + OFF (unknown forgets it). */
+void abs_state_set_slot(struct abs_state *s, uint8_t base, int64_t off, struct absval v);
+
 /* The value in the slot at BASE + OFF (BASE: AV_CFA or AV_ALIGNED), or unknown. */
 struct absval abs_state_slot_in(const struct abs_state *s, uint8_t base, int64_t off);
 

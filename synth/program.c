@@ -82,8 +82,11 @@ static int first_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
     return 1;   /* stop: the first row is all we need */
 }
 
-/* The CFA offset from rsp of FDE's first row, when it is rsp-based. */
-static int entry_row_cfa(struct cfi_eval *ev, const struct cfi_fde *fde, int64_t *off)
+/* The state FDE's first row describes, when its CFA is rsp-based and the
+ * return address at CFA-8: rsp, and the callee-saved registers it says are
+ * saved (their entry values in those slots; the registers themselves
+ * unknown, the code before may have used them).  Returns 0, or -1. */
+static int entry_row_state(struct cfi_eval *ev, const struct cfi_fde *fde, struct abs_state *out)
 {
     struct cfi_state first, final;
     struct cfa_error err;
@@ -93,7 +96,15 @@ static int entry_row_cfa(struct cfi_eval *ev, const struct cfi_fde *fde, int64_t
     if (!st || st->cfa.kind != CFA_RULE_REG_OFFSET || st->cfa.reg != ABI_RSP ||
         st->col[ABI_RA].kind != REG_RULE_OFFSET || st->col[ABI_RA].offset != ABI_ENTRY_RA_OFFSET)
         return -1;
-    *off = st->cfa.offset;
+    abs_state_entry(out);
+    out->reg[ABI_RSP].off = -st->cfa.offset;
+    for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++) {
+        unsigned r = abi_callee_saved_regs[i];
+        if (st->col[r].kind != REG_RULE_OFFSET)
+            continue;
+        abs_state_set_slot(out, AV_CFA, st->col[r].offset, (struct absval){AV_ENTRY, (uint8_t)r, 0});
+        out->reg[r] = (struct absval){AV_UNKNOWN, 0, 0};
+    }
     return 0;
 }
 
@@ -171,13 +182,13 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
             const struct function_range *f = &p->index.funcs[i];
             if (p->entry[i] || p->called[i] || !f->fde || f->name[0])
                 continue;
-            int64_t cfa_off;
-            if (entry_row_cfa(&ev, f->fde, &cfa_off) != 0 || cfa_off == ABI_ENTRY_CFA_OFFSET)
+            struct abs_state contract;
+            if (entry_row_state(&ev, f->fde, &contract) != 0 ||
+                contract.reg[ABI_RSP].off == -ABI_ENTRY_CFA_OFFSET)
                 continue;
             if (!(p->entry[i] = malloc(sizeof *p->entry[i])))
                 break;
-            abs_state_entry(p->entry[i]);
-            p->entry[i]->reg[ABI_RSP].off = -cfa_off;
+            *p->entry[i] = contract;
         }
         cfi_eval_release(&ev);
     }
