@@ -54,6 +54,7 @@ LIB_SRCS := \
 	verify/agreement.c \
 	verify/check.c \
 	report/text_report.c \
+	report/sarif_report.c \
 	tools/cli.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -1,7 +1,7 @@
 /*
  * dwcheck: audit binaries' unwind tables against their machine code.
  *
- *   dwcheck [--format=text|json] [-j N] [--fail-on=error|warning|never] [FILE...]
+ *   dwcheck [--format=text|json|sarif] [-j N] [--fail-on=error|warning|never] [FILE...]
  *
  * Each file's .eh_frame is checked rule by rule in the states synthesis
  * derives from the code (verify/check.h).  Files are audited by N worker
@@ -21,10 +21,11 @@
 
 #include "cli.h"
 #include "object/elf_file.h"
+#include "report/sarif_report.h"
 #include "report/text_report.h"
 #include "verify/check.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
 
 struct options {
     enum format format;
@@ -61,6 +62,7 @@ static void usage(FILE *out)
             "\n"
             "  --format=text      one line per finding, FILE: func+0xoff: ..., then figures (default)\n"
             "  --format=json      one JSON object per file, one per line\n"
+            "  --format=sarif     one SARIF 2.1.0 document (for code-scanning services)\n"
             "  -j, --jobs=N       audit N files at once (default: all cores)\n"
             "  --fail-on=LEVEL    exit 1 when findings of LEVEL or worse exist:\n"
             "                     error (default), warning, or never\n"
@@ -171,6 +173,8 @@ static int take_record(const char *path, const struct file_record *rec, const st
     default:
         if (opt->format == FORMAT_JSON)
             report_json_file(stdout, path, &rec->result);
+        else if (opt->format == FORMAT_SARIF)
+            sarif_file(stdout, path, &rec->result);
         else
             report_text_file(stdout, path, &rec->result);
         report_totals_add(totals, &rec->result);
@@ -323,8 +327,10 @@ int main(int argc, char **argv)
                 opt.format = FORMAT_TEXT;
             else if (strcmp(optarg, "json") == 0)
                 opt.format = FORMAT_JSON;
+            else if (strcmp(optarg, "sarif") == 0)
+                opt.format = FORMAT_SARIF;
             else {
-                cli_error(NULL, "unknown format '%s' (use text or json)", optarg);
+                cli_error(NULL, "unknown format '%s' (use text, json or sarif)", optarg);
                 return EXIT_TROUBLE;
             }
             break;
@@ -368,7 +374,11 @@ int main(int argc, char **argv)
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     struct report_totals totals;
     memset(&totals, 0, sizeof totals);
+    if (opt.format == FORMAT_SARIF)
+        sarif_begin(stdout, DWCHECK_VERSION);
     int status = audit_all(files, nfiles, &opt, &totals);
+    if (opt.format == FORMAT_SARIF)
+        sarif_end(stdout);
     if (opt.format == FORMAT_TEXT && nfiles > 1)
         report_text_summary(stdout, &totals);
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -56,6 +56,27 @@ for field in '"file":' '"fdes":6' '"rows_checked":' '"addresses_checked":' '"unc
     grep -qF "$field" <<< "$(head -1 <<< "$json")" && ok "json: $field" || not_ok "json: $field" "$json"
 done
 
+# 3b. SARIF 2.1.0: a valid document whose results name the rules it declares.
+"$dwcheck" --format=sarif "$buggy" "$shapes" > "$work/audit.sarif"
+if python3 - "$work/audit.sarif" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == "2.1.0" and len(d["runs"]) == 1
+run = d["runs"][0]
+rules = {r["id"] for r in run["tool"]["driver"]["rules"]}
+assert run["tool"]["driver"]["name"] == "dwcheck"
+res = run["results"]
+assert len(res) == 4, len(res)
+for r in res:
+    assert r["ruleId"] in rules and r["level"] in ("error", "warning", "note")
+    loc = r["locations"][0]
+    assert loc["physicalLocation"]["artifactLocation"]["uri"]
+    assert isinstance(loc["physicalLocation"]["address"]["absoluteAddress"], int)
+    assert r["message"]["text"]
+assert {r["ruleId"] for r in res} == {"cfa-mismatch", "clobbered-not-described", "reg-mismatch", "fde-gap"}
+PY
+then ok "sarif: valid 2.1.0 document, 4 results with declared rules"; else not_ok "sarif document"; fi
+
 # 4. Injected faults: one operand of a DW_CFA_def_cfa_offset or DW_CFA_offset
 #    changed at random in real binaries; dwcheck must report an error inside
 #    that FDE in >= 95% of cases.
