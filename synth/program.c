@@ -232,3 +232,15 @@ int synth_program_function(struct synth_program *p, size_t i, struct unwind_tabl
     };
     return synthesize_function(&p->session, &rq, t, out);
 }
+
+int synth_program_observe(struct synth_program *p, size_t i, synth_insn_fn observe, void *arg,
+                          struct synth_outcome *out)
+{
+    struct synth_request rq = {
+        .func = &p->index.funcs[i], .entry = p->entry[i], .emit = 1, .no_table = 1,
+        .observe = observe, .observe_arg = arg,
+        .more_entries = p->inner[i], .nmore_entries = p->ninner[i],
+        .insns = p->insns[i], .ninsns = p->ninsns[i],
+    };
+    return synthesize_function(&p->session, &rq, NULL, out);
+}

@@ -50,4 +50,9 @@ void synth_program_close(struct synth_program *p);
 int synth_program_function(struct synth_program *p, size_t i, struct unwind_table *t,
                            synth_insn_fn observe, void *arg, struct synth_outcome *out);
 
+/* Run function I and show OBSERVE every instruction's state, without
+ * building its table (what a checker needs). */
+int synth_program_observe(struct synth_program *p, size_t i, synth_insn_fn observe, void *arg,
+                          struct synth_outcome *out);
+
 #endif

@@ -754,6 +754,8 @@ static void emit_observer(void *arg, const struct ir_insn *in, const struct abs_
         reached = em->how;
     if (em->observe)
         em->observe(em->arg, in, st, reached);
+    if (!em->t)
+        return;   /* observing only */
     struct unwind_row row;
     if (reached) {
         synth_row_from_state(st, &row);
@@ -786,7 +788,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     memset(out, 0, sizeof *out);
     if (f->flaw) {
         out->reason = f->flaw;
-        if (rq->emit)
+        if (rq->emit && !rq->no_table)
             unknown_table(t, f);
         return -1;
     }
@@ -797,7 +799,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     }
     if (decoded != 0 || build_blocks(ss, &fc, &out->reason) != 0) {
         function_code_release(&fc);
-        if (rq->emit)
+        if (rq->emit && !rq->no_table)
             unknown_table(t, f);
         return -1;
     }
@@ -843,8 +845,9 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         return 0;
     }
 
-    unwind_table_init(t, f->lo, f->hi);
-    struct emitter em = {.t = t, .observe = rq->observe, .arg = rq->observe_arg};
+    if (!rq->no_table)
+        unwind_table_init(t, f->lo, f->hi);
+    struct emitter em = {.t = rq->no_table ? NULL : t, .observe = rq->observe, .arg = rq->observe_arg};
     struct abs_state last;
     for (size_t b = 0; b < fc.nblocks; b++) {
         const struct block *blk = &fc.blocks[b];
@@ -870,8 +873,10 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     function_code_release(&fc);
     if (em.oom) {
         out->reason = "out of memory";
-        unwind_table_release(t);
-        unknown_table(t, f);
+        if (em.t) {
+            unwind_table_release(t);
+            unknown_table(t, f);
+        }
         return -1;
     }
     return 0;

@@ -57,6 +57,7 @@ struct synth_request {
     const struct synth_entry *more_entries;   /* jumps into the middle of the function */
     size_t nmore_entries;
     int emit;                        /* build the table (and call observe) */
+    int no_table;                    /* with emit: call observe only, T may be NULL */
     synth_insn_fn observe;           /* may be NULL */
     void *observe_arg;
     synth_exit_fn exits;             /* may be NULL */

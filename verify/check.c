@@ -123,17 +123,16 @@ static void saved_where(const struct unwind_row *syn, unsigned reg, char *buf, s
         buf[0] = '\0';
 }
 
-static void check_register(struct checker *c, const struct ir_insn *in, const struct abs_state *st,
-                           const struct unwind_row *dw, const struct unwind_row *syn, unsigned reg)
+/* Report register REG's rule, whose verdict V is known to be FAILS, or HOLDS
+ * for an `undefined` rule (imprecise when synthesis knows the value). */
+static void check_register(struct checker *c, const struct ir_insn *in, const struct unwind_row *dw,
+                           const struct unwind_row *syn, unsigned reg, enum rule_verdict v)
 {
     const struct unwind_rule *rule = &dw->reg[reg];
     const char *name = reg == ABI_RA ? "ra" : unwind_column_name((int)reg);
     char d[48], s[48];
     format_reg_rule(d, sizeof d, rule);
     format_reg_rule(s, sizeof s, &syn->reg[reg]);
-    enum rule_verdict v = rule_eval_reg(rule, reg, st, in->addr);
-    if (v == RULE_UNDECIDED)
-        return;
     if (v == RULE_HOLDS) {
         if (rule->kind == REG_RULE_UNDEFINED && reg != ABI_RA && syn->reg[reg].kind == REG_RULE_OFFSET)
             add_finding(c, FINDING_IMPRECISE, SEVERITY_INFO, (int)reg, in->addr, d, s,
@@ -195,23 +194,34 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         r->rows_checked++;
         c->last_row = dw;
     }
+    /* The synthesised row is only for messages: built when a rule fails. */
     struct unwind_row syn;
-    synth_row_from_state(st, &syn);
+    int have_syn = 0;
     if (cfa == RULE_FAILS) {
+        synth_row_from_state(st, &syn);
+        have_syn = 1;
         char d[48], s[48];
         format_cfa_rule(d, sizeof d, &dw->cfa);
         format_cfa_rule(s, sizeof s, &syn.cfa);
         add_finding(c, FINDING_CFA_MISMATCH, SEVERITY_ERROR, -1, in->addr, d, s,
                     "CFA rule %s does not give the CFA (synthesis: %s)", d, s);
     }
-    check_register(c, in, st, dw, &syn, ABI_RA);
-    for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++) {
-        enum rule_verdict v = rule_eval_reg(&dw->reg[abi_callee_saved_regs[i]], abi_callee_saved_regs[i],
-                                            st, in->addr);
-        if (v == RULE_UNDECIDED)
-            r->unchecked[UNCHECKED_SLOT_UNKNOWN]++;
-        else
-            check_register(c, in, st, dw, &syn, abi_callee_saved_regs[i]);
+    for (unsigned i = 0; i <= ABI_NCALLEE_SAVED; i++) {
+        unsigned reg = i < ABI_NCALLEE_SAVED ? abi_callee_saved_regs[i] : ABI_RA;
+        const struct unwind_rule *rule = &dw->reg[reg];
+        enum rule_verdict v = rule_eval_reg(rule, reg, st, in->addr);
+        if (v == RULE_UNDECIDED) {
+            if (reg != ABI_RA)
+                r->unchecked[UNCHECKED_SLOT_UNKNOWN]++;
+            continue;
+        }
+        if (v == RULE_HOLDS && rule->kind != REG_RULE_UNDEFINED)
+            continue;
+        if (!have_syn) {
+            synth_row_from_state(st, &syn);
+            have_syn = 1;
+        }
+        check_register(c, in, dw, &syn, reg, v);
     }
 }
 
@@ -294,16 +304,14 @@ int check_file(const char *path, struct check_result *r, int *not_elf, char *err
     r->fdes = prog.eh.nfdes;
     check_fdes(&c, &ef);
     for (size_t i = 0; i < prog.index.nfuncs && !c.oom; i++) {
-        struct unwind_table t;
         struct synth_outcome outcome;
         c.func = &prog.index.funcs[i];
         c.func_first_finding = r->nfindings;
         c.last_row = NULL;
         check_gap(&c, c.func);
-        if (synth_program_function(&prog, i, &t, observe, &c, &outcome) != 0 &&
+        if (synth_program_observe(&prog, i, observe, &c, &outcome) != 0 &&
             fde_lookup_fde(&c.dw, c.func->lo))
             r->functions_unchecked++;
-        unwind_table_release(&t);
     }
     if (c.oom) {
         error_set(err, errlen, "out of memory");
