@@ -835,7 +835,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         if (blk->reached && fc.insns[blk->last].flow == IR_FLOW_INVALID) {
             out->reason = "invalid instruction on a reachable path";
             function_code_release(&fc);
-            if (rq->emit)
+            if (rq->emit && !rq->no_table)
                 unknown_table(t, f);
             return -1;
         }
