@@ -55,6 +55,7 @@ LIB_SRCS := \
 	verify/check.c \
 	report/text_report.c \
 	report/sarif_report.c \
+	report/html_report.c \
 	tools/cli.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -167,7 +168,8 @@ install: $(TOOL_BINS)
 # The README's first command: audit the system's core libraries (dwcheck's
 # built-in default); findings are the output, so they do not fail the target.
 run: $(TOOL_BINS)
-	@$(BUILD)/bin/dwcheck --fail-on=never
+	@$(BUILD)/bin/dwcheck --fail-on=never --html=$(BUILD)/audit
+	@echo "HTML report: $(BUILD)/audit/index.html"
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -1,7 +1,7 @@
 /*
  * dwcheck: audit binaries' unwind tables against their machine code.
  *
- *   dwcheck [--format=text|json|sarif] [-j N] [--fail-on=error|warning|never] [FILE...]
+ *   dwcheck [--format=text|json|sarif] [--html=DIR] [-j N] [--fail-on=error|warning|never] [FILE...]
  *
  * Each file's .eh_frame is checked rule by rule in the states synthesis
  * derives from the code (verify/check.h).  Files are audited by N worker
@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "object/elf_file.h"
+#include "report/html_report.h"
 #include "report/sarif_report.h"
 #include "report/text_report.h"
 #include "verify/check.h"
@@ -31,6 +32,8 @@ struct options {
     enum format format;
     int jobs;
     int fail_on;           /* enum severity, or -1 for never */
+    const char *html_dir;  /* --html DIR, or NULL */
+    struct html_report *html;
 };
 
 /* What auditing one file gives the parent process: the result itself (the
@@ -63,6 +66,7 @@ static void usage(FILE *out)
             "  --format=text      one line per finding, FILE: func+0xoff: ..., then figures (default)\n"
             "  --format=json      one JSON object per file, one per line\n"
             "  --format=sarif     one SARIF 2.1.0 document (for code-scanning services)\n"
+            "  --html=DIR         also write an offline HTML report to DIR/index.html\n"
             "  -j, --jobs=N       audit N files at once (default: all cores)\n"
             "  --fail-on=LEVEL    exit 1 when findings of LEVEL or worse exist:\n"
             "                     error (default), warning, or never\n"
@@ -178,6 +182,10 @@ static int take_record(const char *path, const struct file_record *rec, const st
         else
             report_text_file(stdout, path, &rec->result);
         report_totals_add(totals, &rec->result);
+        if (opt->html && html_report_add(opt->html, path, &rec->result) != 0) {
+            cli_error(path, "out of memory for the HTML report");
+            return EXIT_TROUBLE;
+        }
         return EXIT_CLEAN;
     }
 }
@@ -314,6 +322,7 @@ int main(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"jobs", required_argument, NULL, 'j'},
         {"fail-on", required_argument, NULL, 'F'},
+        {"html", required_argument, NULL, 'H'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -353,6 +362,9 @@ int main(int argc, char **argv)
                 return EXIT_TROUBLE;
             }
             break;
+        case 'H':
+            opt.html_dir = optarg;
+            break;
         case 'h':
             usage(stdout);
             return EXIT_CLEAN;
@@ -374,9 +386,23 @@ int main(int argc, char **argv)
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     struct report_totals totals;
     memset(&totals, 0, sizeof totals);
+    if (opt.html_dir && !(opt.html = html_report_new())) {
+        cli_error(NULL, "out of memory");
+        return EXIT_TROUBLE;
+    }
     if (opt.format == FORMAT_SARIF)
         sarif_begin(stdout, DWCHECK_VERSION);
     int status = audit_all(files, nfiles, &opt, &totals);
+    if (opt.html) {
+        char err[4200];
+        if (html_report_write(opt.html, opt.html_dir, err, sizeof err) != 0) {
+            cli_error(NULL, "%s", err);
+            status = EXIT_TROUBLE;
+        } else if (isatty(STDERR_FILENO)) {
+            fprintf(stderr, "%s: report written to %s/index.html\n", cli_tool_name, opt.html_dir);
+        }
+        html_report_free(opt.html);
+    }
     if (opt.format == FORMAT_SARIF)
         sarif_end(stdout);
     if (opt.format == FORMAT_TEXT && nfiles > 1)

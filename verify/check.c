@@ -14,6 +14,7 @@
 #include "semantics/fde_lookup.h"
 #include "semantics/table_print.h"
 #include "synth/program.h"
+#include "synth/x86_decode.h"
 #include "verify/rule_eval.h"
 
 const char *finding_kind_name(enum finding_kind kind)
@@ -276,6 +277,89 @@ static void check_gap(struct checker *c, const struct function_range *f)
     }
 }
 
+/* --- excerpts: the code around a finding, with both tables ----------------- */
+
+#define EXCERPT_BEFORE 4
+#define EXCERPT_AFTER 4
+#define EXCERPT_MAX_FINDINGS 200
+
+struct excerpt_capture {
+    struct checker *c;
+    struct synth_program *prog;
+    struct finding *f;
+    char lines[EXCERPT_BEFORE + EXCERPT_AFTER + 1][160];
+    size_t nlines, after;
+    int found;
+};
+
+static void row_text(char *buf, size_t size, const struct unwind_rule *cfa, const struct unwind_rule *regs)
+{
+    static const unsigned cols[] = {ABI_RBX, ABI_RBP, ABI_R12, ABI_R13, ABI_R14, ABI_R15, ABI_RA};
+    char cell[48];
+    size_t n = 0;
+    format_cfa_rule(cell, sizeof cell, cfa);
+    n += (size_t)snprintf(buf + n, size - n, "%s", cell);
+    for (unsigned i = 0; i < sizeof cols / sizeof cols[0] && n < size; i++) {
+        format_reg_rule(cell, sizeof cell, &regs[cols[i]]);
+        n += (size_t)snprintf(buf + n, size - n, " %s", cell);
+    }
+}
+
+static void capture(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+{
+    struct excerpt_capture *x = arg;
+    if (x->found && x->after >= EXCERPT_AFTER)
+        return;
+    char line[160], insn[64], dwarf[48] = "-", synth[48] = "?";
+    struct elf_section *sec = elf_file_section_at(x->prog->ef, in->addr);
+    uint64_t n;
+    char err[ELF_FILE_ERRLEN];
+    const uint8_t *bytes = sec ? elf_file_section_bytes(x->prog->ef, sec, &n, err, sizeof err) : NULL;
+    if (bytes)
+        x86_disassemble(x->prog->decoder, bytes + (in->addr - sec->addr), in->len, in->addr, insn,
+                        sizeof insn);
+    else
+        snprintf(insn, sizeof insn, "?");
+    const struct cfi_fde *fde;
+    const struct unwind_row *dw = fde_lookup_row(&x->c->dw, in->addr, &fde);
+    if (dw)
+        row_text(dwarf, sizeof dwarf, &dw->cfa, dw->reg);
+    if (reached) {
+        struct unwind_row syn;
+        synth_row_from_state(st, &syn);
+        row_text(synth, sizeof synth, &syn.cfa, syn.reg);
+    }
+    int here = in->addr == x->f->address;
+    snprintf(line, sizeof line, "%llx\t%s\t%s\t%s\t%s\n", (unsigned long long)in->addr, insn, dwarf,
+             synth, here ? "*" : "");
+    if (x->found) {
+        x->after++;
+    } else if (here) {
+        x->found = 1;
+    } else if (x->nlines == EXCERPT_BEFORE) {
+        memmove(x->lines[0], x->lines[1], (EXCERPT_BEFORE - 1) * sizeof x->lines[0]);
+        x->nlines--;
+    }
+    snprintf(x->lines[x->nlines++], sizeof x->lines[0], "%s", line);
+}
+
+/* Fill the excerpts of the findings that have an address in a function. */
+static void gather_excerpts(struct checker *c, struct synth_program *prog)
+{
+    for (size_t i = 0; i < c->r->nfindings && i < EXCERPT_MAX_FINDINGS; i++) {
+        struct finding *f = &c->r->findings[i];
+        size_t fi = function_index_at(&prog->index, f->address);
+        if (fi == (size_t)-1)
+            continue;
+        struct excerpt_capture x = {.c = c, .prog = prog, .f = f};
+        struct synth_outcome out;
+        synth_program_observe(prog, fi, capture, &x, &out);
+        size_t n = 0;
+        for (size_t l = 0; l < x.nlines && n < sizeof f->excerpt; l++)
+            n += (size_t)snprintf(f->excerpt + n, sizeof f->excerpt - n, "%s", x.lines[l]);
+    }
+}
+
 int check_file(const char *path, struct check_result *r, int *not_elf, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -317,6 +401,7 @@ int check_file(const char *path, struct check_result *r, int *not_elf, char *err
         error_set(err, errlen, "out of memory");
         goto out;
     }
+    gather_excerpts(&c, &prog);
     result = 0;
 out:
     fde_lookup_release(&c.dw);

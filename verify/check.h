@@ -45,6 +45,10 @@ struct finding {
     char dwarf[48];                 /* the DWARF rule, as dwtable prints it */
     char synth[48];                 /* what synthesis has there */
     char message[160];
+    /* The code around the address with both tables' rows, one line per
+     * instruction: "addr\tinstruction\tDWARF row\tsynthesised row\tmark\n"
+     * (mark "*" on the finding's address); empty when not gathered. */
+    char excerpt[1400];
 };
 
 enum unchecked_reason {
@@ -80,6 +84,9 @@ const char *unchecked_reason_text(enum unchecked_reason r);
  */
 int check_file(const char *path, struct check_result *r, int *not_elf, char *err, size_t errlen);
 void check_result_release(struct check_result *r);
+
+/* The columns an excerpt row shows, in order: CFA, rbx, rbp, r12-r15, ra. */
+#define EXCERPT_COLUMNS "CFA rbx rbp r12 r13 r14 r15 ra"
 
 /* Findings at or above SEVERITY. */
 size_t check_count(const struct check_result *r, enum severity at_least);

@@ -77,6 +77,38 @@ assert {r["ruleId"] for r in res} == {"cfa-mismatch", "clobbered-not-described",
 PY
 then ok "sarif: valid 2.1.0 document, 4 results with declared rules"; else not_ok "sarif document"; fi
 
+# 3c. The HTML report: written whole, and rendered by a real browser
+#     (headless Chromium) with its parts in place.
+html=$work/html
+rm -rf "$html"
+"$dwcheck" --html="$html" "$buggy" "$shapes" > /dev/null
+page=$html/index.html
+if [ -s "$page" ] && [ ! -e "$html/.index.html.tmp" ]; then ok "html: index.html written"; else not_ok "html: index.html written"; fi
+for want in 'id="summary"' '<svg id="chart"' '<table id="files">' 'id="kind-cfa-mismatch">cfa-mismatch (1)' \
+            'id="kind-fde-gap">fde-gap (1)' 'class="excerpt"' '<tr class="here"><td>0x'; do
+    grep -qF "$want" "$page" && ok "html: $want" || not_ok "html: $want"
+done
+browser=$(command -v chromium || command -v chromium-browser)
+if [ -z "$browser" ]; then
+    not_ok "html: rendered in headless Chromium (chromium is not installed: run ./install-deps)"
+else
+    profile=$(mktemp -d)
+    flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+           --disable-component-update --disable-sync "--user-data-dir=$profile")
+    dom=$(timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$(realpath "$page")" 2>/dev/null)
+    timeout 120 "$browser" "${flags[@]}" --window-size=1200,1600 --screenshot="$work/report.png" \
+        "file://$(realpath "$page")" > /dev/null 2>&1
+    rm -rf "$profile"
+    if grep -q 'id="kind-reg-mismatch"' <<< "$dom" && grep -q '<rect' <<< "$dom" &&
+       [ "$(stat -c %s "$work/report.png" 2>/dev/null || echo 0)" -gt 20000 ]; then
+        ok "html: rendered in headless Chromium (DOM complete, screenshot $(stat -c %s "$work/report.png") bytes)"
+    else
+        not_ok "html: rendered in headless Chromium" "$(head -c 300 <<< "$dom")"
+    fi
+fi
+"$dwcheck" --html=/proc/no-such-dir "$buggy" > /dev/null 2>&1; [ $? -eq 2 ] &&
+    ok "html: an unwritable directory is an error (exit 2)" || not_ok "html: unwritable directory"
+
 # 4. Injected faults: one operand of a DW_CFA_def_cfa_offset or DW_CFA_offset
 #    changed at random in real binaries; dwcheck must report an error inside
 #    that FDE in >= 95% of cases.

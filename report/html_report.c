@@ -1,0 +1,267 @@
+/*
+ * html_report: the offline HTML rendering of an audit.
+ */
+#include "html_report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "object/error.h"
+
+struct html_file {
+    char *path;
+    struct check_result result;   /* owns a copy of the findings */
+};
+
+struct html_report {
+    struct html_file *files;
+    size_t n, cap;
+};
+
+struct html_report *html_report_new(void)
+{
+    return calloc(1, sizeof(struct html_report));
+}
+
+void html_report_free(struct html_report *h)
+{
+    if (!h)
+        return;
+    for (size_t i = 0; i < h->n; i++) {
+        free(h->files[i].path);
+        free(h->files[i].result.findings);
+    }
+    free(h->files);
+    free(h);
+}
+
+int html_report_add(struct html_report *h, const char *path, const struct check_result *r)
+{
+    if (h->n == h->cap) {
+        size_t ncap = h->cap ? h->cap * 2 : 16;
+        struct html_file *f = realloc(h->files, ncap * sizeof *f);
+        if (!f)
+            return -1;
+        h->files = f;
+        h->cap = ncap;
+    }
+    struct html_file *f = &h->files[h->n];
+    f->result = *r;
+    f->path = strdup(path);
+    f->result.findings = r->nfindings ? malloc(r->nfindings * sizeof *r->findings) : NULL;
+    if (!f->path || (r->nfindings && !f->result.findings)) {
+        free(f->path);
+        free(f->result.findings);
+        return -1;
+    }
+    if (r->nfindings)
+        memcpy(f->result.findings, r->findings, r->nfindings * sizeof *r->findings);
+    f->result.cap = r->nfindings;
+    h->n++;
+    return 0;
+}
+
+static void esc(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*s, out);
+        }
+    }
+}
+
+static const char style[] =
+    "body{font-family:sans-serif;margin:2em;color:#222}"
+    "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
+    "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:2px 6px;"
+    "font-size:.85em}th{background:#f3f3f3}td.num{text-align:right}"
+    ".finding{margin:1em 0;padding:.5em;border-left:4px solid #c33;background:#fafafa}"
+    ".finding.warning{border-color:#d90}.finding.info{border-color:#39c}"
+    ".where{font-family:monospace;font-weight:bold}.msg{margin:.3em 0}"
+    "table.excerpt td{font-family:monospace;white-space:pre}"
+    "tr.here td{background:#fff3c4}td.diff{color:#b00;font-weight:bold}"
+    ".summary{font-size:1.1em}";
+
+/* Split S at separator SEP into at most MAX fields (S is modified). */
+static size_t split(char *s, char sep, char **fields, size_t max)
+{
+    size_t n = 0;
+    while (n < max) {
+        fields[n++] = s;
+        char *p = strchr(s, sep);
+        if (!p)
+            break;
+        *p = '\0';
+        s = p + 1;
+    }
+    return n;
+}
+
+static void excerpt_table(FILE *out, const struct finding *f)
+{
+    if (!f->excerpt[0])
+        return;
+    fputs("<table class=\"excerpt\"><tr><th>address</th><th>instruction</th>"
+          "<th colspan=\"8\">DWARF: " EXCERPT_COLUMNS "</th>"
+          "<th colspan=\"8\">synthesis: " EXCERPT_COLUMNS "</th></tr>\n", out);
+    char buf[sizeof f->excerpt];
+    memcpy(buf, f->excerpt, sizeof buf);
+    char *lines[16];
+    size_t nlines = split(buf, '\n', lines, 16);
+    for (size_t l = 0; l < nlines; l++) {
+        char *field[5];
+        if (!lines[l][0] || split(lines[l], '\t', field, 5) < 5)
+            continue;
+        char *dw[8] = {0}, *sy[8] = {0};
+        size_t nd = split(field[2], ' ', dw, 8), ns = split(field[3], ' ', sy, 8);
+        fprintf(out, "<tr%s><td>0x", field[4][0] ? " class=\"here\"" : "");
+        esc(out, field[0]);
+        fputs("</td><td>", out);
+        esc(out, field[1]);
+        fputs("</td>", out);
+        for (size_t k = 0; k < 8; k++) {
+            int differs = k < nd && k < ns && strcmp(dw[k], sy[k]) != 0;
+            fprintf(out, "<td%s>", differs ? " class=\"diff\"" : "");
+            esc(out, k < nd ? dw[k] : "");
+            fputs("</td>", out);
+        }
+        for (size_t k = 0; k < 8; k++) {
+            int differs = k < nd && k < ns && strcmp(dw[k], sy[k]) != 0;
+            fprintf(out, "<td%s>", differs ? " class=\"diff\"" : "");
+            esc(out, k < ns ? sy[k] : "");
+            fputs("</td>", out);
+        }
+        fputs("</tr>\n", out);
+    }
+    fputs("</table>\n", out);
+}
+
+static void chart(FILE *out, const size_t *by_kind)
+{
+    size_t max = 1;
+    int shown = 0;
+    for (int k = 0; k < FINDING_KINDS; k++) {
+        if (by_kind[k] > max)
+            max = by_kind[k];
+        shown += by_kind[k] > 0;
+    }
+    int height = 24 * (shown ? shown : 1) + 10;
+    fprintf(out, "<svg id=\"chart\" width=\"640\" height=\"%d\" role=\"img\" "
+                 "aria-label=\"findings by kind\" xmlns=\"http://www.w3.org/2000/svg\">\n", height);
+    int y = 5;
+    for (int k = 0; k < FINDING_KINDS; k++) {
+        if (!by_kind[k])
+            continue;
+        int w = (int)(400.0 * (double)by_kind[k] / (double)max) + 1;
+        fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"13\">%s</text>"
+                     "<rect x=\"190\" y=\"%d\" width=\"%d\" height=\"16\" fill=\"#c33\"/>"
+                     "<text x=\"%d\" y=\"%d\" font-size=\"13\">%zu</text>\n",
+                y + 13, finding_kind_name((enum finding_kind)k), y, w, 196 + w, y + 13, by_kind[k]);
+        y += 24;
+    }
+    if (!shown)
+        fprintf(out, "<text x=\"0\" y=\"18\" font-size=\"13\">no findings</text>\n");
+    fputs("</svg>\n", out);
+}
+
+static int write_page(FILE *out, const struct html_report *h)
+{
+    size_t by_kind[FINDING_KINDS] = {0}, sev[3] = {0}, checked = 0, unchecked = 0;
+    for (size_t i = 0; i < h->n; i++) {
+        const struct check_result *r = &h->files[i].result;
+        checked += r->addresses_checked;
+        unchecked += r->unchecked_total;
+        for (size_t j = 0; j < r->nfindings; j++) {
+            by_kind[r->findings[j].kind]++;
+            sev[r->findings[j].severity]++;
+        }
+    }
+    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                 "<title>dwcheck audit</title><style>%s</style></head><body>\n"
+                 "<h1>dwcheck audit of unwind tables</h1>\n"
+                 "<p class=\"summary\" id=\"summary\">%zu files; %zu addresses checked, %zu unchecked; "
+                 "<b>%zu errors</b>, %zu warnings, %zu notes.</p>\n"
+                 "<p>Every rule of every row of each file's <code>.eh_frame</code> is evaluated in "
+                 "the state derived from the machine code at that address.</p>\n"
+                 "<h2>Findings by kind</h2>\n",
+            style, h->n, checked, unchecked, sev[SEVERITY_ERROR], sev[SEVERITY_WARNING],
+            sev[SEVERITY_INFO]);
+    chart(out, by_kind);
+    fputs("<h2>Files</h2>\n<table id=\"files\"><tr><th>file</th><th>FDEs</th><th>rows checked</th>"
+          "<th>addresses checked</th><th>unchecked</th><th>errors</th><th>warnings</th>"
+          "<th>notes</th></tr>\n", out);
+    for (size_t i = 0; i < h->n; i++) {
+        const struct check_result *r = &h->files[i].result;
+        size_t e = check_count(r, SEVERITY_ERROR), w = check_count(r, SEVERITY_WARNING) - e;
+        fputs("<tr><td>", out);
+        esc(out, h->files[i].path);
+        fprintf(out, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
+                     "<td class=\"num\">%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
+                     "<td class=\"num\">%zu</td></tr>\n",
+                r->fdes, r->rows_checked, r->addresses_checked, r->unchecked_total, e, w,
+                r->nfindings - e - w);
+    }
+    fputs("</table>\n", out);
+    for (int k = 0; k < FINDING_KINDS; k++) {
+        if (!by_kind[k])
+            continue;
+        fprintf(out, "<h2 id=\"kind-%s\">%s (%zu)</h2>\n", finding_kind_name((enum finding_kind)k),
+                finding_kind_name((enum finding_kind)k), by_kind[k]);
+        for (size_t i = 0; i < h->n; i++) {
+            const struct check_result *r = &h->files[i].result;
+            for (size_t j = 0; j < r->nfindings; j++) {
+                const struct finding *f = &r->findings[j];
+                if (f->kind != k)
+                    continue;
+                fprintf(out, "<div class=\"finding %s\"><div class=\"where\">",
+                        severity_name(f->severity));
+                esc(out, h->files[i].path);
+                if (f->function[0]) {
+                    fputs(": ", out);
+                    esc(out, f->function);
+                    fprintf(out, "+0x%llx", (unsigned long long)(f->address - f->function_start));
+                } else {
+                    fprintf(out, ": 0x%llx", (unsigned long long)f->address);
+                }
+                fprintf(out, "</div><div class=\"msg\">%s: ", severity_name(f->severity));
+                esc(out, f->message);
+                if (f->count > 1)
+                    fprintf(out, " (%zu addresses)", f->count);
+                fputs("</div>\n", out);
+                excerpt_table(out, f);
+                fputs("</div>\n", out);
+            }
+        }
+    }
+    fputs("</body></html>\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+int html_report_write(const struct html_report *h, const char *dir, char *err, size_t errlen)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return error_set(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+    char tmp[4096], final[4096];
+    snprintf(final, sizeof final, "%s/index.html", dir);
+    snprintf(tmp, sizeof tmp, "%s/.index.html.tmp", dir);
+    FILE *out = fopen(tmp, "w");
+    if (!out)
+        return error_set(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+    int rc = write_page(out, h);
+    if (fclose(out) != 0 || rc != 0) {
+        remove(tmp);
+        return error_set(err, errlen, "cannot write %s", tmp);
+    }
+    if (rename(tmp, final) != 0) {
+        remove(tmp);
+        return error_set(err, errlen, "cannot write %s: %s", final, strerror(errno));
+    }
+    return 0;
+}
