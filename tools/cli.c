@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 const char *cli_tool_name = "dwcheck";
 
@@ -37,4 +38,36 @@ int cli_parse_address(const char *text, unsigned long long *out)
         return -1;
     *out = v;
     return 0;
+}
+
+int cli_default_jobs(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 0 ? (int)cores : 1;
+}
+
+int cli_parse_jobs(const char *text, int *jobs)
+{
+    unsigned long long n;
+    if (cli_parse_address(text, &n) != 0 || n == 0 || n > 256) {
+        cli_error(NULL, "bad --jobs '%s' (1 to 256)", text);
+        return -1;
+    }
+    *jobs = (int)n;
+    return 0;
+}
+
+void cli_buffer_stdout(void)
+{
+    static char buffer[1 << 16];
+    setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
+}
+
+int cli_finish_stdout(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error(NULL, "write error on standard output");
+        return EXIT_TROUBLE;
+    }
+    return status;
 }

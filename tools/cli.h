@@ -29,4 +29,17 @@ void cli_print_version(void);
 /* Parse an address: 0x-prefixed hex, or decimal.  Returns 0, or -1. */
 int cli_parse_address(const char *text, unsigned long long *out);
 
+/* The default for -j: the number of online cores (at least 1). */
+int cli_default_jobs(void);
+
+/* Parse -j's argument (1 to 256) into *JOBS; on error print it and return -1. */
+int cli_parse_jobs(const char *text, int *jobs);
+
+/* Give stdout a large buffer (tools print a lot, line by line). */
+void cli_buffer_stdout(void);
+
+/* Flush stdout; a write error (full disk, closed pipe) is reported and turns
+ * STATUS into EXIT_TROUBLE.  Returns the status to exit with. */
+int cli_finish_stdout(int status);
+
 #endif

@@ -316,8 +316,7 @@ int main(int argc, char **argv)
 {
     cli_tool_name = "dwcheck";
     struct options opt = {.format = FORMAT_TEXT, .fail_on = SEVERITY_ERROR};
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    opt.jobs = cores > 0 ? (int)cores : 1;
+    opt.jobs = cli_default_jobs();
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
         {"jobs", required_argument, NULL, 'j'},
@@ -329,7 +328,6 @@ int main(int argc, char **argv)
     };
     int c;
     while ((c = getopt_long(argc, argv, "f:j:hV", longopts, NULL)) != -1) {
-        unsigned long long n;
         switch (c) {
         case 'f':
             if (strcmp(optarg, "text") == 0)
@@ -344,11 +342,8 @@ int main(int argc, char **argv)
             }
             break;
         case 'j':
-            if (cli_parse_address(optarg, &n) != 0 || n == 0 || n > 256) {
-                cli_error(NULL, "bad --jobs '%s' (1 to 256)", optarg);
+            if (cli_parse_jobs(optarg, &opt.jobs) != 0)
                 return EXIT_TROUBLE;
-            }
-            opt.jobs = (int)n;
             break;
         case 'F':
             if (strcmp(optarg, "error") == 0)
@@ -382,8 +377,7 @@ int main(int argc, char **argv)
         files = (char **)default_files;
         nfiles = (int)(sizeof default_files / sizeof default_files[0]);
     }
-    static char outbuf[1 << 16];
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    cli_buffer_stdout();
     struct report_totals totals;
     memset(&totals, 0, sizeof totals);
     if (opt.html_dir && !(opt.html = html_report_new())) {
@@ -407,10 +401,7 @@ int main(int argc, char **argv)
         sarif_end(stdout);
     if (opt.format == FORMAT_TEXT && nfiles > 1)
         report_text_summary(stdout, &totals);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        cli_error(NULL, "write error on standard output");
-        return EXIT_TROUBLE;
-    }
+    status = cli_finish_stdout(status);
     if (status == EXIT_CLEAN && opt.fail_on >= 0) {
         size_t over = 0;
         for (int s = opt.fail_on; s <= SEVERITY_ERROR; s++)

@@ -333,8 +333,7 @@ int main(int argc, char **argv)
 {
     cli_tool_name = "dwsynth";
     struct options opt = {.format = FORMAT_READELF, .top_causes = 10};
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    opt.jobs = cores > 0 ? (int)cores : 1;
+    opt.jobs = cli_default_jobs();
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
         {"function", required_argument, NULL, 'F'},
@@ -383,15 +382,10 @@ int main(int argc, char **argv)
             opt.top_causes = (size_t)n;
             break;
         }
-        case 'j': {
-            unsigned long long n;
-            if (cli_parse_address(optarg, &n) != 0 || n == 0 || n > 256) {
-                cli_error(NULL, "bad --jobs '%s'", optarg);
+        case 'j':
+            if (cli_parse_jobs(optarg, &opt.jobs) != 0)
                 return EXIT_TROUBLE;
-            }
-            opt.jobs = (int)n;
             break;
-        }
         case 'h':
             usage(stdout);
             return EXIT_CLEAN;
@@ -417,12 +411,6 @@ int main(int argc, char **argv)
         cli_error(NULL, "one FILE at a time (or --compare FILE...)");
         return EXIT_TROUBLE;
     }
-    static char outbuf[1 << 16];
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-    int status = synth_file(argv[optind], &opt, stdout);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        cli_error(NULL, "write error on standard output");
-        return EXIT_TROUBLE;
-    }
-    return status;
+    cli_buffer_stdout();
+    return cli_finish_stdout(synth_file(argv[optind], &opt, stdout));
 }

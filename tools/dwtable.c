@@ -348,8 +348,7 @@ int main(int argc, char **argv)
         cli_error(NULL, "no input files (try --help)");
         return EXIT_TROUBLE;
     }
-    static char outbuf[1 << 16];
-    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    cli_buffer_stdout();
     int status = EXIT_CLEAN;
     int many = argc - optind > 1;
     for (int i = optind; i < argc; i++) {
@@ -359,9 +358,5 @@ int main(int argc, char **argv)
         if (rc > status)
             status = rc;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        cli_error(NULL, "write error on standard output");
-        return EXIT_TROUBLE;
-    }
-    return status;
+    return cli_finish_stdout(status);
 }
