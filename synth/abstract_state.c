@@ -138,6 +138,18 @@ void abs_state_set_slot(struct abs_state *s, uint8_t base, int64_t off, struct a
     s->nslots++;
 }
 
+/* Whether [off, off + size) of BASE overlaps a slot holding a saved register. */
+static int overlaps_save(const struct abs_state *s, uint8_t base, int64_t off, int64_t size)
+{
+    for (unsigned i = 0; i < s->nslots; i++) {
+        const struct stack_slot *slot = &s->slot[i];
+        if (slot->base == base && slot->value.kind == AV_ENTRY && slot->off + 8 > off &&
+            slot->off < off + size)
+            return 1;
+    }
+    return 0;
+}
+
 /* The stack space and offset a register's value addresses, if any. */
 static int frame_address(const struct abs_state *s, uint8_t reg, int64_t disp, uint8_t *base,
                          int64_t *off)
@@ -192,14 +204,20 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
     case IR_STORE: {
         uint8_t base;
         int64_t off;
-        if (frame_address(s, e->base, e->imm, &base, &off)) {
-            if (e->size == 8 && e->src < STATE_GPRS)
-                abs_state_set_slot(s, base, off, s->reg[e->src]);
-            else
-                forget_slots(s, base, off, e->size ? e->size : 8);
-        }
-        /* Stores through other pointers are assumed not to hit saved slots
-         * (objtool makes the same assumption). */
+        if (!frame_address(s, e->base, e->imm, &base, &off))
+            return;   /* through other pointers: assumed not to hit the frame (as objtool) */
+        struct absval stored = e->size == 8 && e->src < STATE_GPRS ? s->reg[e->src] : unknown_value;
+        /* A pointer into the frame that was loaded or computed elsewhere (not
+         * rsp or rbp) may be stale — a local's address copied before the
+         * local moved — and compilers never write over a saved register
+         * through one: such a store does not destroy a save. */
+        if (e->base != ABI_RSP && e->base != ABI_RBP && stored.kind != AV_ENTRY &&
+            overlaps_save(s, base, off, e->size ? e->size : 8))
+            return;
+        if (e->size == 8 && e->src < STATE_GPRS)
+            abs_state_set_slot(s, base, off, stored);
+        else
+            forget_slots(s, base, off, e->size ? e->size : 8);
         return;
     }
     case IR_AND:
