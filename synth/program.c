@@ -221,10 +221,25 @@ void synth_program_close(struct synth_program *p)
     memset(p, 0, sizeof *p);
 }
 
+/* Nothing is known to enter function I at its start: an unnamed fragment
+ * that nobody calls or jumps to there, but that jumps reach inside. */
+static int entry_is_guess(const struct synth_program *p, size_t i)
+{
+    const struct function_range *f = &p->index.funcs[i];
+    if (p->entry[i] || p->called[i] || f->name[0] || f->source != FUNC_FROM_FDE || !p->ninner[i])
+        return 0;
+    /* The shape GCC gives a .cold fragment that starts with a landing pad:
+     * a padding byte at the FDE's start, then the pad, entered only by the
+     * unwinder.  (Elsewhere the entry at the start is kept: jumps recorded in
+     * pass one from fragments it entered by guess are no better.) */
+    return p->ninsns[i] > 1 && p->insns[i][0].is_padding;
+}
+
 int synth_program_function(struct synth_program *p, size_t i, struct unwind_table *t,
                            synth_insn_fn observe, void *arg, struct synth_outcome *out)
 {
     struct synth_request rq = {
+        .entry_is_guess = entry_is_guess(p, i),
         .func = &p->index.funcs[i], .entry = p->entry[i], .emit = 1,
         .more_entries = p->inner[i], .nmore_entries = p->ninner[i],
         .insns = p->insns[i], .ninsns = p->ninsns[i],
@@ -237,6 +252,7 @@ int synth_program_observe(struct synth_program *p, size_t i, synth_insn_fn obser
                           struct synth_outcome *out)
 {
     struct synth_request rq = {
+        .entry_is_guess = entry_is_guess(p, i),
         .func = &p->index.funcs[i], .entry = p->entry[i], .emit = 1, .no_table = 1,
         .observe = observe, .observe_arg = arg,
         .more_entries = p->inner[i], .nmore_entries = p->ninner[i],

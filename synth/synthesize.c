@@ -45,7 +45,8 @@ struct function_code {
 /* A landing pad and the calls whose exceptions land there. */
 struct landing_pad {
     uint64_t start, end;         /* call sites [start, end) */
-    size_t insn;                 /* index of the landing pad's instruction */
+    size_t insn;                 /* index of the landing pad's instruction, (size_t)-1 outside */
+    uint64_t target;             /* the landing pad's address */
     int have_state;
     struct abs_state state;      /* join of the states after those calls */
 };
@@ -145,10 +146,13 @@ static int collect_pad(void *arg, const struct lsda_call_site *site)
 {
     struct pad_collector *pc = arg;
     struct function_code *fc = pc->fc;
-    if (!site->landing_pad || site->landing_pad < pc->f->lo || site->landing_pad >= pc->f->hi)
+    if (!site->landing_pad)
         return 0;
-    size_t at = insn_at(fc, site->landing_pad);
-    if (at == (size_t)-1)
+    /* A pad outside the function (in its .cold part) is another fragment's
+     * entry: its state is handed on through the exits callback. */
+    int inside = site->landing_pad >= pc->f->lo && site->landing_pad < pc->f->hi;
+    size_t at = inside ? insn_at(fc, site->landing_pad) : (size_t)-1;
+    if (inside && at == (size_t)-1)
         return 0;
     if (fc->npads == pc->cap) {
         size_t ncap = pc->cap ? pc->cap * 2 : 8;
@@ -165,6 +169,7 @@ static int collect_pad(void *arg, const struct lsda_call_site *site)
     pad->start = site->start;
     pad->end = site->start + site->len;
     pad->insn = at;
+    pad->target = site->landing_pad;
     return 0;
 }
 
@@ -290,7 +295,8 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
     }
     leader[0] = 1;
     for (size_t k = 0; k < fc->npads; k++)
-        leader[fc->pads[k].insn] = 1;
+        if (fc->pads[k].insn != (size_t)-1)
+            leader[fc->pads[k].insn] = 1;
     for (size_t k = 0; k < fc->ntable_targets; k++)
         leader[fc->table_targets[k]] = 1;
     for (size_t k = 0; k < fc->rq->nmore_entries; k++) {
@@ -513,11 +519,18 @@ static size_t flow_to_landing_pads(struct function_code *fc)
         }
     }
     size_t n = 0;
-    for (size_t p = 0; p < fc->npads; p++)
-        if (fc->pads[p].have_state) {
-            flow_into(fc, fc->block_of[fc->pads[p].insn], &fc->pads[p].state);
-            n++;
+    for (size_t p = 0; p < fc->npads; p++) {
+        const struct landing_pad *pad = &fc->pads[p];
+        if (!pad->have_state)
+            continue;
+        if (pad->insn == (size_t)-1) {
+            if (fc->rq->exits)
+                fc->rq->exits(fc->rq->exits_arg, pad->target, 0, &pad->state);
+            continue;
         }
+        flow_into(fc, fc->block_of[pad->insn], &pad->state);
+        n++;
+    }
     return n;
 }
 
@@ -805,20 +818,29 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     }
     struct abs_state entry;
     abs_state_entry(&entry);
-    flow_into(&fc, 0, rq->entry ? rq->entry : &entry);
-    fixpoint(&fc);
-    /* Landing pads, twice: a pad's own calls may land in another. */
-    for (int round = 0; round < 2 && flow_to_landing_pads(&fc); round++)
-        fixpoint(&fc);
     /* Jumps from other fragments of the frame reach what the entry does not;
-     * where both reach, the function's own paths decide. */
-    fc.seeding = SEED_INNER;
+     * where both reach, the function's own paths decide — unless nothing is
+     * known to enter at its start, when those jumps are its real entries. */
+    fc.seeding = rq->entry_is_guess ? SEED_INNER : 0;
+    flow_into(&fc, 0, rq->entry ? rq->entry : &entry);
+    if (!rq->entry_is_guess) {
+        fixpoint(&fc);
+        /* Landing pads, twice: a pad's own calls may land in another. */
+        for (int round = 0; round < 2 && flow_to_landing_pads(&fc); round++)
+            fixpoint(&fc);
+    }
+    fc.seeding = rq->entry_is_guess ? 0 : SEED_INNER;
     for (size_t k = 0; k < rq->nmore_entries; k++) {
         size_t at = insn_at(&fc, rq->more_entries[k].addr);
         if (at != (size_t)-1 && fc.blocks[fc.block_of[at]].first == at)
             flow_into(&fc, fc.block_of[at], &rq->more_entries[k].state);
     }
     fixpoint(&fc);
+    if (rq->entry_is_guess) {
+        fc.seeding = 0;
+        for (int round = 0; round < 2 && flow_to_landing_pads(&fc); round++)
+            fixpoint(&fc);
+    }
     fc.seeding = SEED_GUESS;
     for (int round = 0; round < 4; round++) {
         size_t seeded = seed_unreached(&fc);

@@ -56,6 +56,8 @@ struct synth_request {
     const struct abs_state *entry;   /* NULL: the state of a normal call */
     const struct synth_entry *more_entries;   /* jumps into the middle of the function */
     size_t nmore_entries;
+    int entry_is_guess;              /* nothing is known to enter at func->lo (an unnamed,
+                                        uncalled fragment): more_entries take precedence */
     int emit;                        /* build the table (and call observe) */
     int no_table;                    /* with emit: call observe only, T may be NULL */
     synth_insn_fn observe;           /* may be NULL */
