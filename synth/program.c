@@ -159,6 +159,15 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
         synth_program_close(p);
         return -1;
     }
+    /* A direct call anywhere in the code, reached by the analysis or not,
+     * says its target is a function entered the ordinary way. */
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < p->ninsns[i]; k++)
+            if (p->insns[i][k].flow == IR_FLOW_CALL) {
+                size_t j = function_starting_at(&p->index, p->insns[i][k].target);
+                if (j != (size_t)-1)
+                    p->called[j] = 1;
+            }
     /* Only fragments start in the state of the jumps into them (GCC's
      * `foo.cold` parts, unnamed in stripped files; the PLT's resolver stub,
      * entered after a push): a function that is called or has a name starts
