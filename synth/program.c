@@ -230,6 +230,28 @@ void synth_program_close(struct synth_program *p)
     memset(p, 0, sizeof *p);
 }
 
+/* Pass one's IR for function I, when every jump into its middle lands on
+ * an instruction of it; NULL to decode again with those as starts. */
+static struct ir_insn *cached_insns(const struct synth_program *p, size_t i)
+{
+    const struct ir_insn *insns = p->insns[i];
+    size_t n = p->ninsns[i];
+    for (size_t k = 0; insns && k < p->ninner[i]; k++) {
+        uint64_t a = p->inner[i][k].addr;
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (insns[mid].addr < a)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == n || insns[lo].addr != a)
+            return NULL;
+    }
+    return p->insns[i];
+}
+
 /* Nothing is known to enter function I at its start: an unnamed fragment
  * that nobody calls or jumps to there, but that jumps reach inside. */
 static int entry_is_guess(const struct synth_program *p, size_t i)
@@ -251,7 +273,7 @@ int synth_program_function(struct synth_program *p, size_t i, struct unwind_tabl
         .entry_is_guess = entry_is_guess(p, i),
         .func = &p->index.funcs[i], .entry = p->entry[i], .emit = 1,
         .more_entries = p->inner[i], .nmore_entries = p->ninner[i],
-        .insns = p->insns[i], .ninsns = p->ninsns[i],
+        .insns = cached_insns(p, i), .ninsns = p->ninsns[i],
         .observe = observe, .observe_arg = arg,
     };
     return synthesize_function(&p->session, &rq, t, out);
@@ -265,7 +287,7 @@ int synth_program_observe(struct synth_program *p, size_t i, synth_insn_fn obser
         .func = &p->index.funcs[i], .entry = p->entry[i], .emit = 1, .no_table = 1,
         .observe = observe, .observe_arg = arg,
         .more_entries = p->inner[i], .nmore_entries = p->ninner[i],
-        .insns = p->insns[i], .ninsns = p->ninsns[i],
+        .insns = cached_insns(p, i), .ninsns = p->ninsns[i],
     };
     return synthesize_function(&p->session, &rq, NULL, out);
 }
