@@ -416,14 +416,15 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
     return 0;
 }
 
-/* Flow into block B with state ST; queue B when its entry state changed. */
-static void flow_into(struct function_code *fc, size_t b, const struct abs_state *st)
+/* Flow into block B with state ST; queue B when its entry state changed.
+ * Returns whether it changed. */
+static int flow_into(struct function_code *fc, size_t b, const struct abs_state *st)
 {
     struct block *blk = &fc->blocks[b];
     int changed;
     /* A guess never changes what real paths established. */
     if (fc->seeding && blk->reached && blk->seeded < fc->seeding)
-        return;
+        return 0;
     if (!blk->reached) {
         blk->in = *st;
         blk->reached = 1;
@@ -436,6 +437,7 @@ static void flow_into(struct function_code *fc, size_t b, const struct abs_state
         blk->queued = 1;
         fc->worklist[fc->nwork++] = b;
     }
+    return changed;
 }
 
 /* Run block B from its entry state; OBSERVE sees each instruction's state.
@@ -560,8 +562,8 @@ static int is_call(const struct ir_insn *in)
 }
 
 /* Landing pads start in the state after their call sites (the unwinder
- * resumes there with the frame as the call left it).  Returns how many pads
- * received a state. */
+ * resumes there with the frame as the call left it).  Returns how many pads'
+ * states changed (another round is needed only then). */
 static size_t flow_to_landing_pads(struct function_code *fc)
 {
     if (!fc->npads)
@@ -601,8 +603,7 @@ static size_t flow_to_landing_pads(struct function_code *fc)
                 fc->rq->exits(fc->rq->exits_arg, pad->target, 0, &pad->state);
             continue;
         }
-        flow_into(fc, fc->block_of[pad->insn], &pad->state);
-        n++;
+        n += flow_into(fc, fc->block_of[pad->insn], &pad->state);
     }
     return n;
 }
@@ -789,6 +790,10 @@ void synth_row_from_state(const struct abs_state *st, struct unwind_row *row)
 
 struct emitter {
     int how;                     /* what run_block's "reached" means: 1 or SYNTH_GUESSED */
+    const struct function_code *fc;
+    size_t prev;                 /* index of the instruction emitted last, or (size_t)-1 */
+    int prev_reached;
+    int prev_keeps_row;          /* the last instruction cannot change the row */
     struct unwind_table *t;
     int oom;
     synth_insn_fn observe;
@@ -833,6 +838,30 @@ static void emit_row(struct emitter *em, const struct ir_insn *in, const struct 
             em->oom = 1;
 }
 
+/* Whether executing IN in state PRE leaves the row synth_row_from_state
+ * builds unchanged: it only writes registers that are neither rsp, rbp nor
+ * callee-saved, that held no frame address and get none. */
+static int keeps_row(const struct ir_insn *in, const struct abs_state *pre)
+{
+    if (is_call(in))
+        return 0;
+    for (unsigned k = 0; k < in->neffects; k++) {
+        const struct ir_effect *e = &in->effects[k];
+        if (e->kind == IR_STORE || e->dst >= STATE_GPRS || e->dst == ABI_RSP || e->dst == ABI_RBP ||
+            abi_callee_saved(e->dst))
+            return 0;
+        uint8_t old = pre->reg[e->dst].kind;
+        if (old == AV_CFA || old == AV_ALIGNED)
+            return 0;
+        if (e->kind == IR_SET && e->src < STATE_GPRS &&
+            (pre->reg[e->src].kind == AV_CFA || pre->reg[e->src].kind == AV_ALIGNED))
+            return 0;
+        if (e->kind == IR_LOAD)
+            return 0;   /* may load a frame address from a slot */
+    }
+    return 1;
+}
+
 static void emit_observer(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
 {
     struct emitter *em = arg;
@@ -842,6 +871,22 @@ static void emit_observer(void *arg, const struct ir_insn *in, const struct abs_
         em->observe(em->arg, in, st, reached);
     if (!em->t)
         return;   /* observing only */
+    /* Within a block, after an instruction that cannot change the row, the
+     * row is the same: extend it instead of building it again. */
+    const struct function_code *fc = em->fc;
+    size_t i = (size_t)(in - fc->insns);
+    size_t prev = em->prev;
+    int prev_reached = em->prev_reached, prev_keeps_row = em->prev_keeps_row;
+    em->prev = i;
+    em->prev_reached = reached;
+    em->prev_keeps_row = reached && keeps_row(in, st);
+    struct unwind_table *t = em->t;
+    if (prev != (size_t)-1 && prev + 1 == i && prev_reached == reached && prev_keeps_row &&
+        fc->block_of[i] == fc->block_of[prev] && t->nrows > 0 &&
+        t->rows[t->nrows - 1].end == in->addr) {
+        t->rows[t->nrows - 1].end = in->addr + in->len;
+        return;
+    }
     struct unwind_row row;
     if (reached) {
         synth_row_from_state(st, &row);
@@ -942,7 +987,8 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
 
     if (!rq->no_table)
         unwind_table_init(t, f->lo, f->hi);
-    struct emitter em = {.t = rq->no_table ? NULL : t, .observe = rq->observe, .arg = rq->observe_arg};
+    struct emitter em = {.t = rq->no_table ? NULL : t, .observe = rq->observe, .arg = rq->observe_arg,
+                         .fc = &fc, .prev = (size_t)-1};
     struct abs_state last;
     for (size_t b = 0; b < fc.nblocks; b++) {
         const struct block *blk = &fc.blocks[b];
