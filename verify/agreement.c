@@ -59,8 +59,9 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     if (reached)
         synth_row_from_state(st, &syn);
     if (!reached || syn.cfa.kind == CFA_RULE_UNKNOWN) {
-        add_cause(a, reached ? "no row: CFA unknown" : "no row: unreached code", fc->file, fc->func,
-                  in->addr);
+        add_cause(a, reached ? "no row: CFA unknown"
+                     : st ? "no row: unreached code" : "no row: function not synthesisable",
+                  fc->file, fc->func, in->addr);
         return;
     }
     a->synthesised++;
@@ -131,8 +132,12 @@ int agreement_add_file(struct agreement *a, const char *path, char *err, size_t 
         struct synth_outcome outcome;
         fc.func = &prog.index.funcs[i];
         mine->functions++;
-        if (synth_program_function(&prog, i, &t, observe, &fc, &outcome) != 0)
+        if (synth_program_function(&prog, i, &t, observe, &fc, &outcome) != 0) {
+            /* Its covered instructions count too, as addresses without a row. */
             mine->functions_unknown++;
+            for (size_t k = 0; k < prog.ninsns[i]; k++)
+                observe(&fc, &prog.insns[i][k], NULL, 0);
+        }
         unwind_table_release(&t);
     }
     mine->files = 1;
