@@ -373,9 +373,17 @@ int main(int argc, char **argv)
     }
     char **files = argv + optind;
     int nfiles = argc - optind;
+    static char *present[sizeof default_files / sizeof default_files[0]];
     if (nfiles == 0) {
-        files = (char **)default_files;
-        nfiles = (int)(sizeof default_files / sizeof default_files[0]);
+        /* The built-in audit: those of the core libraries this system has. */
+        for (size_t i = 0; i < sizeof default_files / sizeof default_files[0]; i++)
+            if (access(default_files[i], R_OK) == 0)
+                present[nfiles++] = (char *)default_files[i];
+        files = present;
+        if (nfiles == 0) {
+            cli_error(NULL, "none of the default libraries is here; name the files to audit");
+            return EXIT_TROUBLE;
+        }
     }
     cli_buffer_stdout();
     struct report_totals totals;
