@@ -51,6 +51,7 @@ LIB_SRCS := \
 	synth/synthesize.c \
 	synth/program.c \
 	verify/rule_eval.c \
+	verify/audit_file.c \
 	verify/agreement.c \
 	verify/check.c \
 	report/text_report.c \

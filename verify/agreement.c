@@ -6,11 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object/elf_file.h"
+#include "object/error.h"
 #include "semantics/abi.h"
-#include "semantics/fde_lookup.h"
 #include "semantics/table_print.h"
-#include "synth/program.h"
+#include "verify/audit_file.h"
 #include "verify/rule_eval.h"
 
 struct file_check {
@@ -100,55 +99,34 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
 
 int agreement_add_file(struct agreement *a, const char *path, char *err, size_t errlen)
 {
-    struct elf_file ef;
-    if (elf_file_open(&ef, path, err, errlen) != 0)
+    struct audit_file af;
+    if (audit_file_open(&af, path, "no .eh_frame to compare with", NULL, err, errlen) != 0)
         return -1;
-    struct synth_program prog;
-    char eh_err[ELF_FILE_ERRLEN] = "";
-    if (synth_program_open(&prog, &ef, eh_err, sizeof eh_err, err, errlen) != 0) {
-        elf_file_close(&ef);
-        return -1;
-    }
-    int result = -1;
-    struct fde_lookup dw;
-    memset(&dw, 0, sizeof dw);
-    if (!prog.have_eh) {
-        snprintf(err, errlen, "%s", eh_err[0] ? eh_err : "no .eh_frame to compare with");
-        goto out;
-    }
-    if (fde_lookup_init(&dw, &prog.eh) != 0) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-
+    struct synth_program *prog = &af.prog;
     struct agreement *mine = calloc(1, sizeof *mine);
     if (!mine) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
+        audit_file_close(&af);
+        return error_set(err, errlen, "out of memory");
     }
-    struct file_check fc = {mine, &dw, path, NULL};
-    for (size_t i = 0; i < prog.index.nfuncs; i++) {
+    struct file_check fc = {mine, &af.dw, path, NULL};
+    for (size_t i = 0; i < prog->index.nfuncs; i++) {
         struct unwind_table t;
         struct synth_outcome outcome;
-        fc.func = &prog.index.funcs[i];
+        fc.func = &prog->index.funcs[i];
         mine->functions++;
-        if (synth_program_function(&prog, i, &t, observe, &fc, &outcome) != 0) {
+        if (synth_program_function(prog, i, &t, observe, &fc, &outcome) != 0) {
             /* Its covered instructions count too, as addresses without a row. */
             mine->functions_unknown++;
-            for (size_t k = 0; k < prog.ninsns[i]; k++)
-                observe(&fc, &prog.insns[i][k], NULL, 0);
+            for (size_t k = 0; k < prog->ninsns[i]; k++)
+                observe(&fc, &prog->insns[i][k], NULL, 0);
         }
         unwind_table_release(&t);
     }
     mine->files = 1;
     agreement_merge(a, mine);
     free(mine);
-    result = 0;
-out:
-    fde_lookup_release(&dw);
-    synth_program_close(&prog);
-    elf_file_close(&ef);
-    return result;
+    audit_file_close(&af);
+    return 0;
 }
 
 void agreement_merge(struct agreement *into, const struct agreement *from)

@@ -11,10 +11,9 @@
 #include "object/elf_file.h"
 #include "object/error.h"
 #include "semantics/abi.h"
-#include "semantics/fde_lookup.h"
 #include "semantics/table_print.h"
-#include "synth/program.h"
 #include "synth/x86_decode.h"
+#include "verify/audit_file.h"
 #include "verify/rule_eval.h"
 
 const char *finding_kind_name(enum finding_kind kind)
@@ -62,7 +61,7 @@ size_t check_count(const struct check_result *r, enum severity at_least)
 
 struct checker {
     struct check_result *r;
-    struct fde_lookup dw;
+    struct fde_lookup *dw;
     const struct function_range *func;
     size_t func_first_finding;     /* findings of the current function start here */
     const struct unwind_row *last_row;
@@ -161,7 +160,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     struct checker *c = arg;
     struct check_result *r = c->r;
     const struct cfi_fde *fde;
-    const struct unwind_row *dw = fde_lookup_row(&c->dw, in->addr, &fde);
+    const struct unwind_row *dw = fde_lookup_row(c->dw, in->addr, &fde);
     if (!dw)
         return;   /* not covered (gaps are reported per function), or malformed (per FDE) */
     if (dw->reg[ABI_RA].kind == REG_RULE_UNDEFINED) {
@@ -229,7 +228,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
 /* Whole-table findings: overlaps, FDEs without code, malformed programs. */
 static void check_fdes(struct checker *c, struct elf_file *ef)
 {
-    struct fde_lookup *l = &c->dw;
+    struct fde_lookup *l = c->dw;
     c->func = NULL;
     for (size_t i = 0; i < l->n; i++) {
         const struct cfi_fde *f = l->by_pc[i];
@@ -266,7 +265,7 @@ static void check_gap(struct checker *c, const struct function_range *f)
     if (f->source != FUNC_FROM_SYMBOL || f->flaw)
         return;
     for (uint64_t a = f->lo; a < f->hi;) {
-        const struct cfi_fde *fde = fde_lookup_fde(&c->dw, a);
+        const struct cfi_fde *fde = fde_lookup_fde(c->dw, a);
         if (!fde) {
             add_finding(c, FINDING_FDE_GAP, SEVERITY_WARNING, -1, a, NULL, NULL,
                         "code of %s from 0x%llx has no FDE: unwinding through it fails",
@@ -321,7 +320,7 @@ static void capture(void *arg, const struct ir_insn *in, const struct abs_state 
     else
         snprintf(insn, sizeof insn, "?");
     const struct cfi_fde *fde;
-    const struct unwind_row *dw = fde_lookup_row(&x->c->dw, in->addr, &fde);
+    const struct unwind_row *dw = fde_lookup_row(x->c->dw, in->addr, &fde);
     if (dw)
         row_text(dwarf, sizeof dwarf, &dw->cfa, dw->reg);
     if (reached) {
@@ -363,51 +362,29 @@ static void gather_excerpts(struct checker *c, struct synth_program *prog)
 int check_file(const char *path, struct check_result *r, int *not_elf, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    *not_elf = 0;
-    struct elf_file ef;
-    if (elf_file_open(&ef, path, err, errlen) != 0) {
-        *not_elf = strcmp(err, "not an ELF file") == 0 || strcmp(err, "file is empty") == 0;
+    struct audit_file af;
+    if (audit_file_open(&af, path, "no .eh_frame: nothing to check", not_elf, err, errlen) != 0)
         return -1;
-    }
-    struct synth_program prog;
-    char eh_err[ELF_FILE_ERRLEN] = "";
-    if (synth_program_open(&prog, &ef, eh_err, sizeof eh_err, err, errlen) != 0) {
-        elf_file_close(&ef);
-        return -1;
-    }
-    int result = -1;
-    struct checker c = {.r = r};
-    if (!prog.have_eh) {
-        error_set(err, errlen, "%s", eh_err[0] ? eh_err : "no .eh_frame: nothing to check");
-        goto out;
-    }
-    if (fde_lookup_init(&c.dw, &prog.eh) != 0) {
-        error_set(err, errlen, "out of memory");
-        goto out;
-    }
-    r->fdes = prog.eh.nfdes;
-    check_fdes(&c, &ef);
-    for (size_t i = 0; i < prog.index.nfuncs && !c.oom; i++) {
+    struct synth_program *prog = &af.prog;
+    struct checker c = {.r = r, .dw = &af.dw};
+    r->fdes = prog->eh.nfdes;
+    check_fdes(&c, &af.ef);
+    for (size_t i = 0; i < prog->index.nfuncs && !c.oom; i++) {
         struct synth_outcome outcome;
-        c.func = &prog.index.funcs[i];
+        c.func = &prog->index.funcs[i];
         c.func_first_finding = r->nfindings;
         c.last_row = NULL;
         check_gap(&c, c.func);
-        if (synth_program_observe(&prog, i, observe, &c, &outcome) != 0 &&
-            fde_lookup_fde(&c.dw, c.func->lo))
+        if (synth_program_observe(prog, i, observe, &c, &outcome) != 0 &&
+            fde_lookup_fde(c.dw, c.func->lo))
             r->functions_unchecked++;
     }
+    if (!c.oom)
+        gather_excerpts(&c, prog);
+    audit_file_close(&af);
     if (c.oom) {
-        error_set(err, errlen, "out of memory");
-        goto out;
-    }
-    gather_excerpts(&c, &prog);
-    result = 0;
-out:
-    fde_lookup_release(&c.dw);
-    synth_program_close(&prog);
-    elf_file_close(&ef);
-    if (result != 0)
         check_result_release(r);
-    return result;
+        return error_set(err, errlen, "out of memory");
+    }
+    return 0;
 }

@@ -1,0 +1,46 @@
+/*
+ * audit_file: open a binary for comparing DWARF with synthesis.
+ */
+#include "audit_file.h"
+
+#include <string.h>
+
+#include "object/error.h"
+
+int audit_file_open(struct audit_file *a, const char *path, const char *no_eh, int *not_elf,
+                    char *err, size_t errlen)
+{
+    memset(a, 0, sizeof *a);
+    if (not_elf)
+        *not_elf = 0;
+    if (elf_file_open(&a->ef, path, err, errlen) != 0) {
+        if (not_elf)
+            *not_elf = strcmp(err, "not an ELF file") == 0 || strcmp(err, "file is empty") == 0;
+        return -1;
+    }
+    char eh_err[ELF_FILE_ERRLEN] = "";
+    if (synth_program_open(&a->prog, &a->ef, eh_err, sizeof eh_err, err, errlen) != 0) {
+        elf_file_close(&a->ef);
+        return -1;
+    }
+    if (!a->prog.have_eh) {
+        error_set(err, errlen, "%s", eh_err[0] ? eh_err : no_eh);
+        goto fail;
+    }
+    if (fde_lookup_init(&a->dw, &a->prog.eh) != 0) {
+        error_set(err, errlen, "out of memory");
+        goto fail;
+    }
+    return 0;
+fail:
+    synth_program_close(&a->prog);
+    elf_file_close(&a->ef);
+    return -1;
+}
+
+void audit_file_close(struct audit_file *a)
+{
+    fde_lookup_release(&a->dw);
+    synth_program_close(&a->prog);
+    elf_file_close(&a->ef);
+}

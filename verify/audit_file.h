@@ -1,0 +1,32 @@
+/*
+ * audit_file: one binary opened for comparing its DWARF with synthesis.
+ *
+ * Owns the ELF file, the whole-binary synthesis (synth_program, which also
+ * holds the .eh_frame view) and the address-to-DWARF-row lookup over that
+ * .eh_frame; audit_file_close frees them all.  Used by the checker and by
+ * the agreement measurement.
+ */
+#ifndef DWCHECK_AUDIT_FILE_H
+#define DWCHECK_AUDIT_FILE_H
+
+#include "object/elf_file.h"
+#include "semantics/fde_lookup.h"
+#include "synth/program.h"
+
+struct audit_file {
+    struct elf_file ef;
+    struct synth_program prog;
+    struct fde_lookup dw;
+};
+
+/*
+ * Open PATH and run synthesis's first pass.  Returns 0; or -1 with a reason
+ * in ERR — the file cannot be read, or it has no readable .eh_frame (then
+ * NO_EH is the reason, unless the section is malformed) — and nothing to
+ * close.  *NOT_ELF (may be NULL) tells whether the file is not ELF at all.
+ */
+int audit_file_open(struct audit_file *a, const char *path, const char *no_eh, int *not_elf,
+                    char *err, size_t errlen);
+void audit_file_close(struct audit_file *a);
+
+#endif
