@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 const char *cli_tool_name = "dwcheck";
@@ -70,4 +71,19 @@ int cli_finish_stdout(int status)
         return EXIT_TROUBLE;
     }
     return status;
+}
+
+int cli_pick(const char *option, const char *text, const char *const *names)
+{
+    size_t n = 0;
+    for (; names[n]; n++)
+        if (strcmp(text, names[n]) == 0)
+            return (int)n;
+    char list[256] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n && len < sizeof list; i++)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", names[i],
+                                i + 2 < n ? ", " : i + 2 == n ? " or " : "");
+    cli_error(NULL, "unknown %s '%s' (use %s)", option, text, list);
+    return -1;
 }

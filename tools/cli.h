@@ -29,6 +29,13 @@ void cli_print_version(void);
 /* Parse an address: 0x-prefixed hex, or decimal.  Returns 0, or -1. */
 int cli_parse_address(const char *text, unsigned long long *out);
 
+/*
+ * The index of TEXT in NAMES (NULL-terminated), for options that take one
+ * word of a list (--format=json).  When TEXT is none of them, prints
+ * `tool: unknown OPTION 'TEXT' (use a, b or c)` and returns -1.
+ */
+int cli_pick(const char *option, const char *text, const char *const *names);
+
 /* The default for -j: the number of online cores (at least 1). */
 int cli_default_jobs(void);
 

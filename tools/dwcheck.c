@@ -329,34 +329,27 @@ int main(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "f:j:hV", longopts, NULL)) != -1) {
         switch (c) {
-        case 'f':
-            if (strcmp(optarg, "text") == 0)
-                opt.format = FORMAT_TEXT;
-            else if (strcmp(optarg, "json") == 0)
-                opt.format = FORMAT_JSON;
-            else if (strcmp(optarg, "sarif") == 0)
-                opt.format = FORMAT_SARIF;
-            else {
-                cli_error(NULL, "unknown format '%s' (use text, json or sarif)", optarg);
+        case 'f': {
+            static const char *const formats[] = {"text", "json", "sarif", NULL};
+            int f = cli_pick("format", optarg, formats);
+            if (f < 0)
                 return EXIT_TROUBLE;
-            }
+            opt.format = (enum format)f;   /* FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF */
             break;
+        }
         case 'j':
             if (cli_parse_jobs(optarg, &opt.jobs) != 0)
                 return EXIT_TROUBLE;
             break;
-        case 'F':
-            if (strcmp(optarg, "error") == 0)
-                opt.fail_on = SEVERITY_ERROR;
-            else if (strcmp(optarg, "warning") == 0)
-                opt.fail_on = SEVERITY_WARNING;
-            else if (strcmp(optarg, "never") == 0)
-                opt.fail_on = -1;
-            else {
-                cli_error(NULL, "bad --fail-on '%s' (use error, warning or never)", optarg);
+        case 'F': {
+            static const char *const levels[] = {"error", "warning", "never", NULL};
+            static const int level[] = {SEVERITY_ERROR, SEVERITY_WARNING, -1};
+            int l = cli_pick("--fail-on level", optarg, levels);
+            if (l < 0)
                 return EXIT_TROUBLE;
-            }
+            opt.fail_on = level[l];
             break;
+        }
         case 'H':
             opt.html_dir = optarg;
             break;

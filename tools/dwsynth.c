@@ -348,18 +348,14 @@ int main(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "f:F:a:cj:hV", longopts, NULL)) != -1) {
         switch (c) {
-        case 'f':
-            if (strcmp(optarg, "readelf") == 0)
-                opt.format = FORMAT_READELF;
-            else if (strcmp(optarg, "json") == 0)
-                opt.format = FORMAT_JSON;
-            else if (strcmp(optarg, "cfi") == 0)
-                opt.format = FORMAT_CFI;
-            else {
-                cli_error(NULL, "unknown format '%s' (use readelf, json or cfi)", optarg);
+        case 'f': {
+            static const char *const formats[] = {"readelf", "json", "cfi", NULL};
+            int f = cli_pick("format", optarg, formats);
+            if (f < 0)
                 return EXIT_TROUBLE;
-            }
+            opt.format = (enum format)f;   /* FORMAT_READELF, FORMAT_JSON, FORMAT_CFI */
             break;
+        }
         case 'F':
             opt.function = optarg;
             break;

@@ -130,11 +130,10 @@ static int entry_columns(const struct cfi_section *s, const struct cfi_cie *cie,
 static void print_entry_header(FILE *out, const struct cfi_entry *e, enum format format)
 {
     if (format == FORMAT_JSON) {
-        if (e->kind == CFI_ENTRY_CIE)
-            fprintf(out, "{\"type\":\"cie\",\"offset\":%llu,\"augmentation\":",
-                    (unsigned long long)e->offset);
         if (e->kind == CFI_ENTRY_CIE) {
             const struct cfi_cie *c = e->cie;
+            fprintf(out, "{\"type\":\"cie\",\"offset\":%llu,\"augmentation\":",
+                    (unsigned long long)e->offset);
             print_json_string(out, c->augmentation);
             fprintf(out, ",\"version\":%u,\"code_align\":%llu,\"data_align\":%lld,\"ra\":%u,"
                          "\"signal_frame\":%s,\"rows\":[",
@@ -316,16 +315,14 @@ int main(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "f:a:hV", longopts, NULL)) != -1) {
         switch (c) {
-        case 'f':
-            if (strcmp(optarg, "readelf") == 0)
-                opt.format = FORMAT_READELF;
-            else if (strcmp(optarg, "json") == 0)
-                opt.format = FORMAT_JSON;
-            else {
-                cli_error(NULL, "unknown format '%s' (use readelf or json)", optarg);
+        case 'f': {
+            static const char *const formats[] = {"readelf", "json", NULL};
+            int f = cli_pick("format", optarg, formats);
+            if (f < 0)
                 return EXIT_TROUBLE;
-            }
+            opt.format = (enum format)f;   /* FORMAT_READELF, FORMAT_JSON */
             break;
+        }
         case 'a':
             if (cli_parse_address(optarg, &opt.address) != 0) {
                 cli_error(NULL, "bad address '%s'", optarg);
