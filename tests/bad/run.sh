@@ -8,10 +8,7 @@ dwtable=$build/bin/dwtable
 mutate=$build/tests/mutate_cfi
 work=$build/tests/bad
 mkdir -p "$work"
-pass=0 fail=0
-
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<< "$2"; }
+. "$(dirname "$0")/../lib.sh"
 
 # expect_error NAME FILE: exit 2, one `dwtable: FILE: reason` line, no crash.
 expect_error() {
@@ -68,5 +65,4 @@ fi
 "$dwtable" --help | grep -q '^Usage: dwtable' && ok "--help" || not_ok "--help"
 "$dwtable" --version | grep -q '^dwtable (dwcheck) ' && ok "--version" || not_ok "--version"
 
-echo "bad input: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "bad input"

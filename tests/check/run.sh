@@ -9,9 +9,7 @@ dwcheck=$build/bin/dwcheck
 inject=$build/tests/inject_fault
 work=$build/tests/check
 mkdir -p "$work"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<< "$2"; }
+. "$(dirname "$0")/../lib.sh"
 
 buggy=$work/buggy.so
 shapes=$work/shapes.so
@@ -137,5 +135,4 @@ else
     not_ok "injected faults: $caught of $total caught ($rate%, need 95%)" "$(printf "$missed" | head -10)"
 fi
 
-echo "dwcheck: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "dwcheck"

@@ -8,9 +8,7 @@ build=${1:?usage: run.sh BUILD}
 dwtable=$build/bin/dwtable
 work=$build/tests/golden
 mkdir -p "$work"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<< "$2"; }
+. "$(dirname "$0")/../lib.sh"
 
 so=$work/cfi_shapes.so
 cc -shared -nostdlib -Wl,--build-id=none -o "$so" tests/golden/cfi_shapes.s tests/golden/cfi_signal.s ||
@@ -86,5 +84,4 @@ expect_json "JSON: register" '"r12":{"rule":"register","reg":"rax"}'
 expect_json "JSON: FDE range" "\"pc_begin\":$fp,\"pc_end\":$((fp + 16))"
 [ "$(wc -l <<< "$json")" -eq 1 ] && ok "JSON: one line per file" || not_ok "JSON: one line per file"
 
-echo "golden: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "golden"

@@ -8,9 +8,7 @@ dwsynth=$build/bin/dwsynth
 dwtable=$build/bin/dwtable
 work=$build/tests/synth
 mkdir -p "$work"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<< "$2"; }
+. "$(dirname "$0")/../lib.sh"
 
 # figure LABEL OUTPUT: the percentage on the line starting with LABEL.
 figure() { awk -v l="$1" 'index($0, l) { for (i = 1; i <= NF; i++) if ($i ~ /%$/) { sub(/%/, "", $i); print $i; exit } }' <<< "$2"; }
@@ -91,5 +89,4 @@ if [ -d "$build/corpus" ]; then
     fi
 fi
 
-echo "synthesis: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "synthesis"
