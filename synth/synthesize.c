@@ -442,8 +442,12 @@ static int flow_into(struct function_code *fc, size_t b, const struct abs_state 
 
 /* Run block B from its entry state; OBSERVE sees each instruction's state.
  * Returns the state after its last instruction in *OUT. */
+/* Run block B from its entry state: OBSERVE (may be NULL) sees each
+ * instruction's state; the state after the block is left in *OUT, and, when
+ * AFTER_CALL is not NULL and the block has a call, the state after its last
+ * call in *AFTER_CALL (with *HAVE_CALL set). */
 static void run_block(const struct function_code *fc, size_t b, struct abs_state *out,
-                      synth_insn_fn observe, void *arg)
+                      synth_insn_fn observe, void *arg, struct abs_state *after_call, int *have_call)
 {
     const struct block *blk = &fc->blocks[b];
     *out = blk->in;
@@ -452,8 +456,13 @@ static void run_block(const struct function_code *fc, size_t b, struct abs_state
         if (observe)
             observe(arg, in, out, 1);
         abs_state_step(out, in);
-        if (in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT)
+        if (in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT) {
             abs_state_after_call(out);
+            if (after_call) {
+                *after_call = *out;
+                *have_call = 1;
+            }
+        }
     }
 }
 
@@ -488,7 +497,7 @@ static void fixpoint(struct function_code *fc)
     while (fc->nwork > 0) {
         size_t b = fc->worklist[--fc->nwork];
         fc->blocks[b].queued = 0;
-        run_block(fc, b, &out, NULL, NULL);
+        run_block(fc, b, &out, NULL, NULL, NULL, NULL);
         size_t last = fc->blocks[b].last;
         const struct ir_insn *in = &fc->insns[last];
         int falls = 0;
@@ -611,25 +620,9 @@ static size_t flow_to_landing_pads(struct function_code *fc)
 /*
  * Blocks nothing reached: a jump-table target takes the state of the indirect
  * jumps of the function; a landing pad (reached by the unwinder from a call
- * site) takes the state after the nearest call before it.
+ * site) takes the state after the nearest call before it; failing both, the
+ * state at the end of the block before.  These are guesses (SEED_GUESS).
  */
-/* Replay reached block B; *AFTER_CALL receives the state after its last call
- * (and *HAVE_CALL is set) when it has one.  Returns the state at its end. */
-static void replay_block(const struct function_code *fc, size_t b, struct abs_state *out,
-                         struct abs_state *after_call, int *have_call)
-{
-    const struct block *blk = &fc->blocks[b];
-    *out = blk->in;
-    for (size_t i = blk->first; i <= blk->last; i++) {
-        abs_state_step(out, &fc->insns[i]);
-        if (is_call(&fc->insns[i])) {
-            abs_state_after_call(out);
-            *after_call = *out;
-            *have_call = 1;
-        }
-    }
-}
-
 static size_t seed_unreached(struct function_code *fc)
 {
     struct abs_state indirect, out, after_call;
@@ -641,7 +634,7 @@ static size_t seed_unreached(struct function_code *fc)
         if (!fc->blocks[b].reached || fc->insns[fc->blocks[b].last].flow != IR_FLOW_JUMP_INDIRECT)
             continue;
         int unused = 0;
-        replay_block(fc, b, &out, &after_call, &unused);
+        run_block(fc, b, &out, NULL, NULL, &after_call, &unused);
         if (!have_indirect)
             indirect = out;
         else
@@ -653,7 +646,7 @@ static size_t seed_unreached(struct function_code *fc)
         struct block *blk = &fc->blocks[b];
         if (blk->reached) {
             if (!have_indirect)
-                replay_block(fc, b, &out, &after_call, &have_call);
+                run_block(fc, b, &out, NULL, NULL, &after_call, &have_call);
             continue;
         }
         if (is_padding_block(fc, b))
@@ -664,7 +657,7 @@ static size_t seed_unreached(struct function_code *fc)
             flow_into(fc, b, &after_call);
         } else if (b > 0 && fc->blocks[b - 1].reached) {
             /* Nothing better: carry on the state before it, as CFI does. */
-            replay_block(fc, b - 1, &out, &after_call, &have_call);
+            run_block(fc, b - 1, &out, NULL, NULL, &after_call, &have_call);
             have_call = 0;
             flow_into(fc, b, &out);
         } else {
@@ -994,7 +987,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         const struct block *blk = &fc.blocks[b];
         if (blk->reached) {
             em.how = blk->seeded == SEED_GUESS ? SYNTH_GUESSED : 1;
-            run_block(&fc, b, &last, emit_observer, &em);
+            run_block(&fc, b, &last, emit_observer, &em, NULL, NULL);
         } else if (is_padding_block(&fc, b) && b > 0 && fc.blocks[b - 1].reached) {
             /* Alignment padding carries on the row of the jump or return
              * before it: the compiler's CFI for the next block starts at its
