@@ -17,10 +17,31 @@ static size_t function_starting_at(const struct function_index *ix, uint64_t add
     return i != (size_t)-1 && ix->funcs[i].lo == addr ? i : (size_t)-1;
 }
 
+/* A jump that a possible fragment made in pass one, held back until it is
+ * known whether that run started from the right state. */
+struct held_exit {
+    size_t from;
+    uint64_t target;
+    struct abs_state state;
+};
+
 struct pass_one {
     struct synth_program *p;
+    size_t from;                /* the function being run */
+    int hold;                   /* its jumps wait in HELD */
+    struct held_exit *held;
+    size_t nheld, capheld;
+    uint8_t *jumped_into;       /* per function: some jump lands in its range */
     int oom;
 };
+
+/* A range that may be a fragment of another function's frame (GCC's `.cold`
+ * parts, unnamed in stripped files).  Pass one ran it from the ABI's entry
+ * state, which is wrong for a fragment, so its jumps are held back. */
+static int may_be_fragment(const struct function_range *f)
+{
+    return f->source == FUNC_FROM_FDE && (!f->name[0] || strstr(f->name, ".cold"));
+}
 
 static void record_inner(struct pass_one *po, size_t j, uint64_t target, const struct abs_state *st)
 {
@@ -39,21 +60,28 @@ static void record_inner(struct pass_one *po, size_t j, uint64_t target, const s
     n[p->ninner[j]++] = (struct synth_entry){target, *st};
 }
 
-static void record_exit(void *arg, uint64_t target, int is_call, const struct abs_state *st)
+static void hold_exit(struct pass_one *po, uint64_t target, const struct abs_state *st)
 {
-    struct pass_one *po = arg;
+    if (po->nheld == po->capheld) {
+        size_t cap = po->capheld ? 2 * po->capheld : 64;
+        struct held_exit *n = realloc(po->held, cap * sizeof *n);
+        if (!n) {
+            po->oom = 1;
+            return;
+        }
+        po->held = n;
+        po->capheld = cap;
+    }
+    po->held[po->nheld++] = (struct held_exit){po->from, target, *st};
+}
+
+/* A jump into function J's range, now taken as fact. */
+static void record_jump(struct pass_one *po, size_t j, uint64_t target, const struct abs_state *st)
+{
     struct synth_program *p = po->p;
-    size_t j = function_index_at(&p->index, target);
-    if (j == (size_t)-1)
-        return;
     if (p->index.funcs[j].lo != target) {
         /* Into the middle of another range: a fragment of the same frame. */
-        if (!is_call)
-            record_inner(po, j, target, st);
-        return;
-    }
-    if (is_call) {
-        p->called[j] = 1;
+        record_inner(po, j, target, st);
         return;
     }
     if (!p->entry[j]) {
@@ -66,6 +94,26 @@ static void record_exit(void *arg, uint64_t target, int is_call, const struct ab
     } else {
         abs_state_join(p->entry[j], st);
     }
+}
+
+static void record_exit(void *arg, uint64_t target, int is_call, const struct abs_state *st)
+{
+    struct pass_one *po = arg;
+    struct synth_program *p = po->p;
+    size_t j = function_index_at(&p->index, target);
+    if (j == (size_t)-1)
+        return;
+    if (is_call) {
+        if (p->index.funcs[j].lo == target)
+            p->called[j] = 1;
+        return;
+    }
+    if (j != po->from)
+        po->jumped_into[j] = 1;
+    if (po->hold)
+        hold_exit(po, target, st);
+    else
+        record_jump(po, j, target, st);
 }
 
 static int noreturn_at(void *arg, uint64_t target)
@@ -108,128 +156,6 @@ static int entry_row_state(struct cfi_eval *ev, const struct cfi_fde *fde, struc
     return 0;
 }
 
-int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_error,
-                       size_t eh_errlen, char *err, size_t errlen)
-{
-    memset(p, 0, sizeof *p);
-    p->ef = ef;
-    int rc = cfi_section_read(ef, ".eh_frame", &p->eh, err, errlen);
-    if (rc < 0 && eh_error)
-        snprintf(eh_error, eh_errlen, "%s", err);
-    p->have_eh = rc > 0;
-    p->decoder = x86_decoder_new();
-    if (!p->decoder) {
-        snprintf(err, errlen, "cannot start Capstone");
-        synth_program_close(p);
-        return -1;
-    }
-    if (function_index_build(&p->index, ef, p->have_eh ? &p->eh : NULL, err, errlen) != 0) {
-        synth_program_close(p);
-        return -1;
-    }
-    size_t n = p->index.nfuncs;
-    p->entry = calloc(n + 1, sizeof *p->entry);
-    p->inner = calloc(n + 1, sizeof *p->inner);
-    p->insns = calloc(n + 1, sizeof *p->insns);
-    p->ninsns = calloc(n + 1, sizeof *p->ninsns);
-    p->ninner = calloc(n + 1, sizeof *p->ninner);
-    p->called = calloc(n + 1, 1);
-    p->noreturn = calloc(n + 1, 1);
-    if (!p->entry || !p->inner || !p->ninner || !p->called || !p->noreturn || !p->insns ||
-        !p->ninsns) {
-        snprintf(err, errlen, "out of memory");
-        synth_program_close(p);
-        return -1;
-    }
-    p->session = (struct synth_session){ef, &p->index, p->decoder, NULL, NULL};
-
-    /* Pass one: exits of every function. */
-    struct pass_one po = {p, 0};
-    for (size_t i = 0; i < n && !po.oom; i++) {
-        struct synth_request rq = {.func = &p->index.funcs[i], .exits = record_exit, .exits_arg = &po,
-                                   .keep_insns = 1};
-        struct synth_outcome out;
-        if (synthesize_function(&p->session, &rq, NULL, &out) == 0)
-            p->noreturn[i] = !out.returns && p->index.funcs[i].source != FUNC_FROM_PLT;
-        p->insns[i] = out.kept_insns;
-        p->ninsns[i] = out.nkept_insns;
-    }
-    if (po.oom) {
-        snprintf(err, errlen, "out of memory");
-        synth_program_close(p);
-        return -1;
-    }
-    /* A direct call anywhere in the code, reached by the analysis or not,
-     * says its target is a function entered the ordinary way. */
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = 0; k < p->ninsns[i]; k++)
-            if (p->insns[i][k].flow == IR_FLOW_CALL) {
-                size_t j = function_starting_at(&p->index, p->insns[i][k].target);
-                if (j != (size_t)-1)
-                    p->called[j] = 1;
-            }
-    /* Only fragments start in the state of the jumps into them (GCC's
-     * `foo.cold` parts, unnamed in stripped files; the PLT's resolver stub,
-     * entered after a push): a function that is called or has a name starts
-     * in the entry state (a jump to it is a tail call, which leaves exactly
-     * that state). */
-    for (size_t i = 0; i < n; i++) {
-        const struct function_range *f = &p->index.funcs[i];
-        if (p->entry[i] && (p->called[i] || (f->name[0] && !strstr(f->name, ".cold")))) {
-            free(p->entry[i]);
-            p->entry[i] = NULL;
-        }
-    }
-    /* Unnamed trampolines nothing calls or jumps to (the dynamic linker's
-     * lazy resolver, entered from the PLT with two more words pushed) start
-     * in the frame their FDE's first row describes: that row is their entry
-     * contract, which no caller in this file can confirm or refute.  Named
-     * functions may be called from elsewhere, so they keep the ABI's entry. */
-    struct cfi_eval ev;
-    if (p->have_eh && cfi_eval_init(&ev, &p->eh) == 0) {
-        for (size_t i = 0; i < n; i++) {
-            const struct function_range *f = &p->index.funcs[i];
-            if (p->entry[i] || p->called[i] || !f->fde || f->name[0])
-                continue;
-            struct abs_state contract;
-            if (entry_row_state(&ev, f->fde, &contract) != 0 ||
-                contract.reg[ABI_RSP].off == -ABI_ENTRY_CFA_OFFSET)
-                continue;
-            if (!(p->entry[i] = malloc(sizeof *p->entry[i])))
-                break;
-            *p->entry[i] = contract;
-        }
-        cfi_eval_release(&ev);
-    }
-    p->session.noreturn_at = noreturn_at;
-    p->session.noreturn_arg = p;
-    return 0;
-}
-
-void synth_program_close(struct synth_program *p)
-{
-    for (size_t i = 0; i < p->index.nfuncs; i++) {
-        if (p->entry)
-            free(p->entry[i]);
-        if (p->inner)
-            free(p->inner[i]);
-        if (p->insns)
-            free(p->insns[i]);
-    }
-    free(p->entry);
-    free(p->inner);
-    free(p->ninner);
-    free(p->insns);
-    free(p->ninsns);
-    free(p->called);
-    free(p->noreturn);
-    function_index_release(&p->index);
-    x86_decoder_free(p->decoder);
-    if (p->have_eh)
-        cfi_section_release(&p->eh);
-    memset(p, 0, sizeof *p);
-}
-
 /* Pass one's IR for function I, when every jump into its middle lands on
  * an instruction of it; NULL to decode again with those as starts. */
 static struct ir_insn *cached_insns(const struct synth_program *p, size_t i)
@@ -266,28 +192,208 @@ static int entry_is_guess(const struct synth_program *p, size_t i)
     return p->ninsns[i] > 1 && p->insns[i][0].is_padding;
 }
 
+/* The request that runs function I with what pass one learnt. */
+static void program_request(struct synth_program *p, size_t i, struct synth_request *rq)
+{
+    *rq = (struct synth_request){
+        .entry_is_guess = entry_is_guess(p, i),
+        .func = &p->index.funcs[i], .entry = p->entry[i],
+        .more_entries = p->inner[i], .nmore_entries = p->ninner[i],
+        .insns = cached_insns(p, i), .ninsns = p->ninsns[i],
+    };
+}
+
+/* A direct call anywhere in the code, reached by the analysis or not, says
+ * its target is a function entered the ordinary way. */
+static void mark_called(struct synth_program *p)
+{
+    for (size_t i = 0; i < p->index.nfuncs; i++)
+        for (size_t k = 0; k < p->ninsns[i]; k++)
+            if (p->insns[i][k].flow == IR_FLOW_CALL) {
+                size_t j = function_starting_at(&p->index, p->insns[i][k].target);
+                if (j != (size_t)-1)
+                    p->called[j] = 1;
+            }
+}
+
+/* Whether function I is a fragment of another frame: a range that may be
+ * one, that nothing calls and that some jump reaches. */
+static int is_fragment(const struct synth_program *p, const struct pass_one *po, size_t i)
+{
+    return may_be_fragment(&p->index.funcs[i]) && !p->called[i] && po->jumped_into[i];
+}
+
+/* Only fragments start in the state of the jumps into them (GCC's `foo.cold`
+ * parts, unnamed in stripped files; the PLT's resolver stub, entered after a
+ * push): a function that is called or has a name starts in the entry state
+ * (a jump to it is a tail call, which leaves exactly that state). */
+static void drop_entries_of_functions(struct synth_program *p)
+{
+    for (size_t i = 0; i < p->index.nfuncs; i++) {
+        const struct function_range *f = &p->index.funcs[i];
+        if (p->entry[i] && (p->called[i] || (f->name[0] && !strstr(f->name, ".cold")))) {
+            free(p->entry[i]);
+            p->entry[i] = NULL;
+        }
+    }
+}
+
+/* Unnamed trampolines nothing calls or jumps to (the dynamic linker's lazy
+ * resolver, entered from the PLT with two more words pushed) start in the
+ * frame their FDE's first row describes: that row is their entry contract,
+ * which no caller in this file can confirm or refute.  Named functions may be
+ * called from elsewhere, so they keep the ABI's entry. */
+static void take_entry_contracts(struct synth_program *p)
+{
+    struct cfi_eval ev;
+    if (!p->have_eh || cfi_eval_init(&ev, &p->eh) != 0)
+        return;
+    for (size_t i = 0; i < p->index.nfuncs; i++) {
+        const struct function_range *f = &p->index.funcs[i];
+        if (p->entry[i] || p->called[i] || !f->fde || f->name[0])
+            continue;
+        struct abs_state contract;
+        if (entry_row_state(&ev, f->fde, &contract) != 0 ||
+            contract.reg[ABI_RSP].off == -ABI_ENTRY_CFA_OFFSET)
+            continue;
+        if (!(p->entry[i] = malloc(sizeof *p->entry[i])))
+            break;
+        *p->entry[i] = contract;
+    }
+    cfi_eval_release(&ev);
+}
+
+int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_error,
+                       size_t eh_errlen, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->ef = ef;
+    int rc = cfi_section_read(ef, ".eh_frame", &p->eh, err, errlen);
+    if (rc < 0 && eh_error)
+        snprintf(eh_error, eh_errlen, "%s", err);
+    p->have_eh = rc > 0;
+    p->decoder = x86_decoder_new();
+    if (!p->decoder) {
+        snprintf(err, errlen, "cannot start Capstone");
+        synth_program_close(p);
+        return -1;
+    }
+    if (function_index_build(&p->index, ef, p->have_eh ? &p->eh : NULL, err, errlen) != 0) {
+        synth_program_close(p);
+        return -1;
+    }
+    size_t n = p->index.nfuncs;
+    p->entry = calloc(n + 1, sizeof *p->entry);
+    p->inner = calloc(n + 1, sizeof *p->inner);
+    p->insns = calloc(n + 1, sizeof *p->insns);
+    p->ninsns = calloc(n + 1, sizeof *p->ninsns);
+    p->ninner = calloc(n + 1, sizeof *p->ninner);
+    p->called = calloc(n + 1, 1);
+    p->noreturn = calloc(n + 1, 1);
+    if (!p->entry || !p->inner || !p->ninner || !p->called || !p->noreturn || !p->insns ||
+        !p->ninsns) {
+        snprintf(err, errlen, "out of memory");
+        synth_program_close(p);
+        return -1;
+    }
+    p->session = (struct synth_session){ef, &p->index, p->decoder, NULL, NULL};
+
+    /* Pass one: exits of every function. */
+    struct pass_one po = {.p = p, .jumped_into = calloc(n + 1, 1)};
+    po.oom = !po.jumped_into;
+    for (size_t i = 0; i < n && !po.oom; i++) {
+        struct synth_request rq = {.func = &p->index.funcs[i], .exits = record_exit, .exits_arg = &po,
+                                   .keep_insns = 1};
+        struct synth_outcome out;
+        po.from = i;
+        po.hold = may_be_fragment(rq.func);
+        if (synthesize_function(&p->session, &rq, NULL, &out) == 0)
+            p->noreturn[i] = !out.returns && p->index.funcs[i].source != FUNC_FROM_PLT;
+        p->insns[i] = out.kept_insns;
+        p->ninsns[i] = out.nkept_insns;
+    }
+    if (!po.oom) {
+        mark_called(p);
+        /* The held jumps of ranges that turned out to be functions entered
+         * the ordinary way count as they are; fragments run again below. */
+        po.hold = 0;
+        for (size_t h = 0; h < po.nheld; h++) {
+            const struct held_exit *he = &po.held[h];
+            if (!is_fragment(p, &po, he->from))
+                record_jump(&po, function_index_at(&p->index, he->target), he->target, &he->state);
+        }
+        drop_entries_of_functions(p);
+        take_entry_contracts(p);
+        /* Fragments again, from the states the jumps into them carry, so
+         * that their own jumps (back into the function's body) are right. */
+        for (size_t i = 0; i < n && !po.oom; i++) {
+            if (!is_fragment(p, &po, i))
+                continue;
+            struct synth_request rq;
+            program_request(p, i, &rq);
+            rq.exits = record_exit;
+            rq.exits_arg = &po;
+            struct synth_outcome out;
+            po.from = i;
+            synthesize_function(&p->session, &rq, NULL, &out);
+        }
+        drop_entries_of_functions(p);
+    }
+    free(po.held);
+    free(po.jumped_into);
+    if (po.oom) {
+        snprintf(err, errlen, "out of memory");
+        synth_program_close(p);
+        return -1;
+    }
+    p->session.noreturn_at = noreturn_at;
+    p->session.noreturn_arg = p;
+    return 0;
+}
+
+void synth_program_close(struct synth_program *p)
+{
+    for (size_t i = 0; i < p->index.nfuncs; i++) {
+        if (p->entry)
+            free(p->entry[i]);
+        if (p->inner)
+            free(p->inner[i]);
+        if (p->insns)
+            free(p->insns[i]);
+    }
+    free(p->entry);
+    free(p->inner);
+    free(p->ninner);
+    free(p->insns);
+    free(p->ninsns);
+    free(p->called);
+    free(p->noreturn);
+    function_index_release(&p->index);
+    x86_decoder_free(p->decoder);
+    if (p->have_eh)
+        cfi_section_release(&p->eh);
+    memset(p, 0, sizeof *p);
+}
+
 int synth_program_function(struct synth_program *p, size_t i, struct unwind_table *t,
                            synth_insn_fn observe, void *arg, struct synth_outcome *out)
 {
-    struct synth_request rq = {
-        .entry_is_guess = entry_is_guess(p, i),
-        .func = &p->index.funcs[i], .entry = p->entry[i], .emit = 1,
-        .more_entries = p->inner[i], .nmore_entries = p->ninner[i],
-        .insns = cached_insns(p, i), .ninsns = p->ninsns[i],
-        .observe = observe, .observe_arg = arg,
-    };
+    struct synth_request rq;
+    program_request(p, i, &rq);
+    rq.emit = 1;
+    rq.observe = observe;
+    rq.observe_arg = arg;
     return synthesize_function(&p->session, &rq, t, out);
 }
 
 int synth_program_observe(struct synth_program *p, size_t i, synth_insn_fn observe, void *arg,
                           struct synth_outcome *out)
 {
-    struct synth_request rq = {
-        .entry_is_guess = entry_is_guess(p, i),
-        .func = &p->index.funcs[i], .entry = p->entry[i], .emit = 1, .no_table = 1,
-        .observe = observe, .observe_arg = arg,
-        .more_entries = p->inner[i], .nmore_entries = p->ninner[i],
-        .insns = cached_insns(p, i), .ninsns = p->ninsns[i],
-    };
+    struct synth_request rq;
+    program_request(p, i, &rq);
+    rq.emit = 1;
+    rq.no_table = 1;
+    rq.observe = observe;
+    rq.observe_arg = arg;
     return synthesize_function(&p->session, &rq, NULL, out);
 }

@@ -8,6 +8,12 @@
  *     frame, such as GCC's `.cold` parts, whose FDE starts mid-frame;
  *   - which functions never return (no reachable ret and no tail call), so
  *     calls to them do not fall through.
+ * A range that may be a fragment (no name, or a `.cold` one) was run from the
+ * ABI's entry state, which is wrong for a fragment: its jumps are held back.
+ * Once calls and jumps show which ranges are fragments, the held jumps of the
+ * others count, and each fragment runs again from the states of the jumps
+ * into it, so that its own jumps back into its function's body carry the
+ * body's frame.
  * Pass two synthesises each function on demand with that knowledge.
  *
  * A synth_program owns the .eh_frame view, the function index, the decoder

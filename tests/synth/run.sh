@@ -30,6 +30,10 @@ expect_figures() {
 shapes=$work/shapes.so
 cc -shared -nostdlib -Wl,--build-id=none -o "$shapes" tests/synth/shapes.s || exit 1
 expect_figures "shapes.s against its hand-written CFI" "$("$dwsynth" --compare --causes=20 "$shapes")" 100 100 100 100
+# Stripped, the `.cold` fragment and the functions lose their names: the
+# fragment is still recognised by the jumps into it.
+strip -o "$work/shapes-stripped.so" "$shapes" || exit 1
+expect_figures "shapes.s stripped" "$("$dwsynth" --compare --causes=20 "$work/shapes-stripped.so")" 100 100 100 100
 
 # The rows of one function print exactly as dwtable prints the FDE's.
 fde_rows() { awk -v pc="$1" '/ FDE / { on = index($0, "pc=" pc) > 0; next } on && /^[0-9a-f]+ / { print }'; }

@@ -203,3 +203,41 @@ helper:
 	ret
 	.cfi_endproc
 	.size	helper, .-helper
+
+# A function split in two, as GCC splits off its unlikely paths: the body
+# jumps to the `.cold` fragment, which jumps back to a block that only it
+# (and a computed goto) reaches.  The block's state comes from the fragment,
+# whose own state comes from the body.
+	.globl	split
+	.type	split, @function
+split:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset rbx, -16
+	subq	$16, %rsp
+	.cfi_def_cfa_offset 32
+	movq	%rdi, %rbx
+	testq	%rdi, %rdi
+	je	split.cold
+	jmp	*(%rsi)
+.Lsplit_resume:
+	movq	%rbx, %rax
+	addq	$16, %rsp
+	.cfi_def_cfa_offset 16
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	split, .-split
+
+	.section .text.unlikely,"ax",@progbits
+	.type	split.cold, @function
+split.cold:
+	.cfi_startproc
+	.cfi_def_cfa_offset 32
+	.cfi_offset rbx, -16
+	xorl	%ebx, %ebx
+	jmp	.Lsplit_resume
+	.cfi_endproc
+	.size	split.cold, .-split.cold
