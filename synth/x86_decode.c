@@ -157,6 +157,13 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
     int32_t disp = 0;
     const uint8_t rsp = 7, rbp = 6;
 
+    /* `lock orq $0,(%rsp)` and the like: a fence that writes back the value
+     * it read, so a saved register in that slot stays saved. */
+    if ((ci->id == X86_INS_OR || ci->id == X86_INS_ADD || ci->id == X86_INS_SUB ||
+         ci->id == X86_INS_XOR) && op0 && op0->type == X86_OP_MEM && op1 &&
+        op1->type == X86_OP_IMM && op1->imm == 0)
+        return;
+
     switch (ci->id) {
     case X86_INS_PUSH: {
         int size = op0 ? op0->size : 8;

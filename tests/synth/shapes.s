@@ -36,6 +36,7 @@ pushes:
 	.cfi_def_cfa_offset 24
 	popq	%rbx
 	.cfi_def_cfa_offset 16
+	lock orq $0, (%rsp)	# a fence (libatomic's idiom): the saved r12 stays
 	popq	%r12
 	.cfi_def_cfa_offset 8
 	ret
