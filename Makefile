@@ -5,11 +5,12 @@
 #   make check-full      the readelf oracle on every system binary
 #   make bench           benchmarks, printed as ratios against references run alongside
 #   make fuzz            build and run the libFuzzer target over the CFI reader (FUZZ_SECONDS)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   tools, and the dwunwind runtime (header, libraries, dwunwind.pc)
 #   make SAN=1 ...       the same with -fsanitize=address,undefined (into build-san/)
 #   make run             the README's main job: dwcheck audits the system's core libraries
 
 .DEFAULT_GOAL := all
+VERSION := $(shell sed -n 's/^#define DWCHECK_VERSION "\(.*\)"/\1/p' tools/cli.h)
 CC ?= cc
 PREFIX ?= /usr/local
 SAN ?=
@@ -30,7 +31,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT ?= -O2 -g
 SANITIZERS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_FLAGS := $(if $(SAN),$(SANITIZERS))
-CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(SAN_FLAGS) -I. -Iinclude $(PKG_CFLAGS) $(CFLAGS)
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(SAN_FLAGS) -I. -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
 # ---- the library: object loading and DWARF semantics --------------------------
@@ -57,27 +58,55 @@ LIB_SRCS := \
 	report/text_report.c \
 	report/sarif_report.c \
 	report/html_report.c \
+	compile/eh_elf_gen.c \
 	tools/cli.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 LIB := $(BUILD)/libdwcheck.a
 
-TOOLS := dwtable dwsynth dwcheck
+TOOLS := dwtable dwsynth dwcheck dwcompile
 TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
+
+# ---- the runtime: libdwunwind (libc and libdl only) ----------------------------
+RUNTIME_SRCS := runtime/objects.c runtime/dwarf_fallback.c runtime/unwind.c \
+	semantics/cfa_program.c semantics/dwarf_expr.c semantics/unwind_table.c
+RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/runtime/capture.o
+RUNTIME_A := $(BUILD)/lib/libdwunwind.a
+RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_table \
 	test_abstract_state test_cfi_reader
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all check check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-full bench fuzz \
+.PHONY: all check check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-full bench fuzz \
         install clean run deps
-all: $(TOOL_BINS)
+all: $(TOOL_BINS) $(RUNTIME_A) $(RUNTIME_SO)
 
 deps: $(DEPS_STAMP)
 
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+# The public header, as a C string for the generated eh_elf code.
+$(BUILD)/gen/dwunwind_h.inc: runtime/dwunwind.h
+	@mkdir -p $(@D)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(BUILD)/obj/compile/eh_elf_gen.o: $(BUILD)/gen/dwunwind_h.inc
+
+$(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -fPIC -MMD -MP -c $< -o $@
+$(BUILD)/pic/%.o: %.S | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(SAN_FLAGS) -c $< -o $@
+$(RUNTIME_A): $(RUNTIME_OBJS)
+	@mkdir -p $(@D) && rm -f $@
+	ar rcs $@ $^
+$(RUNTIME_SO): $(RUNTIME_OBJS) runtime/dwunwind.map
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libdwunwind.so -Wl,--version-script=runtime/dwunwind.map \
+	    $(RUNTIME_OBJS) -ldl -lpthread -o $@
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
@@ -93,13 +122,13 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 
 .SECONDARY:
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
 
 # ---- the corpus: every frame shape, gcc and clang, -O0..-Os, +/- frame pointer ---
 include corpus/corpus.mk
 
 # ---- tests ---------------------------------------------------------------------
-check: check-unit check-golden check-bad check-oracle check-synth check-dwcheck
+check: check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind
 
 check-unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
@@ -129,6 +158,15 @@ $(BUILD)/tests/inject_fault: tests/check/inject_fault.c | $(DEPS_STAMP)
 check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault
 	@tests/check/run.sh $(BUILD)
 
+# Unwinding: dwunwind (eh_elfs and the DWARF fallback) against libgcc and libunwind.
+$(BUILD)/tests/check_unwind: tests/unwind/check_unwind.c tests/unwind/frames.c tests/unwind/frames.h $(RUNTIME_A)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -I. tests/unwind/check_unwind.c tests/unwind/frames.c \
+	    $(RUNTIME_A) -lunwind -ldl -lpthread -o $@
+
+check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind
+	@SAN_FLAGS="$(SAN_FLAGS)" tests/unwind/run.sh $(BUILD)
+
 check-full: $(TOOL_BINS)
 	@tests/oracle/run.sh $(BUILD) --all
 
@@ -137,9 +175,30 @@ $(BUILD)/bench/decode_reference: $(BUILD)/obj/bench/decode_reference.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -o $@
 
-bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference
+# Unwinding: the deep chain of tests/unwind/frames.c (also built with frame
+# pointers and without libc's frames) and the corpus programs as the workload
+# sampled by a profiling timer.
+BENCH_CORPUS := recursion many_registers large_frames alloca_vla switch_tables varargs aligned_locals
+BENCH_CORPUS_OBJS := $(BENCH_CORPUS:%=$(BUILD)/bench/corpus/%.o)
+$(BUILD)/bench/corpus/%.o: corpus/%.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) -O2 -g -w -Dmain=corpus_$* -c $< -o $@
+$(BUILD)/bench/frames.o: tests/unwind/frames.c tests/unwind/frames.h | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g $(WARN) -c $< -o $@
+$(BUILD)/bench/frames_fp.o: tests/unwind/frames.c tests/unwind/frames.h | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g $(WARN) -DFRAMES_NO_LIBC -fno-omit-frame-pointer -c $< -o $@
+$(BUILD)/bench/unwind_bench: bench/unwind_bench.c $(BUILD)/bench/frames.o $(BUILD)/bench/frames_fp.o \
+		$(BENCH_CORPUS_OBJS) $(RUNTIME_A)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-prototypes -I. $< $(BUILD)/bench/frames.o $(BUILD)/bench/frames_fp.o \
+	    $(BENCH_CORPUS_OBJS) $(RUNTIME_A) -lunwind -ldl -lpthread -o $@
+
+bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench
 	@bench/dwtable_vs_readelf.sh $(BUILD)
 	@bench/dwsynth_vs_decode.sh $(BUILD)
+	@bench/unwind.sh $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) -----------------------------------------------
 # fuzz_cfi_reader: ELF + .eh_frame/.debug_frame bytes through the semantics path;
@@ -162,9 +221,14 @@ fuzz: $(FUZZ_BINS)
 	done
 
 # ---- install, demo, clean ------------------------------------------------------
-install: $(TOOL_BINS)
-	install -d $(DESTDIR)$(PREFIX)/bin
+install: $(TOOL_BINS) $(RUNTIME_A) $(RUNTIME_SO)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 runtime/dwunwind.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(RUNTIME_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(RUNTIME_SO) $(DESTDIR)$(PREFIX)/lib/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' runtime/dwunwind.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dwunwind.pc
 
 # The README's first command: audit the system's core libraries (dwcheck's
 # built-in default); findings are the output, so they do not fail the target.

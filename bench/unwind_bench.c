@@ -1,0 +1,379 @@
+/*
+ * unwind_bench: nanoseconds per frame of dwunwind's eh_elfs against
+ * libunwind, libgcc and a frame-pointer walk, on the same stacks, in one run.
+ *
+ *   unwind_bench [--seconds S]
+ *
+ * 1. A deep chain (tests/unwind/frames.c, 100 frames of varied shapes and a
+ *    detour through libc): at its bottom each unwinder walks the whole
+ *    stack, REPS times per trial, TRIALS trials; the median trial counts.
+ *    The frame-pointer walk runs on the same shapes built with
+ *    -fno-omit-frame-pointer and without the libc detour.
+ * 2. Captured stacks: the corpus programs run in a loop under a profiling
+ *    timer; at each tick the signal handler unwinds the interrupted stack
+ *    with every unwinder (from the signal context, as perf does) and checks
+ *    that the IPs agree with libunwind's and libgcc's.  Per unwinder, the
+ *    median over the samples of ns per frame.  libunwind without its cache
+ *    runs in a second pass (its policy is global).
+ *
+ * Prints ns/frame and eh_elf's speed-up over each; exit status 1 when an
+ * IP sequence differs.
+ */
+#define _GNU_SOURCE
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unwind.h>
+
+#include "runtime/dwunwind.h"
+#include "runtime/objects.h"
+#include "tests/unwind/frames.h"
+
+#define MAX_FRAMES 512
+#define DEPTH 100
+#define REPS 200
+#define TRIALS 9
+#define SAMPLE_REPS 4
+#define MAX_SAMPLES 20000
+
+enum method { EH_ELF, UNW_STEP, UNW_STEP_NOCACHE, UNW_BACKTRACE, LIBGCC, FP_WALK, NMETHODS };
+static const char *const method_name[NMETHODS] = {
+    "eh_elf (dwu_unwind)", "libunwind unw_step, default cache", "libunwind unw_step, UNW_CACHE_NONE",
+    "libunwind unw_backtrace", "libgcc _Unwind_Backtrace", "frame-pointer walk (fp build)",
+};
+
+static double now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, by_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- the unwinders, each returning the frames it walked --------------- */
+
+static int walk_eh_elf(const struct dwu_regs *start, uint64_t *ips)
+{
+    struct dwu_regs regs = *start;
+    return dwu_unwind(&regs, NULL, ips, MAX_FRAMES, NULL);
+}
+
+static int walk_libunwind(unw_context_t *uc, int signal_frame, uint64_t *ips)
+{
+    unw_cursor_t cur;
+    if (unw_init_local2(&cur, uc, signal_frame ? UNW_INIT_SIGNAL_FRAME : 0) != 0)
+        return 0;
+    int n = 0;
+    do {
+        unw_word_t ip;
+        unw_get_reg(&cur, UNW_REG_IP, &ip);
+        ips[n++] = ip;
+    } while (n < MAX_FRAMES && unw_step(&cur) > 0);
+    return n;
+}
+
+struct gcc_walk {
+    uint64_t *ips;
+    int n;
+};
+
+static _Unwind_Reason_Code gcc_frame(struct _Unwind_Context *ctx, void *arg)
+{
+    struct gcc_walk *w = arg;
+    if (w->n == MAX_FRAMES)
+        return _URC_END_OF_STACK;
+    w->ips[w->n++] = _Unwind_GetIP(ctx);
+    return _URC_NO_REASON;
+}
+
+static int walk_libgcc(uint64_t *ips)
+{
+    struct gcc_walk w = {ips, 0};
+    _Unwind_Backtrace(gcc_frame, &w);
+    return w.n;
+}
+
+static int walk_unw_backtrace(uint64_t *ips)
+{
+    return unw_backtrace((void **)ips, MAX_FRAMES);
+}
+
+static uint64_t stack_lo, stack_hi;
+
+static __attribute__((noinline)) int walk_frame_pointers(uint64_t *ips)
+{
+    const uint64_t *fp = __builtin_frame_address(0);
+    int n = 0;
+    while (n < MAX_FRAMES && (uint64_t)(uintptr_t)fp > stack_lo && (uint64_t)(uintptr_t)fp < stack_hi) {
+        ips[n++] = fp[1];
+        const uint64_t *up = (const uint64_t *)(uintptr_t)fp[0];
+        if (up <= fp)
+            break;
+        fp = up;
+    }
+    return n;
+}
+
+/* ---- 1. the deep chain ------------------------------------------------ */
+
+static double chain_ns[NMETHODS];
+static int chain_frames[NMETHODS];
+
+static __attribute__((noinline)) int time_chain(void *arg)
+{
+    (void)arg;
+    static uint64_t ips[MAX_FRAMES];
+    double trial[NMETHODS][TRIALS];
+    struct dwu_regs start;
+    unw_context_t uc;
+    dwu_capture(&start);
+    unw_getcontext(&uc);
+    for (int t = 0; t < TRIALS; t++) {
+        for (int m = 0; m < NMETHODS; m++) {
+            if (m == FP_WALK || m == UNW_STEP_NOCACHE)
+                continue;
+            if (m == UNW_STEP_NOCACHE)
+                continue;
+            double t0 = now_ns();
+            int n = 0;
+            for (int r = 0; r < REPS; r++) {
+                switch (m) {
+                case EH_ELF: n = walk_eh_elf(&start, ips); break;
+                case UNW_STEP: n = walk_libunwind(&uc, 0, ips); break;
+                case UNW_BACKTRACE: n = walk_unw_backtrace(ips); break;
+                case LIBGCC: n = walk_libgcc(ips); break;
+                }
+            }
+            trial[m][t] = (now_ns() - t0) / REPS / (n ? n : 1);
+            chain_frames[m] = n;
+        }
+        /* Without libunwind's cache (the policy is global: set, run, reset). */
+        unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_NONE);
+        double t0 = now_ns();
+        int n = 0;
+        for (int r = 0; r < REPS; r++)
+            n = walk_libunwind(&uc, 0, ips);
+        trial[UNW_STEP_NOCACHE][t] = (now_ns() - t0) / REPS / (n ? n : 1);
+        chain_frames[UNW_STEP_NOCACHE] = n;
+        unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_GLOBAL);
+    }
+    for (int m = 0; m < NMETHODS; m++)
+        if (m != FP_WALK)
+            chain_ns[m] = median(trial[m], TRIALS);
+    return 0;
+}
+
+static __attribute__((noinline)) int time_fp_chain(void *arg)
+{
+    (void)arg;
+    static uint64_t ips[MAX_FRAMES];
+    double trial[TRIALS];
+    for (int t = 0; t < TRIALS; t++) {
+        double t0 = now_ns();
+        int n = 0;
+        for (int r = 0; r < REPS * 10; r++)
+            n = walk_frame_pointers(ips);
+        trial[t] = (now_ns() - t0) / (REPS * 10) / (n ? n : 1);
+        chain_frames[FP_WALK] = n;
+    }
+    chain_ns[FP_WALK] = median(trial, TRIALS);
+    return 0;
+}
+
+/* ---- 2. captured stacks ----------------------------------------------- */
+
+static double *sample_ns[NMETHODS];
+static size_t nsamples[NMETHODS];
+static long mismatches, checked_samples, checked_frames;
+static int pass_nocache;
+
+static void add_sample(int m, double ns, int frames)
+{
+    if (frames > 0 && nsamples[m] < MAX_SAMPLES)
+        sample_ns[m][nsamples[m]++] = ns / frames;
+}
+
+/* IP lists agree: B (from the signal context) is the tail of A from the
+ * first frame of A equal to B's first.  Lists cut at MAX_FRAMES agree on
+ * what both hold. */
+static int same_tail(const uint64_t *a, int na, const uint64_t *b, int nb)
+{
+    for (int k = 0; k < na; k++) {
+        if (a[k] != b[0])
+            continue;
+        int common = na - k < nb ? na - k : nb;
+        if (na < MAX_FRAMES && nb < MAX_FRAMES && na - k != nb)
+            return 0;
+        return memcmp(a + k, b, (size_t)common * sizeof *b) == 0;
+    }
+    return 0;
+}
+
+static void on_tick(int sig, siginfo_t *si, void *ctx)
+{
+    (void)sig;
+    (void)si;
+    static uint64_t mine[MAX_FRAMES], other[MAX_FRAMES];
+    const ucontext_t *uc = ctx;
+    const greg_t *g = uc->uc_mcontext.gregs;
+    struct dwu_regs start = {.valid = (1u << DWU_RIP) | (1u << DWU_RSP) | (1u << DWU_RBP) |
+                                      (1u << DWU_RBX) | (0xfu << 12),
+                             .flags = DWU_FLAG_EXACT_IP};
+    start.r[DWU_RIP] = (uint64_t)g[REG_RIP];
+    start.r[DWU_RSP] = (uint64_t)g[REG_RSP];
+    start.r[DWU_RBP] = (uint64_t)g[REG_RBP];
+    start.r[DWU_RBX] = (uint64_t)g[REG_RBX];
+    start.r[DWU_R12] = (uint64_t)g[REG_R12];
+    start.r[DWU_R13] = (uint64_t)g[REG_R13];
+    start.r[DWU_R14] = (uint64_t)g[REG_R14];
+    start.r[DWU_R15] = (uint64_t)g[REG_R15];
+    unw_context_t *uctx = (unw_context_t *)ctx;
+    int n = 0, k = 0;
+    double t0;
+
+    t0 = now_ns();
+    for (int r = 0; r < SAMPLE_REPS; r++)
+        n = walk_eh_elf(&start, mine);
+    add_sample(EH_ELF, (now_ns() - t0) / SAMPLE_REPS, n);
+
+    if (pass_nocache) {
+        t0 = now_ns();
+        for (int r = 0; r < SAMPLE_REPS; r++)
+            k = walk_libunwind(uctx, 1, other);
+        add_sample(UNW_STEP_NOCACHE, (now_ns() - t0) / SAMPLE_REPS, k);
+        return;
+    }
+    t0 = now_ns();
+    for (int r = 0; r < SAMPLE_REPS; r++)
+        k = walk_libunwind(uctx, 1, other);
+    add_sample(UNW_STEP, (now_ns() - t0) / SAMPLE_REPS, k);
+    checked_samples++;
+    if (k != n || memcmp(mine, other, (size_t)n * sizeof *mine) != 0) {
+        if (mismatches++ < 5)
+            fprintf(stderr, "sample at 0x%llx: eh_elf %d frames, libunwind %d\n",
+                    (unsigned long long)start.r[DWU_RIP], n, k);
+    }
+    /* From the handler: libgcc and unw_backtrace see the handler and the
+     * signal trampoline first, then the same frames. */
+    t0 = now_ns();
+    for (int r = 0; r < SAMPLE_REPS; r++)
+        k = walk_libgcc(other);
+    add_sample(LIBGCC, (now_ns() - t0) / SAMPLE_REPS, k);
+    if (!same_tail(other, k, mine, n) && mismatches++ < 5)
+        fprintf(stderr, "sample at 0x%llx: libgcc differs\n", (unsigned long long)start.r[DWU_RIP]);
+    checked_frames += n;
+    t0 = now_ns();
+    for (int r = 0; r < SAMPLE_REPS; r++)
+        k = walk_unw_backtrace(other);
+    add_sample(UNW_BACKTRACE, (now_ns() - t0) / SAMPLE_REPS, k);
+    /* dwu_backtrace from inside the handler crosses the signal frame. */
+    void *bt[MAX_FRAMES];
+    int nb = dwu_backtrace(bt, MAX_FRAMES);
+    if (!same_tail((uint64_t *)bt, nb, mine, n) && mismatches++ < 5)
+        fprintf(stderr, "sample at 0x%llx: dwu_backtrace across the signal frame differs\n",
+                (unsigned long long)start.r[DWU_RIP]);
+}
+
+int corpus_recursion(void);
+int corpus_many_registers(void);
+int corpus_large_frames(void);
+int corpus_alloca_vla(void);
+int corpus_switch_tables(void);
+int corpus_varargs(void);
+int corpus_aligned_locals(void);
+
+static void run_corpus(double seconds)
+{
+    double end = now_ns() + seconds * 1e9;
+    while (now_ns() < end) {
+        corpus_recursion();
+        corpus_many_registers();
+        corpus_large_frames();
+        corpus_alloca_vla();
+        corpus_switch_tables();
+        corpus_varargs();
+        corpus_aligned_locals();
+    }
+}
+
+static void sample_corpus(double seconds)
+{
+    struct sigaction sa = {.sa_sigaction = on_tick, .sa_flags = SA_SIGINFO | SA_RESTART};
+    sigaction(SIGPROF, &sa, NULL);
+    struct itimerval tick = {{0, 500}, {0, 500}};   /* every 0.5 ms of CPU time */
+    setitimer(ITIMER_PROF, &tick, NULL);
+    run_corpus(seconds);
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_PROF, &off, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = 2;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
+            seconds = atof(argv[++i]);
+        } else {
+            fprintf(stderr, "usage: unwind_bench [--seconds S]\n");
+            return 2;
+        }
+    }
+    size_t with_eh_elf, objects = dwu_object_count(&with_eh_elf);
+    printf("code segments: %zu, with an eh_elf: %zu\n", objects, with_eh_elf);
+    for (int m = 0; m < NMETHODS; m++)
+        if (!(sample_ns[m] = calloc(MAX_SAMPLES, sizeof *sample_ns[m])))
+            return 2;
+    uint64_t probe;
+    stack_hi = (uint64_t)(uintptr_t)&probe + (1u << 20);
+    stack_lo = (uint64_t)(uintptr_t)&probe - (8u << 20);
+
+    chain(DEPTH, time_chain, NULL);
+    chain_without_libc(DEPTH, time_fp_chain, NULL);
+    printf("\ndeep chain (%d calls, median of %d trials x %d walks)\n", DEPTH, TRIALS, REPS);
+    printf("  %-40s %8s %9s %8s\n", "unwinder", "frames", "ns/frame", "eh_elf x");
+    for (int m = 0; m < NMETHODS; m++)
+        printf("  %-40s %8d %9.2f %8.1f\n", method_name[m], chain_frames[m], chain_ns[m],
+               chain_ns[m] / chain_ns[EH_ELF]);
+
+    sample_corpus(seconds);
+    pass_nocache = 1;
+    unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_NONE);
+    size_t eh_first = nsamples[EH_ELF];
+    sample_corpus(seconds / 2);
+    unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_GLOBAL);
+    /* eh_elf's figure from the first pass, alongside those it is compared with. */
+    nsamples[EH_ELF] = eh_first;
+    printf("\ncaptured stacks (corpus programs, profiling timer; %ld samples, %ld frames checked)\n",
+           checked_samples, checked_frames);
+    printf("  %-40s %8s %9s %8s\n", "unwinder", "samples", "ns/frame", "eh_elf x");
+    double eh = median(sample_ns[EH_ELF], nsamples[EH_ELF]);
+    for (int m = 0; m < NMETHODS; m++) {
+        if (m == FP_WALK)
+            continue;
+        double v = median(sample_ns[m], nsamples[m]);
+        printf("  %-40s %8zu %9.2f %8.1f\n", method_name[m], nsamples[m], v, v / eh);
+    }
+    printf("IP sequences: %ld mismatches (eh_elf against libunwind, libgcc, and dwu_backtrace "
+           "across the signal frame)\n", mismatches);
+    return mismatches ? 1 : 0;
+}

@@ -1,0 +1,589 @@
+/*
+ * eh_elf_gen: an object's unwind tables (H) compiled to C (see eh_elf_gen.h).
+ */
+#include "eh_elf_gen.h"
+
+#include <libdwarf/dwarf.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/column_policy.h"
+#include "runtime/dwunwind.h"
+#include "semantics/dwarf_expr.h"
+
+/* The public header, copied into every generated file (see Makefile). */
+static const char dwunwind_header[] =
+#include "dwunwind_h.inc"
+    ;
+
+#define PAGE_SHIFT 8     /* 256-byte pages: a few rows each */
+#define EXPR_MAX_OPS 256
+
+/* ---- growable text ---------------------------------------------------- */
+
+struct text {
+    char *s;
+    size_t len, cap;
+    int oom;
+};
+
+static void text_add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_add(struct text *t, const char *fmt, ...)
+{
+    if (t->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->oom = 1;
+            return;
+        }
+        if (t->s && t->len + (size_t)n < t->cap) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = t->cap ? t->cap : 256;
+        while (cap <= t->len + (size_t)n)
+            cap *= 2;
+        char *s = realloc(t->s, cap);
+        if (!s) {
+            t->oom = 1;
+            return;
+        }
+        t->s = s;
+        t->cap = cap;
+    }
+}
+
+/* ---- interning: distinct byte strings get consecutive numbers ----------- */
+
+struct intern {
+    struct { char *bytes; size_t len; size_t id; } *slot;
+    size_t cap, count;
+    char **by_id;          /* id -> bytes (owned through slot) */
+    size_t *len_by_id;
+};
+
+static uint64_t hash_bytes(const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static int intern_grow(struct intern *in)
+{
+    size_t cap = in->cap ? in->cap * 2 : 1024;
+    __typeof__(in->slot) slot = calloc(cap, sizeof *slot);
+    char **by_id = realloc(in->by_id, cap * sizeof *by_id);
+    size_t *len_by_id = by_id ? realloc(in->len_by_id, cap * sizeof *len_by_id) : NULL;
+    if (by_id)
+        in->by_id = by_id;
+    if (len_by_id)
+        in->len_by_id = len_by_id;
+    if (!slot || !by_id || !len_by_id) {
+        free(slot);
+        return -1;
+    }
+    for (size_t i = 0; i < in->cap; i++) {
+        if (!in->slot[i].bytes)
+            continue;
+        size_t h = hash_bytes(in->slot[i].bytes, in->slot[i].len) & (cap - 1);
+        while (slot[h].bytes)
+            h = (h + 1) & (cap - 1);
+        slot[h] = in->slot[i];
+    }
+    free(in->slot);
+    in->slot = slot;
+    in->cap = cap;
+    return 0;
+}
+
+/* The number of BYTES (copied on first sight), or (size_t)-1 when out of memory. */
+static size_t intern_id(struct intern *in, const void *bytes, size_t len)
+{
+    if ((in->count + 1) * 2 > in->cap && intern_grow(in) != 0)
+        return (size_t)-1;
+    size_t h = hash_bytes(bytes, len) & (in->cap - 1);
+    while (in->slot[h].bytes) {
+        if (in->slot[h].len == len && memcmp(in->slot[h].bytes, bytes, len) == 0)
+            return in->slot[h].id;
+        h = (h + 1) & (in->cap - 1);
+    }
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return (size_t)-1;
+    memcpy(copy, bytes, len);
+    copy[len] = 0;
+    in->slot[h].bytes = copy;
+    in->slot[h].len = len;
+    in->slot[h].id = in->count;
+    in->by_id[in->count] = copy;
+    in->len_by_id[in->count] = len;
+    return in->count++;
+}
+
+static void intern_release(struct intern *in)
+{
+    for (size_t i = 0; i < in->cap; i++)
+        free(in->slot[i].bytes);
+    free(in->slot);
+    free(in->by_id);
+    free(in->len_by_id);
+    memset(in, 0, sizeof *in);
+}
+
+/* ---- DWARF expressions to C ------------------------------------------- */
+
+/* The C function x<ID> for expression BYTES: 0 and the result in *res, or a
+ * dwu_status.  INIT (the CFA) is pushed first when not NULL. */
+static int expression_to_c(struct text *t, size_t id, const uint8_t *bytes, size_t len,
+                           char *err, size_t errlen)
+{
+    struct dwarf_op ops[EXPR_MAX_OPS];
+    const char *why = NULL;
+    int n = dwarf_expr_decode(bytes, len, 8, ops, EXPR_MAX_OPS, &why);
+    if (n < 0) {
+        snprintf(err, errlen, "expression cannot be compiled: %s", why);
+        return -1;
+    }
+    /* Branch targets get labels. */
+    uint8_t *target = calloc(len + 1, 1);
+    if (!target) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (ops[i].opcode == DW_OP_skip || ops[i].opcode == DW_OP_bra)
+            target[ops[i].operand2 < (int64_t)len ? ops[i].operand2 : (int64_t)len] = 1;
+    text_add(t, "static int x%zu(const struct dwu_regs *in, const struct dwu_memory *mem,\n"
+                "               const uint64_t *init, uint64_t *res)\n{\n"
+                "    uint64_t s[XSTACK], a, b;\n    unsigned sp = 0, steps = 0;\n"
+                "    (void)in; (void)mem; (void)a; (void)b; (void)steps;\n"
+                "    if (init) s[sp++] = *init;\n", id);
+    for (int i = 0; i < n; i++) {
+        const struct dwarf_op *op = &ops[i];
+        uint8_t o = op->opcode;
+        if (target[op->offset])
+            text_add(t, "L%u:\n", op->offset);
+        if (o >= DW_OP_lit0 && o <= DW_OP_lit31) {
+            text_add(t, "    XPUSH(%u);\n", o - DW_OP_lit0);
+        } else if ((o >= DW_OP_breg0 && o <= DW_OP_breg31) || o == DW_OP_bregx) {
+            if (op->operand1 >= DWU_NREGS)
+                text_add(t, "    return DWU_EREG;\n");
+            else
+                text_add(t, "    XREG(%u); XPUSH(in->r[%u] + (uint64_t)%lldll);\n",
+                         (unsigned)op->operand1, (unsigned)op->operand1, (long long)op->operand2);
+        } else {
+            switch (o) {
+            case DW_OP_addr: case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
+            case DW_OP_const8u: case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s:
+            case DW_OP_const8s: case DW_OP_constu: case DW_OP_consts:
+                text_add(t, "    XPUSH(0x%llxull);\n", (unsigned long long)op->operand1);
+                break;
+            case DW_OP_deref:
+                text_add(t, "    XNEED(1); XLOAD(s[sp - 1], 8, s[sp - 1]);\n");
+                break;
+            case DW_OP_deref_size:
+                if (op->operand1 == 0 || op->operand1 > 8)
+                    text_add(t, "    return DWU_EBADRULE;\n");
+                else
+                    text_add(t, "    XNEED(1); XLOAD(s[sp - 1], %u, s[sp - 1]);\n", (unsigned)op->operand1);
+                break;
+            case DW_OP_dup: text_add(t, "    XNEED(1); XPUSH(s[sp - 1]);\n"); break;
+            case DW_OP_drop: text_add(t, "    XNEED(1); sp--;\n"); break;
+            case DW_OP_over: text_add(t, "    XNEED(2); XPUSH(s[sp - 2]);\n"); break;
+            case DW_OP_pick:
+                text_add(t, "    XNEED(%u); XPUSH(s[sp - %u]);\n", (unsigned)op->operand1 + 1,
+                         (unsigned)op->operand1 + 1);
+                break;
+            case DW_OP_swap: text_add(t, "    XNEED(2); a = s[sp - 1]; s[sp - 1] = s[sp - 2]; s[sp - 2] = a;\n"); break;
+            case DW_OP_rot:
+                text_add(t, "    XNEED(3); a = s[sp - 1]; s[sp - 1] = s[sp - 2]; s[sp - 2] = s[sp - 3]; s[sp - 3] = a;\n");
+                break;
+            case DW_OP_abs: text_add(t, "    XNEED(1); if ((int64_t)s[sp - 1] < 0) s[sp - 1] = -s[sp - 1];\n"); break;
+            case DW_OP_neg: text_add(t, "    XNEED(1); s[sp - 1] = -s[sp - 1];\n"); break;
+            case DW_OP_not: text_add(t, "    XNEED(1); s[sp - 1] = ~s[sp - 1];\n"); break;
+            case DW_OP_plus_uconst:
+                text_add(t, "    XNEED(1); s[sp - 1] += 0x%llxull;\n", (unsigned long long)op->operand1);
+                break;
+            case DW_OP_and: case DW_OP_minus: case DW_OP_mul: case DW_OP_or: case DW_OP_plus:
+            case DW_OP_xor: case DW_OP_shl: case DW_OP_shr: case DW_OP_shra: case DW_OP_div:
+            case DW_OP_mod: case DW_OP_eq: case DW_OP_ge: case DW_OP_gt: case DW_OP_le:
+            case DW_OP_lt: case DW_OP_ne: {
+                const char *e;
+                switch (o) {
+                case DW_OP_and: e = "a & b"; break;
+                case DW_OP_minus: e = "a - b"; break;
+                case DW_OP_mul: e = "a * b"; break;
+                case DW_OP_or: e = "a | b"; break;
+                case DW_OP_plus: e = "a + b"; break;
+                case DW_OP_xor: e = "a ^ b"; break;
+                case DW_OP_shl: e = "b >= 64 ? 0 : a << b"; break;
+                case DW_OP_shr: e = "b >= 64 ? 0 : a >> b"; break;
+                case DW_OP_shra: e = "b >= 64 ? ((int64_t)a < 0 ? ~(uint64_t)0 : 0) : (uint64_t)((int64_t)a >> b)"; break;
+                case DW_OP_div: e = "((int64_t)a == INT64_MIN && (int64_t)b == -1) ? a : (uint64_t)((int64_t)a / (int64_t)b)"; break;
+                case DW_OP_mod: e = "a % b"; break;
+                case DW_OP_eq: e = "(int64_t)a == (int64_t)b"; break;
+                case DW_OP_ge: e = "(int64_t)a >= (int64_t)b"; break;
+                case DW_OP_gt: e = "(int64_t)a > (int64_t)b"; break;
+                case DW_OP_le: e = "(int64_t)a <= (int64_t)b"; break;
+                case DW_OP_lt: e = "(int64_t)a < (int64_t)b"; break;
+                default: e = "(int64_t)a != (int64_t)b"; break;
+                }
+                text_add(t, "    XNEED(2); b = s[--sp]; a = s[sp - 1];%s s[sp - 1] = %s;\n",
+                         o == DW_OP_div || o == DW_OP_mod ? " if (b == 0) return DWU_EBADRULE;" : "", e);
+                break;
+            }
+            case DW_OP_skip: case DW_OP_bra: {
+                char label[32];
+                if ((size_t)op->operand2 >= len)
+                    snprintf(label, sizeof label, "Lend");
+                else
+                    snprintf(label, sizeof label, "L%lld", (long long)op->operand2);
+                if (o == DW_OP_bra)
+                    text_add(t, "    XNEED(1); if (s[--sp] != 0) { XSTEP(); goto %s; }\n", label);
+                else
+                    text_add(t, "    XSTEP(); goto %s;\n", label);
+                break;
+            }
+            case DW_OP_nop:
+                break;
+            default:
+                text_add(t, "    return DWU_EBADRULE;   /* %s */\n",
+                         dwarf_op_name(o) ? dwarf_op_name(o) : "unknown operation");
+                break;
+            }
+        }
+    }
+    text_add(t, "%s    if (sp == 0) return DWU_EBADRULE;\n    *res = s[sp - 1];\n    return 0;\n}\n\n",
+             target[len] ? "Lend:\n" : "");
+    free(target);
+    return 0;
+}
+
+/* ---- row bodies -------------------------------------------------------- */
+
+struct gen {
+    struct intern bodies, restores, exprs;
+    struct text expr_code;
+    char *err;
+    size_t errlen;
+    int failed;
+};
+
+static size_t expression_id(struct gen *g, const uint8_t *bytes, size_t len)
+{
+    size_t before = g->exprs.count;
+    size_t id = intern_id(&g->exprs, bytes, len);
+    if (id == (size_t)-1) {
+        snprintf(g->err, g->errlen, "out of memory");
+        g->failed = 1;
+    } else if (id == before && expression_to_c(&g->expr_code, id, bytes, len, g->err, g->errlen) != 0) {
+        g->failed = 1;
+    }
+    return id;
+}
+
+static void text_reset(struct text *t)
+{
+    t->len = 0;
+    if (t->s)
+        t->s[0] = 0;
+}
+
+/*
+ * The C that unwinds one row, in two parts that are outlined separately:
+ * CFA_PART computes the CFA (or returns, for a row that cannot unwind) and
+ * REGS_PART restores the registers from it.  Rows share the second part far
+ * more often than the first (the same saves at other CFA offsets... and the
+ * reverse), so each distinct REGS_PART is written once, as a label.
+ * Returns 1 when REGS_PART is needed.
+ */
+static int row_code(struct gen *g, struct text *cfa_part, struct text *regs_part,
+                    const struct unwind_row *row, int signal_frame)
+{
+    text_reset(cfa_part);
+    text_reset(regs_part);
+    if (row->reg[DWARF_REG_RA].kind == REG_RULE_UNDEFINED) {
+        text_add(cfa_part, "return DWU_END;");
+        return 0;
+    }
+    switch (row->cfa.kind) {
+    case CFA_RULE_REG_OFFSET:
+        if (row->cfa.reg >= DWU_NREGS) {
+            text_add(cfa_part, "return DWU_EREG;");
+            return 0;
+        }
+        text_add(cfa_part, "NEED(%u); cfa = in->r[%u] + (uint64_t)%lldll;", 1u << row->cfa.reg,
+                 row->cfa.reg, (long long)row->cfa.offset);
+        break;
+    case CFA_RULE_EXPRESSION:
+        text_add(cfa_part, "X(%zu, NULL, &cfa);", expression_id(g, row->cfa.expr, row->cfa.expr_len));
+        break;
+    default:
+        text_add(cfa_part, "return DWU_EBADRULE;");
+        return 0;
+    }
+    struct text *b = regs_part;
+    uint32_t known = 0, copied = 0;
+    for (unsigned c = 0; c < UNWIND_COLUMNS; c++) {
+        const struct unwind_rule *r = &row->reg[c];
+        switch (r->kind) {
+        case REG_RULE_UNREFERENCED:
+            if (c == DWARF_REG_RA) {
+                text_add(b, "return DWU_EBADRULE; ");
+            } else if (unmentioned_column(c) == COLUMN_BECOMES_CFA) {
+                text_add(b, "out->r[%u] = cfa; ", c);
+                known |= 1u << c;
+            } else if (unmentioned_column(c) == COLUMN_KEEPS_VALUE) {
+                text_add(b, "out->r[%u] = in->r[%u]; ", c, c);
+                copied |= 1u << c;
+            }
+            break;
+        case REG_RULE_SAME_VALUE:
+            text_add(b, "out->r[%u] = in->r[%u]; ", c, c);
+            copied |= 1u << c;
+            break;
+        case REG_RULE_UNDEFINED:
+            break;
+        case REG_RULE_OFFSET:
+            text_add(b, "LOAD(cfa + (uint64_t)%lldll, out->r[%u]); ", (long long)r->offset, c);
+            known |= 1u << c;
+            break;
+        case REG_RULE_VAL_OFFSET:
+            text_add(b, "out->r[%u] = cfa + (uint64_t)%lldll; ", c, (long long)r->offset);
+            known |= 1u << c;
+            break;
+        case REG_RULE_REGISTER:
+            if (r->reg >= DWU_NREGS) {
+                text_add(b, "return DWU_EREG; ");
+            } else {
+                text_add(b, "NEED(%u); out->r[%u] = in->r[%u]; ", 1u << r->reg, c, r->reg);
+                known |= 1u << c;
+            }
+            break;
+        case REG_RULE_EXPRESSION:
+            text_add(b, "X(%zu, &cfa, &a); LOAD(a, out->r[%u]); ",
+                     expression_id(g, r->expr, r->expr_len), c);
+            known |= 1u << c;
+            break;
+        case REG_RULE_VAL_EXPRESSION:
+            text_add(b, "X(%zu, &cfa, &out->r[%u]); ", expression_id(g, r->expr, r->expr_len), c);
+            known |= 1u << c;
+            break;
+        default:
+            text_add(b, "return DWU_EBADRULE; ");
+            break;
+        }
+    }
+    text_add(b, "out->valid = 0x%xu | (in->valid & 0x%xu); out->flags = %s; return DWU_OK;", known,
+             copied, signal_frame ? "DWU_FLAG_EXACT_IP" : "0");
+    return 1;
+}
+
+/* The body of one row: its CFA part, then a jump to its shared register
+ * part (interned in G->restores).  Returns the body's number, or -1. */
+static size_t row_body(struct gen *g, struct text *cfa_part, struct text *regs_part,
+                       const struct unwind_row *row, int signal_frame)
+{
+    if (row_code(g, cfa_part, regs_part, row, signal_frame)) {
+        size_t r = intern_id(&g->restores, regs_part->s, regs_part->len);
+        if (r == (size_t)-1)
+            return (size_t)-1;
+        text_add(cfa_part, " goto R%zu;", r);
+    }
+    if (cfa_part->oom || regs_part->oom)
+        return (size_t)-1;
+    return intern_id(&g->bodies, cfa_part->s, cfa_part->len);
+}
+
+/* ---- the row array ----------------------------------------------------- */
+
+struct entry {
+    uint64_t start, end;
+    size_t body;
+};
+
+static int by_start(const void *a, const void *b)
+{
+    const struct unwind_table *x = *(const struct unwind_table *const *)a;
+    const struct unwind_table *y = *(const struct unwind_table *const *)b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Append [start, end) with BODY, merging with an equal neighbour. */
+static int push_entry(struct entry **e, size_t *n, size_t *cap, uint64_t start, uint64_t end, size_t body)
+{
+    if (*n && (*e)[*n - 1].end == start && (*e)[*n - 1].body == body) {
+        (*e)[*n - 1].end = end;
+        return 0;
+    }
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 1024;
+        struct entry *ne = realloc(*e, c * sizeof *ne);
+        if (!ne)
+            return -1;
+        *e = ne;
+        *cap = c;
+    }
+    (*e)[(*n)++] = (struct entry){start, end, body};
+    return 0;
+}
+
+/*
+ * The row arrays and the lookup.  An entry's start is kept as its low 16
+ * bits: a 256-byte page's entries (page_first[p] to page_first[p + 1]) lie in
+ * one 64 KiB window, so they compare by those bits; a PC before the first
+ * entry of its page is in the last entry of an earlier page.
+ */
+static void write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64_t base, uint64_t limit,
+                         size_t nbodies)
+{
+    fprintf(out, "static const uint16_t row_start[%zu] = {", nent ? nent : 1);
+    for (size_t i = 0; i < nent; i++)
+        fprintf(out, "%s%u,", i % 12 ? "" : "\n", (unsigned)((ent[i].start - base) & 0xffff));
+    fprintf(out, "%s\n};\nstatic const %s row_body[%zu] = {", nent ? "" : "0",
+            nbodies <= 65536 ? "uint16_t" : "uint32_t", nent ? nent : 1);
+    for (size_t i = 0; i < nent; i++)
+        fprintf(out, "%s%zu,", i % 16 ? "" : "\n", ent[i].body);
+    size_t npages = (size_t)((limit - base + (1u << PAGE_SHIFT) - 1) >> PAGE_SHIFT);
+    fprintf(out, "%s\n};\n/* page p: the first entry that starts at or after p * 256 */\n"
+                 "static const uint32_t page_first[%zu] = {", nent ? "" : "0", npages + 1);
+    size_t k = 0;
+    for (size_t p = 0; p <= npages; p++) {
+        while (k < nent && ent[k].start - base < ((uint64_t)p << PAGE_SHIFT))
+            k++;
+        fprintf(out, "%s%zu,", p % 16 ? "" : "\n", k);
+    }
+    fprintf(out,
+            "\n};\n\nconst unsigned dwu_eh_elf_abi = DWU_EH_ELF_ABI;\n\n"
+            "int dwu_eh_elf_step(uint64_t pc, const struct dwu_regs *in, struct dwu_regs *out,\n"
+            "                    const struct dwu_memory *mem)\n{\n"
+            "    if (pc < LO || pc >= HI) return DWU_ENOINFO;\n"
+            "    uint32_t off = (uint32_t)(pc - LO), lo = page_first[off >> %d], hi = page_first[(off >> %d) + 1];\n"
+            "    uint16_t low = (uint16_t)off;\n"
+            "    if (lo == hi || row_start[lo] > low) {\n"
+            "        lo--;\n"
+            "    } else {\n"
+            "        while (hi - lo > 8) {\n"
+            "            uint32_t mid = lo + (hi - lo) / 2;\n"
+            "            if (row_start[mid] <= low) lo = mid; else hi = mid;\n"
+            "        }\n"
+            "        while (lo + 1 < hi && row_start[lo + 1] <= low) lo++;\n"
+            "    }\n"
+            "    uint64_t cfa, a;\n    (void)a;\n"
+            "    switch (row_body[lo]) {\n",
+            PAGE_SHIFT, PAGE_SHIFT);
+}
+
+int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t ntables,
+                    const char *object, struct eh_elf_stats *stats, char *err, size_t errlen)
+{
+    struct gen g = {.err = err, .errlen = errlen};
+    struct text cfa_part = {0}, regs_part = {0};
+    struct entry *ent = NULL;
+    size_t nent = 0, capent = 0;
+    int rc = -1;
+    memset(stats, 0, sizeof *stats);
+    const struct unwind_table **sorted = malloc((ntables + 1) * sizeof *sorted);
+    if (!sorted)
+        goto oom;
+    memcpy(sorted, tables, ntables * sizeof *sorted);
+    qsort(sorted, ntables, sizeof *sorted, by_start);
+
+    /* Body 0: no information (gaps between FDEs). */
+    if (intern_id(&g.bodies, "return DWU_ENOINFO;", strlen("return DWU_ENOINFO;")) != 0)
+        goto oom;
+    uint64_t covered = 0;   /* end of what entries cover so far */
+    for (size_t i = 0; i < ntables; i++) {
+        const struct unwind_table *t = sorted[i];
+        if (t->start >= t->end)
+            continue;
+        stats->tables++;
+        for (size_t r = 0; r < t->nrows; r++) {
+            const struct unwind_row *row = &t->rows[r];
+            uint64_t lo = row->start, hi = row->end;
+            stats->rows++;
+            if (nent && lo < covered)
+                lo = covered;   /* overlap with an earlier table: the earlier wins */
+            if (lo >= hi)
+                continue;
+            if (nent && lo > covered && push_entry(&ent, &nent, &capent, covered, lo, 0) != 0)
+                goto oom;
+            size_t id = row_body(&g, &cfa_part, &regs_part, row, t->signal_frame);
+            if (g.failed)
+                goto fail;
+            if (id == (size_t)-1 || push_entry(&ent, &nent, &capent, lo, hi, id) != 0)
+                goto oom;
+            covered = hi;
+        }
+    }
+    if (g.expr_code.oom)
+        goto oom;
+    uint64_t base = nent ? ent[0].start : 0, limit = nent ? ent[nent - 1].end : 0;
+    if (limit - base >= ((uint64_t)1 << 32)) {
+        snprintf(err, errlen, "code spans 4 GiB or more");
+        goto fail;
+    }
+    stats->entries = nent;
+    stats->bodies = g.bodies.count;
+    stats->expressions = g.exprs.count;
+
+    fprintf(out, "/* eh_elf of %s: %zu FDE tables, %zu rows, %zu entries, %zu row bodies, %zu expressions.\n"
+                 " * Generated by dwcompile. */\n#include <stdint.h>\n#include <string.h>\n\n",
+            object, stats->tables, stats->rows, stats->entries, stats->bodies, stats->expressions);
+    fputs(dwunwind_header, out);
+    fprintf(out,
+            "\n#define LO 0x%llxull\n#define HI 0x%llxull\n#define XSTACK 64\n"
+            "#define NEED(m) do { if ((in->valid & (m)) != (m)) return DWU_EREG; } while (0)\n"
+            "#define LOAD(addr, dst) do { uint64_t a_ = (addr); \\\n"
+            "        if (__builtin_expect(mem != 0, 0)) { if (mem->read(mem->arg, a_, &(dst))) return DWU_EMEM; } \\\n"
+            "        else memcpy(&(dst), (const void *)(uintptr_t)a_, 8); } while (0)\n"
+            "#define XPUSH(v) do { if (sp == XSTACK) return DWU_EBADRULE; s[sp++] = (v); } while (0)\n"
+            "#define XNEED(k) do { if (sp < (k)) return DWU_EBADRULE; } while (0)\n"
+            "#define XREG(r) do { if (!(in->valid & (1u << (r)))) return DWU_EREG; } while (0)\n"
+            "#define XSTEP() do { if (++steps > 10000) return DWU_EBADRULE; } while (0)\n"
+            "#define XLOAD(addr, size, dst) do { uint64_t v_ = 0; \\\n"
+            "        if (mem) { if (mem->read(mem->arg, (addr), &v_)) return DWU_EMEM; } \\\n"
+            "        else memcpy(&v_, (const void *)(uintptr_t)(addr), (size)); \\\n"
+            "        if ((size) < 8) { v_ &= ((uint64_t)1 << (8 * (size) & 63)) - 1; } \\\n"
+            "        (dst) = v_; } while (0)\n"
+            "#define X(id, init, res) do { int e_ = x##id(in, mem, (init), (res)); if (e_) return e_; } while (0)\n\n",
+            (unsigned long long)base, (unsigned long long)limit);
+    fwrite(g.expr_code.s ? g.expr_code.s : "", 1, g.expr_code.len, out);
+
+    write_lookup(out, ent, nent, base, limit, g.bodies.count);
+    for (size_t i = 0; i < g.bodies.count; i++)
+        fprintf(out, "    case %zu: %s\n", i, g.bodies.by_id[i]);
+    fprintf(out, "    }\n    return DWU_EBADRULE;\n");
+    for (size_t i = 0; i < g.restores.count; i++)
+        fprintf(out, "R%zu: %s\n", i, g.restores.by_id[i]);
+    fprintf(out, "}\n");
+    if (ferror(out)) {
+        snprintf(err, errlen, "write error");
+        goto fail;
+    }
+    rc = 0;
+    goto done;
+oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+done:
+    free(sorted);
+    free(ent);
+    free(cfa_part.s);
+    free(regs_part.s);
+    free(g.expr_code.s);
+    intern_release(&g.bodies);
+    intern_release(&g.restores);
+    intern_release(&g.exprs);
+    return rc;
+}

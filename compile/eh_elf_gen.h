@@ -1,0 +1,48 @@
+/*
+ * eh_elf_gen: an object's unwind tables (H) compiled to C.
+ *
+ * The generated file defines the entry point of runtime/dwunwind.h,
+ * `dwu_eh_elf_step(pc, in, out, mem)`, for one object:
+ *   - every row of every table becomes an entry of a sorted array of row
+ *     starts (32-bit offsets) with the number of its row body; neighbours
+ *     with the same body merge, and the space between FDEs is a row with no
+ *     information;
+ *   - a page index (one entry per 256 bytes of code) narrows the search
+ *     to the rows of the PC's page;
+ *   - each distinct row body — the code that computes the CFA and restores
+ *     rip, rsp, rbp, rbx, r12-r15 and whatever else the row describes — is
+ *     written once, as one case of a switch (libc's 24,000 rows have a few
+ *     hundred bodies);
+ *   - each distinct DWARF expression is a C function.
+ * Memory reads go straight to memory when MEM is NULL and through
+ * MEM->read otherwise (the bounds-checked mode).
+ *
+ * The generated C includes nothing but <stdint.h> and <string.h>: the ABI
+ * declarations of dwunwind.h are copied into it.
+ */
+#ifndef DWCHECK_EH_ELF_GEN_H
+#define DWCHECK_EH_ELF_GEN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "semantics/unwind_table.h"
+
+struct eh_elf_stats {
+    size_t tables;          /* FDE tables compiled */
+    size_t rows;            /* rows in those tables */
+    size_t entries;         /* entries of the row array, after merging and gaps */
+    size_t bodies;          /* distinct row bodies */
+    size_t expressions;     /* distinct DWARF expressions */
+};
+
+/*
+ * Write the C of the eh_elf for TABLES (any order; overlapping parts of a
+ * later table are dropped) to OUT.  OBJECT names the object in a comment.
+ * Returns 0, or -1 with a reason in ERR (code spanning 4 GiB or more, an
+ * undecodable expression, out of memory, a write error).
+ */
+int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t ntables,
+                    const char *object, struct eh_elf_stats *stats, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * dwarf_fallback: unwind one frame by interpreting the object's .eh_frame,
+ * for objects that have no eh_elf.
+ *
+ * .eh_frame_hdr's search table finds the FDE; its CIE and FDE are parsed
+ * here (the pointer encodings, augmentations z, R, P, L and S), and the pure
+ * CFA-program evaluator of semantics/ computes the row at the PC, whose rules
+ * are then applied as the compiled tables apply them (column_policy.h).
+ * Everything the parser reads is checked against the object's segment.
+ */
+#ifndef DWUNWIND_DWARF_FALLBACK_H
+#define DWUNWIND_DWARF_FALLBACK_H
+
+#include "objects.h"
+
+/* Unwind IN (LOOKUP_PC is the run-time PC whose row applies) into OUT. */
+int dwu_dwarf_step(const struct dwu_object *obj, uint64_t lookup_pc, const struct dwu_regs *in,
+                   struct dwu_regs *out, const struct dwu_memory *mem);
+
+#endif

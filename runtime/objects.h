@@ -1,0 +1,38 @@
+/*
+ * objects: the code objects loaded in this process, and their unwinders.
+ *
+ * Built from dl_iterate_phdr on first use and again when a lookup misses
+ * after objects were loaded or unloaded.  Each executable segment records
+ * its load bias, its eh_elf's entry point (BASENAME.eh_elf.so found next
+ * to the object or in DWUNWIND_PATH, loaded with dlopen), and otherwise
+ * where its .eh_frame_hdr is, for the DWARF fallback.
+ */
+#ifndef DWUNWIND_OBJECTS_H
+#define DWUNWIND_OBJECTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dwunwind.h"
+
+struct dwu_object {
+    uint64_t lo, hi;                 /* the executable segment, run-time addresses */
+    uint64_t bias;                   /* run-time address minus the object's own */
+    dwu_eh_elf_step_fn step;         /* the eh_elf, or NULL */
+    const uint8_t *eh_frame_hdr;     /* run-time address, or NULL */
+    const uint8_t *readable_end;     /* end of the segment that holds it */
+};
+
+/* The object whose executable segment holds IP, or NULL. */
+const struct dwu_object *dwu_object_at(uint64_t ip);
+
+/* How many executable segments are known; *WITH_EH_ELF (may be NULL) of
+ * them have an eh_elf.  For tests and diagnostics. */
+size_t dwu_object_count(size_t *with_eh_elf);
+
+/* For tests and benchmarks: 0 ignores eh_elfs (every object uses the DWARF
+ * fallback), 1 uses them (the default).  Takes effect at the next rebuild,
+ * which this call forces. */
+void dwu_use_eh_elfs(int use);
+
+#endif

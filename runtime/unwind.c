@@ -1,0 +1,124 @@
+/*
+ * unwind: the public entry points of dwunwind.h — one step, a walk, the
+ * backtrace of the calling thread, and the bounds-checked stack reader.
+ */
+#include <string.h>
+
+#include "dwarf_fallback.h"
+#include "dwunwind.h"
+#include "objects.h"
+
+#define NEEDED ((1u << DWU_RIP) | (1u << DWU_RSP))
+
+/* Unwind IN into OUT; *LAST caches the object of the previous frame (most
+ * callers are in the same object as their callees). */
+static inline int step_into(const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem,
+                            const struct dwu_object **last)
+{
+    if ((in->valid & NEEDED) != NEEDED)
+        return DWU_EREG;
+    uint64_t ip = in->r[DWU_RIP];
+    /* A return address may be just past the function (a call that does not
+     * return): the row of the call is at ip - 1, unless the frame was
+     * interrupted at ip. */
+    uint64_t pc = in->flags & DWU_FLAG_EXACT_IP ? ip : ip - 1;
+    const struct dwu_object *o = *last;
+    if (!o || pc < o->lo || pc >= o->hi) {
+        if (!(o = dwu_object_at(pc)))
+            return DWU_ENOINFO;
+        *last = o;
+    }
+    int rc = o->step ? o->step(pc - o->bias, in, out, mem) : dwu_dwarf_step(o, pc, in, out, mem);
+    if (rc == DWU_OK && (out->valid & NEEDED) != NEEDED)
+        return DWU_EREG;
+    return rc;
+}
+
+int dwu_step(struct dwu_regs *regs, const struct dwu_memory *mem)
+{
+    struct dwu_regs out;
+    const struct dwu_object *last = NULL;
+    int rc = step_into(regs, &out, mem, &last);
+    if (rc == DWU_OK)
+        *regs = out;
+    return rc;
+}
+
+int dwu_unwind(struct dwu_regs *regs, const struct dwu_memory *mem, uint64_t *ips, int max,
+               int *status)
+{
+    struct dwu_regs other;
+    struct dwu_regs *cur = regs, *next = &other;
+    const struct dwu_object *last = NULL;
+    int n = 0, rc = DWU_OK;
+    while (n < max) {
+        ips[n++] = cur->r[DWU_RIP];
+        rc = step_into(cur, next, mem, &last);
+        if (rc != DWU_OK)
+            break;
+        /* A caller's frame is above its callee's, except across a signal
+         * frame (the interrupted code may run on another stack). */
+        if (next->r[DWU_RSP] <= cur->r[DWU_RSP] && !(next->flags & DWU_FLAG_EXACT_IP)) {
+            rc = DWU_ELOOP;
+            break;
+        }
+        struct dwu_regs *t = cur;
+        cur = next;
+        next = t;
+        if (cur->r[DWU_RIP] == 0) {
+            rc = DWU_END;
+            break;
+        }
+    }
+    if (cur != regs)
+        *regs = *cur;
+    if (status)
+        *status = rc;
+    return n;
+}
+
+__attribute__((noinline)) int dwu_backtrace(void **ips, int max)
+{
+    struct dwu_regs regs;
+    if (max <= 0)
+        return 0;
+    dwu_capture(&regs);
+    /* regs is this function's frame: one step reaches the caller. */
+    if (dwu_step(&regs, NULL) != DWU_OK)
+        return 0;
+    int n = 0;
+    while (n < max) {
+        uint64_t chunk[64];
+        int want = max - n < 64 ? max - n : 64, status;
+        int got = dwu_unwind(&regs, NULL, chunk, want, &status);
+        for (int i = 0; i < got; i++)
+            ips[n + i] = (void *)(uintptr_t)chunk[i];
+        n += got;
+        if (status != DWU_OK || got < want)
+            break;
+    }
+    return n;
+}
+
+int dwu_read_stack_copy(void *arg, uint64_t addr, uint64_t *value)
+{
+    const struct dwu_stack_copy *c = arg;
+    if (addr < c->base || c->size < 8 || addr - c->base > c->size - 8)
+        return -1;
+    memcpy(value, c->data + (addr - c->base), 8);
+    return 0;
+}
+
+const char *dwu_strerror(int status)
+{
+    switch (status) {
+    case DWU_OK: return "success";
+    case DWU_END: return "outermost frame";
+    case DWU_ENOINFO: return "no unwind information for the instruction pointer";
+    case DWU_EMEM: return "a memory read failed";
+    case DWU_EREG: return "a rule needs a register the frame does not know";
+    case DWU_EBADRULE: return "an unwind rule cannot be evaluated";
+    case DWU_ELOOP: return "the stack pointer does not move towards the caller";
+    default: return "unknown status";
+    }
+}

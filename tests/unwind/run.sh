@@ -1,0 +1,102 @@
+#!/bin/bash
+# Unwinding tests: dwcompile's gate and outputs, and the dwunwind runtime
+# (eh_elfs, then the DWARF fallback) against libgcc and libunwind on the
+# stacks of tests/unwind/check_unwind.c, plus corrupted copies of them.
+set -u
+build=${1:?usage: run.sh BUILD}
+dwcompile=$build/bin/dwcompile
+exe=$build/tests/check_unwind
+work=$build/tests/unwind
+eh=$work/eh
+rm -rf "$work" && mkdir -p "$eh"
+. "$(dirname "$0")/../lib.sh"
+
+libc=$(ldd "$exe" | awk '$1 ~ /^libc\.so/ { print $3 }')
+
+# 1. The gate: libc has CFI bugs dwcheck reports (glibc's mpn routines), so
+# dwcompile refuses it, lists the findings and writes nothing.
+out=$("$dwcompile" -o "$work/refused.eh_elf.so" "$libc" 2>&1); rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$work/refused.eh_elf.so" ] && grep -q "refused: verification reports" <<< "$out" &&
+   grep -q "error: " <<< "$out"; then
+    ok "dwcompile refuses a binary with verification errors (exit 1, findings listed, no output)"
+else
+    not_ok "dwcompile refuses a binary with verification errors (exit $rc)" "$out"
+fi
+
+# 2. The eh_elfs: the test program (clean) and libc (--force).
+if "$dwcompile" -q -o "$eh/check_unwind.eh_elf.so" --emit-c "$work/check_unwind.c" "$exe"; then
+    ok "dwcompile: the test program's eh_elf"
+else
+    not_ok "dwcompile: the test program's eh_elf"
+fi
+if "$dwcompile" -q --force -o "$eh/libc.so.6.eh_elf.so" "$libc" > /dev/null 2>&1; then
+    ok "dwcompile --force: libc's eh_elf"
+else
+    not_ok "dwcompile --force: libc's eh_elf"
+fi
+# The generated C is warning-free under the project's own warnings.
+if cc -O2 -fPIC -shared -Wall -Wextra -Werror -o "$work/warnings.so" "$work/check_unwind.c" 2>&1; then
+    ok "generated C compiles with -Wall -Wextra -Werror"
+else
+    not_ok "generated C compiles with -Wall -Wextra -Werror"
+fi
+
+# 3. dwunwind against libgcc and libunwind: with eh_elfs, then DWARF only.
+expect_identical() {
+    local name=$1 out=$2 rc=$3 eh_elfs=$4
+    local with
+    with=$(awk '/code segments/ { print $4 }' <<< "$out")
+    if [ "$rc" -eq 0 ] && grep -q "; 0 mismatches" <<< "$out" && [ "${with:-0}" -ge "$eh_elfs" ]; then
+        ok "$name: $(grep stacks <<< "$out")"
+    else
+        not_ok "$name (exit $rc, ${with:-?} eh_elfs)" "$out"
+    fi
+}
+out=$(DWUNWIND_PATH=$eh "$exe" --corrupt "${CORRUPT_RUNS:-25}" 2>&1); rc=$?
+expect_identical "eh_elfs" "$out" $rc 2
+if grep -q "corrupted stacks: [1-9][0-9]* unwound without a crash" <<< "$out"; then
+    ok "$(grep corrupted <<< "$out")"
+else
+    not_ok "corrupted stacks" "$out"
+fi
+out=$("$exe" --dwarf 2>&1); rc=$?
+expect_identical "DWARF fallback" "$out" $rc 0
+
+# 4. Bad input: a clear error, exit 2, nothing written.
+expect_trouble() {
+    local name=$1; shift
+    local out rc
+    out=$("$dwcompile" "$@" 2>&1); rc=$?
+    if [ $rc -eq 2 ] && grep -q "^dwcompile: " <<< "$out" && [ ! -e "$work/bad.eh_elf.so" ]; then
+        ok "$name: $(head -1 <<< "$out")"
+    else
+        not_ok "$name (exit $rc)" "$out"
+    fi
+}
+expect_trouble "missing file" -o "$work/bad.eh_elf.so" "$work/no-such-file"
+printf 'not an ELF file\n' > "$work/text"
+expect_trouble "not an ELF file" -o "$work/bad.eh_elf.so" "$work/text"
+expect_trouble "no input" -o "$work/bad.eh_elf.so"
+expect_trouble "unwritable output" -o /proc/bad.eh_elf.so "$exe"
+# A good eh_elf is not replaced when a later run fails.
+cp "$eh/check_unwind.eh_elf.so" "$work/keep.eh_elf.so"
+CC=false "$dwcompile" -q -o "$work/keep.eh_elf.so" "$exe" 2> /dev/null
+if [ $? -eq 2 ] && cmp -s "$eh/check_unwind.eh_elf.so" "$work/keep.eh_elf.so" &&
+   [ -z "$(ls "$work" | grep tmp-)" ]; then
+    ok "a failed compilation leaves the existing eh_elf and no temporary files"
+else
+    not_ok "a failed compilation leaves the existing eh_elf and no temporary files" "$(ls "$work")"
+fi
+
+# 5. make install: a program built with pkg-config against the shared library.
+prefix=$(cd "$work" && pwd)/prefix
+if make -s install PREFIX="$prefix" BUILD="$build" > "$work/install.log" 2>&1 &&
+   cc -O1 ${SAN_FLAGS:-} -o "$work/installed" tests/unwind/installed.c \
+      $(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs dwunwind) 2>> "$work/install.log" &&
+   out=$(LD_LIBRARY_PATH=$prefix/lib "$work/installed" 2>&1); then
+    ok "installed header, library and dwunwind.pc: $out"
+else
+    not_ok "installed header, library and dwunwind.pc" "$(cat "$work/install.log") ${out:-}"
+fi
+
+finish "unwinding"
