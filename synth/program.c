@@ -25,6 +25,15 @@ struct held_exit {
     struct abs_state state;
 };
 
+/* An exit seen while a function runs, taken only if the run succeeds: a
+ * function with undecodable code on a reachable path says nothing about
+ * where its jumps go (the bytes after the bad instruction are not code). */
+struct pending_exit {
+    uint64_t target;
+    int is_call;
+    struct abs_state state;
+};
+
 struct pass_one {
     struct synth_program *p;
     size_t from;                /* the function being run */
@@ -32,6 +41,8 @@ struct pass_one {
     struct held_exit *held;
     size_t nheld, capheld;
     uint8_t *jumped_into;       /* per function: some jump lands in its range */
+    struct pending_exit *pending;   /* the exits of the run in progress */
+    size_t npending, cappending;
     int oom;
 };
 
@@ -96,9 +107,8 @@ static void record_jump(struct pass_one *po, size_t j, uint64_t target, const st
     }
 }
 
-static void record_exit(void *arg, uint64_t target, int is_call, const struct abs_state *st)
+static void take_exit(struct pass_one *po, uint64_t target, int is_call, const struct abs_state *st)
 {
-    struct pass_one *po = arg;
     struct synth_program *p = po->p;
     size_t j = function_index_at(&p->index, target);
     if (j == (size_t)-1)
@@ -114,6 +124,30 @@ static void record_exit(void *arg, uint64_t target, int is_call, const struct ab
         hold_exit(po, target, st);
     else
         record_jump(po, j, target, st);
+}
+
+static void record_exit(void *arg, uint64_t target, int is_call, const struct abs_state *st)
+{
+    struct pass_one *po = arg;
+    if (po->npending == po->cappending) {
+        size_t cap = po->cappending ? 2 * po->cappending : 64;
+        struct pending_exit *n = realloc(po->pending, cap * sizeof *n);
+        if (!n) {
+            po->oom = 1;
+            return;
+        }
+        po->pending = n;
+        po->cappending = cap;
+    }
+    po->pending[po->npending++] = (struct pending_exit){target, is_call, *st};
+}
+
+/* After a run: its exits count when it succeeded (RC == 0). */
+static void settle_exits(struct pass_one *po, int rc)
+{
+    for (size_t i = 0; rc == 0 && i < po->npending && !po->oom; i++)
+        take_exit(po, po->pending[i].target, po->pending[i].is_call, &po->pending[i].state);
+    po->npending = 0;
 }
 
 static int noreturn_at(void *arg, uint64_t target)
@@ -307,7 +341,9 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
         struct synth_outcome out;
         po.from = i;
         po.hold = may_be_fragment(rq.func);
-        if (synthesize_function(&p->session, &rq, NULL, &out) == 0)
+        int ran = synthesize_function(&p->session, &rq, NULL, &out);
+        settle_exits(&po, ran);
+        if (ran == 0)
             p->noreturn[i] = !out.returns && p->index.funcs[i].source != FUNC_FROM_PLT;
         p->insns[i] = out.kept_insns;
         p->ninsns[i] = out.nkept_insns;
@@ -335,11 +371,12 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
             rq.exits_arg = &po;
             struct synth_outcome out;
             po.from = i;
-            synthesize_function(&p->session, &rq, NULL, &out);
+            settle_exits(&po, synthesize_function(&p->session, &rq, NULL, &out));
         }
         drop_entries_of_functions(p);
     }
     free(po.held);
+    free(po.pending);
     free(po.jumped_into);
     if (po.oom) {
         snprintf(err, errlen, "out of memory");

@@ -38,3 +38,25 @@ inner:
 	.type	bogus, @function
 	.set	bogus, 0x7fff0000
 	.size	bogus, 64
+
+# Undecodable code on a reachable path says nothing about the jumps of its
+# function: `phantom`'s jump into `victim` must not change victim's states.
+	.globl	phantom
+	.type	phantom, @function
+phantom:
+	pushq	%rbp
+	testq	%rdi, %rdi
+	je	.Lvictim_body
+	.byte	0x06
+	.size	phantom, .-phantom
+
+	.globl	victim
+	.type	victim, @function
+victim:
+	pushq	%rbx
+	jmp	*%rsi
+.Lvictim_body:
+	movq	%rdi, %rbx
+	popq	%rbx
+	ret
+	.size	victim, .-victim

@@ -69,6 +69,14 @@ for want in "invalid_bytes (0x1006): cannot synthesise: invalid instruction on a
 done
 grep -A4 '^good pc=' <<< "$out" | grep -qE ' rsp\+16 +c-16 +c-8 +$' && ok "good is still synthesised" ||
     not_ok "good is still synthesised" "$out"
+# phantom jumps into victim before its undecodable byte: that jump must not
+# hand victim phantom's frame (rbp saved where victim saved rbx).
+victim=$("$dwsynth" --function=victim "$bad" 2>&1)
+if grep -q ' rsp+16 *c-16 *c-8 *$' <<< "$victim" && ! grep -q 'rbp\|?' <<< "$victim"; then
+    ok "a function with undecodable code hands no states to others"
+else
+    not_ok "a function with undecodable code hands no states to others" "$victim"
+fi
 json=$("$dwsynth" --format=json "$bad" 2>/dev/null)
 grep -q '"name":"bogus".*"status":"unknown","reason":"symbol lies outside the file' <<< "$json" &&
     ok "json lists the unknown function and its reason" || not_ok "json lists the unknown function"
