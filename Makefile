@@ -164,7 +164,11 @@ $(BUILD)/tests/check_unwind: tests/unwind/check_unwind.c tests/unwind/frames.c t
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -I. tests/unwind/check_unwind.c tests/unwind/frames.c \
 	    $(RUNTIME_A) -lunwind -ldl -lpthread -o $@
 
-check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind
+$(BUILD)/tests/eh_elf_equiv: tests/unwind/eh_elf_equiv.c $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $< $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB) $(DWARF_LIBS) -ldl -o $@
+
+check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/eh_elf_equiv corpus
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/unwind/run.sh $(BUILD)
 
 check-full: $(TOOL_BINS)

@@ -416,7 +416,9 @@ static int by_start(const void *a, const void *b)
 {
     const struct unwind_table *x = *(const struct unwind_table *const *)a;
     const struct unwind_table *y = *(const struct unwind_table *const *)b;
-    return x->start < y->start ? -1 : x->start > y->start;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
 }
 
 /* Append [start, end) with BODY, merging with an equal neighbour. */

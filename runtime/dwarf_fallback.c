@@ -278,31 +278,27 @@ static int eval_expr(const struct eval_env *env, const struct unwind_rule *rule,
     return dwarf_expr_eval(ops, (size_t)n, &de, init, out, &why) == 0 ? 0 : DWU_EMEM;
 }
 
-int dwu_dwarf_step(const struct dwu_object *obj, uint64_t lookup_pc, const struct dwu_regs *in,
-                   struct dwu_regs *out, const struct dwu_memory *mem)
+int dwu_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule *col, int signal_frame,
+                    const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem)
 {
-    struct cfi_state row;
-    int signal = 0;
-    int rc = row_at(obj, lookup_pc, &row, &signal);
-    if (rc != 0)
-        return rc;
-    if (row.col[DWU_RIP].kind == REG_RULE_UNDEFINED)
+    int rc;
+    if (col[DWU_RIP].kind == REG_RULE_UNDEFINED)
         return DWU_END;
     struct eval_env env = {in, mem};
     uint64_t cfa;
-    if (row.cfa.kind == CFA_RULE_REG_OFFSET) {
-        if (row.cfa.reg >= DWU_NREGS || !(in->valid & (1u << row.cfa.reg)))
+    if (cfa_rule->kind == CFA_RULE_REG_OFFSET) {
+        if (cfa_rule->reg >= DWU_NREGS || !(in->valid & (1u << cfa_rule->reg)))
             return DWU_EREG;
-        cfa = in->r[row.cfa.reg] + (uint64_t)row.cfa.offset;
-    } else if (row.cfa.kind == CFA_RULE_EXPRESSION) {
-        if ((rc = eval_expr(&env, &row.cfa, NULL, &cfa)) != 0)
+        cfa = in->r[cfa_rule->reg] + (uint64_t)cfa_rule->offset;
+    } else if (cfa_rule->kind == CFA_RULE_EXPRESSION) {
+        if ((rc = eval_expr(&env, cfa_rule, NULL, &cfa)) != 0)
             return rc;
     } else {
         return DWU_EBADRULE;
     }
     memset(out, 0, sizeof *out);
     for (unsigned c = 0; c < DWU_NREGS; c++) {
-        const struct unwind_rule *r = &row.col[c];
+        const struct unwind_rule *r = &col[c];
         uint64_t v = 0, addr;
         switch (r->kind) {
         case REG_RULE_UNREFERENCED:
@@ -352,6 +348,15 @@ int dwu_dwarf_step(const struct dwu_object *obj, uint64_t lookup_pc, const struc
         out->r[c] = v;
         out->valid |= 1u << c;
     }
-    out->flags = signal ? DWU_FLAG_EXACT_IP : 0;
+    out->flags = signal_frame ? DWU_FLAG_EXACT_IP : 0;
     return DWU_OK;
+}
+
+int dwu_dwarf_step(const struct dwu_object *obj, uint64_t lookup_pc, const struct dwu_regs *in,
+                   struct dwu_regs *out, const struct dwu_memory *mem)
+{
+    struct cfi_state row;
+    int signal = 0;
+    int rc = row_at(obj, lookup_pc, &row, &signal);
+    return rc != 0 ? rc : dwu_apply_rules(&row.cfa, row.col, signal, in, out, mem);
 }

@@ -13,6 +13,15 @@
 
 #include "objects.h"
 
+#include "semantics/unwind_table.h"
+
+/* Unwind IN into OUT by one row's rules: CFA_RULE, and COL (at least the 17
+ * columns of an x86_64 frame); SIGNAL_FRAME when the row's CIE has "S".
+ * Returns DWU_OK, DWU_END (the return address is undefined) or an error.
+ * The interpreter that the compiled tables must agree with. */
+int dwu_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule *col, int signal_frame,
+                    const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem);
+
 /* Unwind IN (LOOKUP_PC is the run-time PC whose row applies) into OUT. */
 int dwu_dwarf_step(const struct dwu_object *obj, uint64_t lookup_pc, const struct dwu_regs *in,
                    struct dwu_regs *out, const struct dwu_memory *mem);

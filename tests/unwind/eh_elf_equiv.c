@@ -1,0 +1,140 @@
+/*
+ * eh_elf_equiv: a compiled eh_elf agrees with its table, row by row.
+ *
+ *   eh_elf_equiv FILE EH_ELF
+ *
+ * For every row of every FDE of FILE's .eh_frame, at the row's first and
+ * last address, the eh_elf's dwu_eh_elf_step and the runtime's interpreter
+ * (dwu_apply_rules, the DWARF fallback's rule application) unwind the same
+ * registers (random values, all known) over the same synthetic memory (each
+ * 8-byte read returns a hash of its address).  Their status, registers,
+ * validity bits and flags must be identical.  A PC between FDEs must give
+ * DWU_ENOINFO.  Prints a summary; exit status 1 on any difference, 2 when
+ * FILE or EH_ELF cannot be read.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "object/elf_file.h"
+#include "runtime/dwarf_fallback.h"
+#include "runtime/dwunwind.h"
+#include "semantics/cfi_eval.h"
+#include "semantics/cfi_reader.h"
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static int synthetic_read(void *arg, uint64_t addr, uint64_t *value)
+{
+    (void)arg;
+    *value = mix(addr);
+    return 0;
+}
+
+static long differences;
+
+static void compare(dwu_eh_elf_step_fn step, uint64_t pc, const struct unwind_row *row, int signal,
+                    uint64_t seed)
+{
+    struct dwu_regs in = {.valid = (1u << DWU_NREGS) - 1};
+    for (unsigned r = 0; r < DWU_NREGS; r++)
+        in.r[r] = mix(seed * 31 + r);
+    in.r[DWU_RIP] = pc;
+    struct dwu_memory mem = {synthetic_read, NULL};
+    struct dwu_regs compiled, interpreted;
+    memset(&compiled, 0, sizeof compiled);
+    int a = step(pc, &in, &compiled, &mem);
+    int b = row ? dwu_apply_rules(&row->cfa, row->reg, signal, &in, &interpreted, &mem) : DWU_ENOINFO;
+    int same = a == b;
+    if (same && a == DWU_OK) {
+        same = compiled.valid == interpreted.valid && compiled.flags == interpreted.flags;
+        for (unsigned r = 0; same && r < DWU_NREGS; r++)
+            if (compiled.valid & (1u << r))
+                same = compiled.r[r] == interpreted.r[r];
+    }
+    if (!same && differences++ < 10)
+        fprintf(stderr, "eh_elf_equiv: 0x%llx: compiled status %d, interpreted %d%s\n",
+                (unsigned long long)pc, a, b, a == b ? " (registers differ)" : "");
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const struct unwind_table *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: eh_elf_equiv FILE EH_ELF\n");
+        return 2;
+    }
+    char err[256];
+    struct elf_file ef;
+    struct cfi_section eh;
+    struct cfi_eval ev;
+    if (elf_file_open(&ef, argv[1], err, sizeof err) != 0 ||
+        cfi_section_read(&ef, ".eh_frame", &eh, err, sizeof err) <= 0 || cfi_eval_init(&ev, &eh) != 0) {
+        fprintf(stderr, "eh_elf_equiv: %s: %s\n", argv[1], err);
+        return 2;
+    }
+    void *h = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+    void *sym = h ? dlsym(h, DWU_EH_ELF_STEP) : NULL;
+    if (!sym) {
+        fprintf(stderr, "eh_elf_equiv: %s: %s\n", argv[2], dlerror());
+        return 2;
+    }
+    dwu_eh_elf_step_fn step;
+    memcpy(&step, &sym, sizeof step);
+    long rows = 0, addresses = 0, gaps = 0;
+    uint64_t seed = 1;
+    struct unwind_table *t = calloc(eh.nfdes + 1, sizeof *t);
+    size_t n = 0;
+    for (size_t i = 0; i < eh.nfdes; i++) {
+        struct cfa_error ce;
+        if (cfi_eval_fde_table(&ev, &eh.fdes[i], &t[n], &ce) == 0)
+            n++;
+    }
+    /* In address order, as dwcompile lays them out: a later FDE's part that
+     * an earlier one covers is not in the eh_elf. */
+    qsort(t, n, sizeof *t, by_start);
+    uint64_t covered = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ambiguous = (i > 0 && t[i - 1].start == t[i].start) || (i + 1 < n && t[i + 1].start == t[i].start);
+        if (i > 0 && t[i].start > covered && covered) {
+            compare(step, covered, NULL, 0, seed++);   /* between FDEs */
+            gaps++;
+        }
+        for (size_t r = 0; r < t[i].nrows && !ambiguous; r++) {
+            const struct unwind_row *row = &t[i].rows[r];
+            uint64_t lo = row->start > covered ? row->start : covered;
+            if (lo >= row->end)
+                continue;
+            rows++;
+            compare(step, lo, row, t[i].signal_frame, seed++);
+            compare(step, row->end - 1, row, t[i].signal_frame, seed++);
+            addresses += 2;
+        }
+        if (t[i].end > covered && t[i].start < t[i].end)
+            covered = t[i].end;
+    }
+    printf("%s: %ld rows (%ld addresses) and %ld gaps between FDEs: %ld differences\n", argv[1], rows,
+           addresses, gaps, differences);
+    for (size_t i = 0; i < n; i++)
+        unwind_table_release(&t[i]);
+    free(t);
+    cfi_eval_release(&ev);
+    cfi_section_release(&eh);
+    elf_file_close(&ef);
+    dlclose(h);
+    return differences ? 1 : 0;
+}
