@@ -18,7 +18,8 @@ static const char dwunwind_header[] =
 #include "dwunwind_h.inc"
     ;
 
-#define PAGE_SHIFT 8     /* 256-byte pages: a few rows each */
+#define PAGE_SHIFT 6     /* 64-byte pages: one or two rows each */
+#define BLOCK_PAGES 256u /* pages per block of the two-level page index */
 #define EXPR_MAX_OPS 256
 
 /* ---- growable text ---------------------------------------------------- */
@@ -398,7 +399,7 @@ static size_t row_body(struct gen *g, struct text *cfa_part, struct text *regs_p
         size_t r = intern_id(&g->restores, regs_part->s, regs_part->len);
         if (r == (size_t)-1)
             return (size_t)-1;
-        text_add(cfa_part, " goto R%zu;", r);
+        text_add(cfa_part, " return R%zu(cfa, in, out, mem);", r);
     }
     if (cfa_part->oom || regs_part->oom)
         return (size_t)-1;
@@ -442,48 +443,63 @@ static int push_entry(struct entry **e, size_t *n, size_t *cap, uint64_t start, 
 
 /*
  * The row arrays and the lookup.  An entry's start is kept as its low 16
- * bits: a 256-byte page's entries (page_first[p] to page_first[p + 1]) lie in
+ * bits: a 64-byte page's entries (from its first to the next page's) lie in
  * one 64 KiB window, so they compare by those bits; a PC before the first
  * entry of its page is in the last entry of an earlier page.
  */
-static void write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64_t base, uint64_t limit,
-                         size_t nbodies)
+static int write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64_t base, uint64_t limit,
+                        size_t nbodies)
 {
-    fprintf(out, "static const uint16_t row_start[%zu] = {", nent ? nent : 1);
-    for (size_t i = 0; i < nent; i++)
-        fprintf(out, "%s%u,", i % 12 ? "" : "\n", (unsigned)((ent[i].start - base) & 0xffff));
-    fprintf(out, "%s\n};\nstatic const %s row_body[%zu] = {", nent ? "" : "0",
+    /* Start and body side by side: one cache line serves the search and
+     * the dispatch. */
+    fprintf(out, "static const struct { uint16_t start; %s body; } row[%zu] = {",
             nbodies <= 65536 ? "uint16_t" : "uint32_t", nent ? nent : 1);
     for (size_t i = 0; i < nent; i++)
-        fprintf(out, "%s%zu,", i % 16 ? "" : "\n", ent[i].body);
+        fprintf(out, "%s{%u,%zu},", i % 8 ? "" : "\n", (unsigned)((ent[i].start - base) & 0xffff), ent[i].body);
+    if (!nent)
+        fprintf(out, "{0,0}");
+    /* The first entry of each page, as a 16-bit offset from the first
+     * entry of its block of 256 pages (16 KiB: fewer than 65536 entries). */
     size_t npages = (size_t)((limit - base + (1u << PAGE_SHIFT) - 1) >> PAGE_SHIFT);
-    fprintf(out, "%s\n};\n/* page p: the first entry that starts at or after p * 256 */\n"
-                 "static const uint32_t page_first[%zu] = {", nent ? "" : "0", npages + 1);
+    size_t *first = malloc((npages + 2) * sizeof *first);
+    if (!first)
+        return -1;
     size_t k = 0;
-    for (size_t p = 0; p <= npages; p++) {
+    for (size_t p = 0; p <= npages + 1; p++) {
         while (k < nent && ent[k].start - base < ((uint64_t)p << PAGE_SHIFT))
             k++;
-        fprintf(out, "%s%zu,", p % 16 ? "" : "\n", k);
+        first[p] = k;
     }
+    size_t nblocks = (npages + 1) / BLOCK_PAGES + 1;
+    fprintf(out, "\n};\n/* block b: the first entry that starts at or after b * %u */\n"
+                 "static const uint32_t block_first[%zu] = {",
+            BLOCK_PAGES << PAGE_SHIFT, nblocks);
+    for (size_t b = 0; b < nblocks; b++)
+        fprintf(out, "%s%zu,", b % 12 ? "" : "\n", first[b * BLOCK_PAGES]);
+    fprintf(out, "\n};\n/* page p: the first entry that starts at or after p * %u, less its block's */\n"
+                 "static const uint16_t page_first[%zu] = {", 1u << PAGE_SHIFT, npages + 1);
+    for (size_t p = 0; p <= npages; p++)
+        fprintf(out, "%s%zu,", p % 16 ? "" : "\n", first[p] - first[p / BLOCK_PAGES * BLOCK_PAGES]);
+    free(first);
     fprintf(out,
             "\n};\n\nconst unsigned dwu_eh_elf_abi = DWU_EH_ELF_ABI;\n\n"
             "int dwu_eh_elf_step(uint64_t pc, const struct dwu_regs *in, struct dwu_regs *out,\n"
             "                    const struct dwu_memory *mem)\n{\n"
             "    if (pc < LO || pc >= HI) return DWU_ENOINFO;\n"
-            "    uint32_t off = (uint32_t)(pc - LO), lo = page_first[off >> %d], hi = page_first[(off >> %d) + 1];\n"
-            "    uint16_t low = (uint16_t)off;\n"
-            "    if (lo == hi || row_start[lo] > low) {\n"
+            "    uint32_t off = (uint32_t)(pc - LO), p = off >> %d;\n"
+            "    uint32_t lo = block_first[p / %u] + page_first[p], hi = block_first[(p + 1) / %u] + page_first[p + 1];\n"            "    uint16_t low = (uint16_t)off;\n"
+            "    if (lo == hi || row[lo].start > low) {\n"
             "        lo--;\n"
             "    } else {\n"
             "        while (hi - lo > 8) {\n"
             "            uint32_t mid = lo + (hi - lo) / 2;\n"
-            "            if (row_start[mid] <= low) lo = mid; else hi = mid;\n"
+            "            if (row[mid].start <= low) lo = mid; else hi = mid;\n"
             "        }\n"
-            "        while (lo + 1 < hi && row_start[lo + 1] <= low) lo++;\n"
+            "        while (lo + 1 < hi && row[lo + 1].start <= low) lo++;\n"
             "    }\n"
-            "    uint64_t cfa, a;\n    (void)a;\n"
-            "    switch (row_body[lo]) {\n",
-            PAGE_SHIFT, PAGE_SHIFT);
+            "    switch (row[lo].body) {\n",
+            PAGE_SHIFT, BLOCK_PAGES, BLOCK_PAGES);
+    return 0;
 }
 
 int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t ntables,
@@ -558,17 +574,26 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
             "        else memcpy(&v_, (const void *)(uintptr_t)(addr), (size)); \\\n"
             "        if ((size) < 8) { v_ &= ((uint64_t)1 << (8 * (size) & 63)) - 1; } \\\n"
             "        (dst) = v_; } while (0)\n"
-            "#define X(id, init, res) do { int e_ = x##id(in, mem, (init), (res)); if (e_) return e_; } while (0)\n\n",
+            "#define X(id, init, res) do { int e_ = x##id(in, mem, (init), (res)); if (e_) return e_; } while (0)\n"
+            "#define BODY __attribute__((noinline))\n\n",
             (unsigned long long)base, (unsigned long long)limit);
     fwrite(g.expr_code.s ? g.expr_code.s : "", 1, g.expr_code.len, out);
 
-    write_lookup(out, ent, nent, base, limit, g.bodies.count);
-    for (size_t i = 0; i < g.bodies.count; i++)
-        fprintf(out, "    case %zu: %s\n", i, g.bodies.by_id[i]);
-    fprintf(out, "    }\n    return DWU_EBADRULE;\n");
+    /* Small functions, reached by tail calls: the dispatch itself then
+     * saves no registers. */
     for (size_t i = 0; i < g.restores.count; i++)
-        fprintf(out, "R%zu: %s\n", i, g.restores.by_id[i]);
-    fprintf(out, "}\n");
+        fprintf(out, "static BODY int R%zu(uint64_t cfa, const struct dwu_regs *in, struct dwu_regs *out,\n"
+                     "                    const struct dwu_memory *mem)\n{\n    uint64_t a;\n    (void)a;\n"
+                     "    %s\n}\n", i, g.restores.by_id[i]);
+    for (size_t i = 0; i < g.bodies.count; i++)
+        fprintf(out, "static BODY int B%zu(const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem)\n"
+                     "{\n    uint64_t cfa;\n    (void)cfa; (void)in; (void)out; (void)mem;\n    %s\n}\n",
+                i, g.bodies.by_id[i]);
+    if (write_lookup(out, ent, nent, base, limit, g.bodies.count) != 0)
+        goto oom;
+    for (size_t i = 0; i < g.bodies.count; i++)
+        fprintf(out, "    case %zu: return B%zu(in, out, mem);\n", i, i);
+    fprintf(out, "    }\n    return DWU_EBADRULE;\n}\n");
     if (ferror(out)) {
         snprintf(err, errlen, "write error");
         goto fail;

@@ -7,7 +7,8 @@
  *     starts (32-bit offsets) with the number of its row body; neighbours
  *     with the same body merge, and the space between FDEs is a row with no
  *     information;
- *   - a page index (one entry per 256 bytes of code) narrows the search
+ *   - a two-level page index (16 bits per 64 bytes of code, under 32 bits
+ *     per 16 KiB) narrows the search
  *     to the rows of the PC's page;
  *   - each distinct row body — the code that computes the CFA and restores
  *     rip, rsp, rbp, rbx, r12-r15 and whatever else the row describes — is

@@ -10,10 +10,30 @@
 
 #define NEEDED ((1u << DWU_RIP) | (1u << DWU_RSP))
 
-/* Unwind IN into OUT; *LAST caches the object of the previous frame (most
- * callers are in the same object as their callees). */
+/* The objects of the last frames: most callers are in their callee's
+ * object, or in the one before (a callback through libc and back). */
+struct object_cache {
+    const struct dwu_object *recent[2];
+};
+
+static inline const struct dwu_object *cached_object_at(struct object_cache *c, uint64_t pc)
+{
+    const struct dwu_object *o = c->recent[0];
+    if (o && pc >= o->lo && pc < o->hi)
+        return o;
+    o = c->recent[1];
+    if (!o || pc < o->lo || pc >= o->hi) {
+        if (!(o = dwu_object_at(pc)))
+            return NULL;
+    }
+    c->recent[1] = c->recent[0];
+    c->recent[0] = o;
+    return o;
+}
+
+/* Unwind IN into OUT. */
 static inline int step_into(const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem,
-                            const struct dwu_object **last)
+                            struct object_cache *objects)
 {
     if ((in->valid & NEEDED) != NEEDED)
         return DWU_EREG;
@@ -22,12 +42,9 @@ static inline int step_into(const struct dwu_regs *in, struct dwu_regs *out, con
      * return): the row of the call is at ip - 1, unless the frame was
      * interrupted at ip. */
     uint64_t pc = in->flags & DWU_FLAG_EXACT_IP ? ip : ip - 1;
-    const struct dwu_object *o = *last;
-    if (!o || pc < o->lo || pc >= o->hi) {
-        if (!(o = dwu_object_at(pc)))
-            return DWU_ENOINFO;
-        *last = o;
-    }
+    const struct dwu_object *o = cached_object_at(objects, pc);
+    if (!o)
+        return DWU_ENOINFO;
     int rc = o->step ? o->step(pc - o->bias, in, out, mem) : dwu_dwarf_step(o, pc, in, out, mem);
     if (rc == DWU_OK && (out->valid & NEEDED) != NEEDED)
         return DWU_EREG;
@@ -37,8 +54,8 @@ static inline int step_into(const struct dwu_regs *in, struct dwu_regs *out, con
 int dwu_step(struct dwu_regs *regs, const struct dwu_memory *mem)
 {
     struct dwu_regs out;
-    const struct dwu_object *last = NULL;
-    int rc = step_into(regs, &out, mem, &last);
+    struct object_cache objects = {{NULL, NULL}};
+    int rc = step_into(regs, &out, mem, &objects);
     if (rc == DWU_OK)
         *regs = out;
     return rc;
@@ -49,11 +66,11 @@ int dwu_unwind(struct dwu_regs *regs, const struct dwu_memory *mem, uint64_t *ip
 {
     struct dwu_regs other;
     struct dwu_regs *cur = regs, *next = &other;
-    const struct dwu_object *last = NULL;
+    struct object_cache objects = {{NULL, NULL}};
     int n = 0, rc = DWU_OK;
     while (n < max) {
         ips[n++] = cur->r[DWU_RIP];
-        rc = step_into(cur, next, mem, &last);
+        rc = step_into(cur, next, mem, &objects);
         if (rc != DWU_OK)
             break;
         /* A caller's frame is above its callee's, except across a signal
