@@ -12,6 +12,7 @@
 .DEFAULT_GOAL := all
 VERSION := $(shell sed -n 's/^#define DWCHECK_VERSION "\(.*\)"/\1/p' tools/cli.h)
 CC ?= cc
+CXX ?= c++
 PREFIX ?= /usr/local
 SAN ?=
 BUILD ?= $(if $(SAN),build-san,build)
@@ -159,10 +160,13 @@ check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault
 	@tests/check/run.sh $(BUILD)
 
 # Unwinding: dwunwind (eh_elfs and the DWARF fallback) against libgcc and libunwind.
+# libunwind exports libgcc's _Unwind_* names too: libgcc_s comes first, so that
+# C++ exceptions keep libgcc's unwinder, as in any program not built for libunwind.
+LIBGCC_FIRST := -Wl,--push-state,--no-as-needed -lgcc_s -Wl,--pop-state
 $(BUILD)/tests/check_unwind: tests/unwind/check_unwind.c tests/unwind/frames.c tests/unwind/frames.h $(RUNTIME_A)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -I. tests/unwind/check_unwind.c tests/unwind/frames.c \
-	    $(RUNTIME_A) -lunwind -ldl -lpthread -o $@
+	    $(RUNTIME_A) $(LIBGCC_FIRST) -lunwind -ldl -lpthread -o $@
 
 $(BUILD)/tests/eh_elf_equiv: tests/unwind/eh_elf_equiv.c $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB)
 	@mkdir -p $(@D)
@@ -187,17 +191,24 @@ BENCH_CORPUS_OBJS := $(BENCH_CORPUS:%=$(BUILD)/bench/corpus/%.o)
 $(BUILD)/bench/corpus/%.o: corpus/%.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -w -Dmain=corpus_$* -c $< -o $@
+$(BUILD)/bench/corpus/exceptions.o: bench/corpus_exceptions.cc corpus/exceptions.cc | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) -O2 -g -w -I. -c $< -o $@
+$(BUILD)/bench/z3_workload.o: bench/z3_workload.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g $(WARN) -c $< -o $@
 $(BUILD)/bench/frames.o: tests/unwind/frames.c tests/unwind/frames.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) -c $< -o $@
 $(BUILD)/bench/frames_fp.o: tests/unwind/frames.c tests/unwind/frames.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) -DFRAMES_NO_LIBC -fno-omit-frame-pointer -c $< -o $@
-$(BUILD)/bench/unwind_bench: bench/unwind_bench.c $(BUILD)/bench/frames.o $(BUILD)/bench/frames_fp.o \
-		$(BENCH_CORPUS_OBJS) $(RUNTIME_A)
+BENCH_OBJS := $(BUILD)/bench/frames.o $(BUILD)/bench/frames_fp.o $(BENCH_CORPUS_OBJS) \
+	$(BUILD)/bench/corpus/exceptions.o $(BUILD)/bench/z3_workload.o
+$(BUILD)/bench/unwind_bench: bench/unwind_bench.c $(BENCH_OBJS) $(RUNTIME_A)
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-prototypes -I. $< $(BUILD)/bench/frames.o $(BUILD)/bench/frames_fp.o \
-	    $(BENCH_CORPUS_OBJS) $(RUNTIME_A) -lunwind -ldl -lpthread -o $@
+	$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-prototypes -I. $< $(BENCH_OBJS) \
+	    $(RUNTIME_A) -lz3 -lstdc++ $(LIBGCC_FIRST) -lunwind -ldl -lpthread -o $@
 
 bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench
 	@bench/dwtable_vs_readelf.sh $(BUILD)

@@ -146,6 +146,27 @@ static dwu_eh_elf_step_fn find_eh_elf(const char *object)
     return fn;
 }
 
+/* Map every page of the loaded eh_elfs now, so that the first unwinds
+ * through a large object do not take a page fault per table page touched
+ * (libz3's tables are 2 MiB). */
+static int prefault_eh_elf(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    (void)arg;
+    if (!info->dlpi_name || !ends_with(info->dlpi_name, ".eh_elf.so"))
+        return 0;
+    long page = sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W))
+            continue;
+        const volatile uint8_t *p = (const volatile uint8_t *)(uintptr_t)(info->dlpi_addr + ph->p_vaddr);
+        for (uint64_t off = 0; off < ph->p_memsz; off += (uint64_t)page)
+            (void)p[off];
+    }
+    return 0;
+}
+
 static int by_lo(const void *a, const void *b)
 {
     const struct found *x = a, *y = b;
@@ -171,6 +192,8 @@ static struct registry *rebuild(void)
             objs[i].step = find_eh_elf(c.items[i].path);
     }
     free(c.items);
+    if (eh_elfs_wanted)
+        dl_iterate_phdr(prefault_eh_elf, NULL);
     r->objects = objs;
     r->count = c.count;
     /* After our own dlopens, so that they do not look like a change. */

@@ -21,6 +21,7 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 #include <pthread.h>
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,25 @@ static uint64_t stack_top;
 static int failures;
 static long frames_compared, registers_compared;
 
+/* libgcc's unwinder, from libgcc_s itself: libunwind exports the same
+ * _Unwind_* names, and whichever the dynamic linker binds first would
+ * otherwise stand in for libgcc. */
+static _Unwind_Reason_Code (*gcc_backtrace)(_Unwind_Trace_Fn, void *);
+static _Unwind_Ptr (*gcc_get_ip)(struct _Unwind_Context *);
+
+static int bind_libgcc(void)
+{
+    void *h = dlopen("libgcc_s.so.1", RTLD_NOW);
+    void *bt = h ? dlsym(h, "_Unwind_Backtrace") : NULL, *ip = h ? dlsym(h, "_Unwind_GetIP") : NULL;
+    if (!bt || !ip) {
+        fprintf(stderr, "cannot find libgcc's unwinder: %s\n", dlerror());
+        return -1;
+    }
+    memcpy(&gcc_backtrace, &bt, sizeof bt);
+    memcpy(&gcc_get_ip, &ip, sizeof ip);
+    return 0;
+}
+
 struct gcc_walk {
     uint64_t ips[MAX_FRAMES];
     int n;
@@ -48,7 +68,10 @@ static _Unwind_Reason_Code gcc_frame(struct _Unwind_Context *ctx, void *arg)
     struct gcc_walk *w = arg;
     if (w->n == MAX_FRAMES)
         return _URC_END_OF_STACK;
-    w->ips[w->n++] = _Unwind_GetIP(ctx);
+    uint64_t ip = gcc_get_ip(ctx);
+    if (ip == 0)   /* libgcc reports the outermost frame's undefined return address as 0 */
+        return _URC_END_OF_STACK;
+    w->ips[w->n++] = ip;
     return _URC_NO_REASON;
 }
 
@@ -187,7 +210,7 @@ static int leaf(void *arg)
     uint64_t mine[MAX_FRAMES], lu[MAX_FRAMES];
     struct gcc_walk gcc = {.n = 0};
     int n = dwu_backtrace(ips, MAX_FRAMES);
-    _Unwind_Backtrace(gcc_frame, &gcc);
+    gcc_backtrace(gcc_frame, &gcc);
     void *lu_ips[MAX_FRAMES];
     int nlu = unw_backtrace(lu_ips, MAX_FRAMES);
     for (int i = 0; i < n; i++)
@@ -203,6 +226,8 @@ static int leaf(void *arg)
 
 int main(int argc, char **argv)
 {
+    if (bind_libgcc() != 0)
+        return 2;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--dwarf") == 0) {
             dwu_use_eh_elfs(0);
