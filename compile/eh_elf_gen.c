@@ -482,7 +482,7 @@ static int write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64_
         fprintf(out, "%s%zu,", p % 16 ? "" : "\n", first[p] - first[p / BLOCK_PAGES * BLOCK_PAGES]);
     free(first);
     fprintf(out,
-            "\n};\n\nconst unsigned dwu_eh_elf_abi = DWU_EH_ELF_ABI;\n\n"
+            "\n};\n\n"
             "int dwu_eh_elf_step(uint64_t pc, const struct dwu_regs *in, struct dwu_regs *out,\n"
             "                    const struct dwu_memory *mem)\n{\n"
             "    if (pc < LO || pc >= HI) return DWU_ENOINFO;\n"
@@ -503,7 +503,8 @@ static int write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64_
 }
 
 int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t ntables,
-                    const char *object, struct eh_elf_stats *stats, char *err, size_t errlen)
+                    const char *object, const struct dwu_identity *id, struct eh_elf_stats *stats,
+                    char *err, size_t errlen)
 {
     struct gen g = {.err = err, .errlen = errlen};
     struct text cfa_part = {0}, regs_part = {0};
@@ -536,10 +537,10 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
                 continue;
             if (nent && lo > covered && push_entry(&ent, &nent, &capent, covered, lo, 0) != 0)
                 goto oom;
-            size_t id = row_body(&g, &cfa_part, &regs_part, row, t->signal_frame);
+            size_t body = row_body(&g, &cfa_part, &regs_part, row, t->signal_frame);
             if (g.failed)
                 goto fail;
-            if (id == (size_t)-1 || push_entry(&ent, &nent, &capent, lo, hi, id) != 0)
+            if (body == (size_t)-1 || push_entry(&ent, &nent, &capent, lo, hi, body) != 0)
                 goto oom;
             covered = hi;
         }
@@ -589,6 +590,11 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
         fprintf(out, "static BODY int B%zu(const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem)\n"
                      "{\n    uint64_t cfa;\n    (void)cfa; (void)in; (void)out; (void)mem;\n    %s\n}\n",
                 i, g.bodies.by_id[i]);
+    fprintf(out, "const unsigned dwu_eh_elf_abi = DWU_EH_ELF_ABI;\n"
+                 "const unsigned char dwu_eh_elf_identity[] = {%u, %u", id->kind, id->len);
+    for (unsigned i = 0; i < id->len; i++)
+        fprintf(out, ", %u", id->bytes[i]);
+    fprintf(out, "};\n\n");
     if (write_lookup(out, ent, nent, base, limit, g.bodies.count) != 0)
         goto oom;
     for (size_t i = 0; i < g.bodies.count; i++)

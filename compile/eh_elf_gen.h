@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "runtime/identity.h"
 #include "semantics/unwind_table.h"
 
 struct eh_elf_stats {
@@ -39,11 +40,13 @@ struct eh_elf_stats {
 
 /*
  * Write the C of the eh_elf for TABLES (any order; overlapping parts of a
- * later table are dropped) to OUT.  OBJECT names the object in a comment.
+ * later table are dropped) to OUT.  OBJECT names the object in a comment;
+ * ID is its identity, which the runtime checks before using the eh_elf.
  * Returns 0, or -1 with a reason in ERR (code spanning 4 GiB or more, an
  * undecodable expression, out of memory, a write error).
  */
 int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t ntables,
-                    const char *object, struct eh_elf_stats *stats, char *err, size_t errlen);
+                    const char *object, const struct dwu_identity *id, struct eh_elf_stats *stats,
+                    char *err, size_t errlen);
 
 #endif

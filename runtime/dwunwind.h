@@ -107,6 +107,7 @@ int dwu_read_stack_copy(void *arg, uint64_t addr, uint64_t *value);
 #define DWU_EH_ELF_ABI 1
 #define DWU_EH_ELF_STEP "dwu_eh_elf_step"
 #define DWU_EH_ELF_VERSION "dwu_eh_elf_abi"
+#define DWU_EH_ELF_IDENTITY "dwu_eh_elf_identity"   /* kind, length, bytes: see identity.h */
 /* Unwind the frame IN whose instruction pointer is PC in the object's own
  * addresses (IN->r[16] is the run-time address); OUT receives the caller's. */
 typedef int (*dwu_eh_elf_step_fn)(uint64_t pc, const struct dwu_regs *in, struct dwu_regs *out,

@@ -3,6 +3,8 @@
  */
 #include "objects.h"
 
+#include "identity.h"
+
 #include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
@@ -26,6 +28,7 @@ static int eh_elfs_wanted = 1;
 /* A segment found by the first phase, with its object's file name. */
 struct found {
     struct dwu_object o;
+    struct dwu_identity id;
     char path[PATH_MAX];
 };
 
@@ -62,6 +65,20 @@ static int collect_object(struct dl_phdr_info *info, size_t size, void *arg)
     }
     if (!hdr_end)
         hdr = NULL;
+    /* The identity an eh_elf must carry to be used for this object. */
+    struct dwu_identity id = {0};
+    for (int i = 0; i < info->dlpi_phnum && !id.kind; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_NOTE)
+            dwu_identity_from_notes((const uint8_t *)(uintptr_t)(info->dlpi_addr + ph->p_vaddr),
+                                    ph->p_memsz, &id);
+    }
+    for (int i = 0; i < info->dlpi_phnum && !id.kind; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_GNU_EH_FRAME)
+            dwu_identity_from_hdr((const uint8_t *)(uintptr_t)(info->dlpi_addr + ph->p_vaddr),
+                                  ph->p_memsz, &id);
+    }
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
@@ -81,6 +98,7 @@ static int collect_object(struct dl_phdr_info *info, size_t size, void *arg)
             .lo = info->dlpi_addr + ph->p_vaddr, .hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz,
             .bias = info->dlpi_addr, .eh_frame_hdr = hdr, .readable_end = hdr_end,
         };
+        f->id = id;
         snprintf(f->path, sizeof f->path, "%s", name ? name : "");
     }
     return 0;
@@ -100,16 +118,19 @@ static unsigned long long loader_generation(void)
     return g;
 }
 
-static dwu_eh_elf_step_fn open_eh_elf(const char *path)
+/* The eh_elf at PATH, if it was compiled from the build whose identity is
+ * ID (a stale one is ignored: the object is then unwound from DWARF). */
+static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identity *id)
 {
-    if (access(path, R_OK) != 0)
+    if (!id->kind || access(path, R_OK) != 0)
         return NULL;
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h)
         return NULL;
     const unsigned *abi = dlsym(h, DWU_EH_ELF_VERSION);
+    const uint8_t *identity = dlsym(h, DWU_EH_ELF_IDENTITY);
     void *step = dlsym(h, DWU_EH_ELF_STEP);
-    if (!abi || *abi != DWU_EH_ELF_ABI || !step) {
+    if (!abi || *abi != DWU_EH_ELF_ABI || !step || !identity || !dwu_identity_equal(id, identity)) {
         dlclose(h);
         return NULL;
     }
@@ -119,7 +140,7 @@ static dwu_eh_elf_step_fn open_eh_elf(const char *path)
 }
 
 /* BASENAME.eh_elf.so next to OBJECT, then in each DWUNWIND_PATH directory. */
-static dwu_eh_elf_step_fn find_eh_elf(const char *object)
+static dwu_eh_elf_step_fn find_eh_elf(const char *object, const struct dwu_identity *id)
 {
     char self[PATH_MAX], path[PATH_MAX + 16];
     if (!object[0]) {
@@ -133,13 +154,13 @@ static dwu_eh_elf_step_fn find_eh_elf(const char *object)
         return NULL;   /* the vDSO and other objects without a file */
     const char *base = strrchr(object, '/') + 1;
     snprintf(path, sizeof path, "%s.eh_elf.so", object);
-    dwu_eh_elf_step_fn fn = open_eh_elf(path);
+    dwu_eh_elf_step_fn fn = open_eh_elf(path, id);
     const char *dirs = getenv("DWUNWIND_PATH");
     while (!fn && dirs && *dirs) {
         size_t len = strcspn(dirs, ":");
         if (len) {
             snprintf(path, sizeof path, "%.*s/%s.eh_elf.so", (int)len, dirs, base);
-            fn = open_eh_elf(path);
+            fn = open_eh_elf(path, id);
         }
         dirs += len + (dirs[len] == ':');
     }
@@ -189,7 +210,7 @@ static struct registry *rebuild(void)
     for (size_t i = 0; i < c.count; i++) {
         objs[i] = c.items[i].o;
         if (eh_elfs_wanted)
-            objs[i].step = find_eh_elf(c.items[i].path);
+            objs[i].step = find_eh_elf(c.items[i].path, &c.items[i].id);
     }
     free(c.items);
     if (eh_elfs_wanted)

@@ -23,6 +23,7 @@
 #include "compile/eh_elf_gen.h"
 #include "object/elf_file.h"
 #include "report/text_report.h"
+#include "runtime/identity.h"
 #include "semantics/cfi_eval.h"
 #include "semantics/cfi_reader.h"
 #include "verify/check.h"
@@ -131,7 +132,27 @@ static int temp_beside(const char *path, const char *suffix, char *buf, size_t l
     return mkstemps(buf, (int)strlen(suffix));
 }
 
-static int compile(const struct options *opt, const struct unwind_table *const *tables, size_t n)
+/* FILE's identity (runtime/identity.h): its build-id, else a hash of its
+ * .eh_frame_hdr.  Returns 0, or -1 with ERR. */
+static int object_identity(struct elf_file *ef, struct dwu_identity *id, char *err, size_t errlen)
+{
+    uint64_t n;
+    struct elf_section *notes = elf_file_section(ef, ".note.gnu.build-id");
+    const uint8_t *bytes = notes ? elf_file_section_bytes(ef, notes, &n, err, errlen) : NULL;
+    if (bytes && dwu_identity_from_notes(bytes, (size_t)n, id) == 0)
+        return 0;
+    struct elf_section *hdr = elf_file_section(ef, ".eh_frame_hdr");
+    if (!hdr || !(bytes = elf_file_section_bytes(ef, hdr, &n, err, errlen))) {
+        snprintf(err, errlen, "no build-id and no .eh_frame_hdr: the runtime could not find the "
+                              "tables, nor tell this build from another");
+        return -1;
+    }
+    dwu_identity_from_hdr(bytes, (size_t)n, id);
+    return 0;
+}
+
+static int compile(const struct options *opt, const struct unwind_table *const *tables, size_t n,
+                   const struct dwu_identity *id)
 {
     char c_path[4096], so_path[4096], err[256];
     char default_out[4096];
@@ -160,7 +181,7 @@ static int compile(const struct options *opt, const struct unwind_table *const *
         return EXIT_TROUBLE;
     }
     struct eh_elf_stats st;
-    int rc = eh_elf_generate(f, tables, n, opt->input, &st, err, sizeof err);
+    int rc = eh_elf_generate(f, tables, n, opt->input, id, &st, err, sizeof err);
     if (fclose(f) != 0 && rc == 0) {
         snprintf(err, sizeof err, "write error: %s", strerror(errno));
         rc = -1;
@@ -264,6 +285,12 @@ int main(int argc, char **argv)
         cli_error(opt.input, "%s", err);
         return EXIT_TROUBLE;
     }
+    struct dwu_identity id;
+    if (object_identity(&ef, &id, err, sizeof err) != 0) {
+        cli_error(opt.input, "%s", err);
+        elf_file_close(&ef);
+        return EXIT_TROUBLE;
+    }
     struct cfi_section eh;
     size_t n = 0;
     struct unwind_table *tables = read_tables(&ef, &eh, &n, err, sizeof err);
@@ -279,7 +306,7 @@ int main(int argc, char **argv)
     } else {
         for (size_t i = 0; i < n; i++)
             ptrs[i] = &tables[i];
-        status = compile(&opt, ptrs, n);
+        status = compile(&opt, ptrs, n, &id);
     }
     free(ptrs);
     for (size_t i = 0; i < n; i++)

@@ -105,6 +105,16 @@ else
 fi
 out=$("$exe" --dwarf 2>&1); rc=$?
 expect_identical "DWARF fallback" "$out" $rc 0
+# An eh_elf of another build (here: libstdc++'s, under the test program's
+# name) is not used: its identity differs, and the DWARF fallback unwinds.
+mkdir -p "$work/stale"
+cp "$eh/libstdc++.so.6.eh_elf.so" "$work/stale/check_unwind.eh_elf.so"
+out=$(DWUNWIND_PATH=$work/stale "$exe" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q ", 0 with an eh_elf" <<< "$out" && grep -q "; 0 mismatches" <<< "$out"; then
+    ok "a stale eh_elf is ignored (its identity differs)"
+else
+    not_ok "a stale eh_elf is ignored (its identity differs)" "$out"
+fi
 
 # 5. Bad input: a clear error, exit 2, nothing written.
 expect_trouble() {
