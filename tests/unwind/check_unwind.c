@@ -13,8 +13,9 @@
  *   - the stack, copied and unwound through the bounds-checked reader,
  *     gives the same IPs.
  * --dwarf turns eh_elfs off (the DWARF fallback for every object).
- * --corrupt N then unwinds N copies of captured stacks with random bytes
- * changed, bounds-checked: none may crash, and the errors are counted.
+ * --corrupt N then unwinds, for each stack, N copies with 1 to 8 random
+ * bytes changed (half of them in return-address slots), bounds-checked:
+ * none may crash, and the errors are counted.
  * Prints a summary; exit status 1 on any mismatch.
  */
 #define _GNU_SOURCE
@@ -183,15 +184,31 @@ static __attribute__((noinline)) void unwind_copies(int depth, const uint64_t *w
         int n = dwu_unwind(&regs, &mem, got, MAX_FRAMES, &status);
         compare_ips(depth, "captured stack", want, nwant, got, n);
     }
-    /* Random corruption of the copy: errors, never a crash. */
+    /* Random corruption of the copy: errors, never a crash.  Half the
+     * changes hit a byte of a slot that holds a return address (where they
+     * matter most), the others any byte. */
+    uint64_t slots[MAX_FRAMES];
+    int nslots = 0;
+    for (uint64_t off = 0; off + 8 <= copy.size && nslots < MAX_FRAMES; off += 8) {
+        uint64_t w;
+        memcpy(&w, data + off, 8);
+        for (int i = 1; i < nwant; i++)
+            if (w == want[i]) {
+                slots[nslots++] = off;
+                break;
+            }
+    }
     for (int k = 0; k < corrupt_count; k++) {
         uint8_t *bad = malloc(copy.size);
         if (!bad)
             abort();
         memcpy(bad, data, copy.size);
         int changes = 1 + rand() % 8;
-        for (int c = 0; c < changes; c++)
-            bad[(uint64_t)rand() % copy.size] = (uint8_t)rand();
+        for (int c = 0; c < changes; c++) {
+            uint64_t at = nslots && rand() % 2 ? slots[rand() % nslots] + (uint64_t)(rand() % 8)
+                                               : (uint64_t)rand() % copy.size;
+            bad[at] = (uint8_t)rand();
+        }
         struct dwu_stack_copy bad_copy = {copy.base, bad, copy.size};
         struct dwu_memory bad_mem = {dwu_read_stack_copy, &bad_copy};
         regs = start;

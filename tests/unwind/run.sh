@@ -96,7 +96,7 @@ expect_identical() {
         not_ok "$name (exit $rc, ${with:-?} eh_elfs)" "$out"
     fi
 }
-out=$(DWUNWIND_PATH=$eh "$exe" --corrupt "${CORRUPT_RUNS:-25}" 2>&1); rc=$?
+out=$(DWUNWIND_PATH=$eh "$exe" --corrupt "${CORRUPT_RUNS:-2500}" 2>&1); rc=$?
 expect_identical "eh_elfs" "$out" $rc 2
 if grep -q "corrupted stacks: [1-9][0-9]* unwound without a crash" <<< "$out"; then
     ok "$(grep corrupted <<< "$out")"
