@@ -163,9 +163,11 @@ check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault
 # libunwind exports libgcc's _Unwind_* names too: libgcc_s comes first, so that
 # C++ exceptions keep libgcc's unwinder, as in any program not built for libunwind.
 LIBGCC_FIRST := -Wl,--push-state,--no-as-needed -lgcc_s -Wl,--pop-state
-$(BUILD)/tests/check_unwind: tests/unwind/check_unwind.c tests/unwind/frames.c tests/unwind/frames.h $(RUNTIME_A)
+$(BUILD)/tests/check_unwind: tests/unwind/check_unwind.c tests/unwind/frames.c tests/unwind/frames.h \
+		tests/unwind/libgcc_walk.c tests/unwind/libgcc_walk.h $(RUNTIME_A)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -I. tests/unwind/check_unwind.c tests/unwind/frames.c \
+	    tests/unwind/libgcc_walk.c \
 	    $(RUNTIME_A) $(LIBGCC_FIRST) -lunwind -ldl -lpthread -o $@
 
 $(BUILD)/tests/eh_elf_equiv: tests/unwind/eh_elf_equiv.c $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB)
@@ -204,7 +206,10 @@ $(BUILD)/bench/frames_fp.o: tests/unwind/frames.c tests/unwind/frames.h | $(DEPS
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) -DFRAMES_NO_LIBC -fno-omit-frame-pointer -c $< -o $@
 BENCH_OBJS := $(BUILD)/bench/frames.o $(BUILD)/bench/frames_fp.o $(BENCH_CORPUS_OBJS) \
-	$(BUILD)/bench/corpus/exceptions.o $(BUILD)/bench/z3_workload.o
+	$(BUILD)/bench/corpus/exceptions.o $(BUILD)/bench/z3_workload.o $(BUILD)/bench/libgcc_walk.o
+$(BUILD)/bench/libgcc_walk.o: tests/unwind/libgcc_walk.c tests/unwind/libgcc_walk.h | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g $(WARN) -c $< -o $@
 $(BUILD)/bench/unwind_bench: bench/unwind_bench.c $(BENCH_OBJS) $(RUNTIME_A)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-prototypes -I. $< $(BENCH_OBJS) \

@@ -23,7 +23,6 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 #include <signal.h>
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,9 +30,9 @@
 #include <sys/time.h>
 #include <time.h>
 #include <ucontext.h>
-#include <unwind.h>
 
 #include "runtime/dwunwind.h"
+#include "tests/unwind/libgcc_walk.h"
 #include "runtime/objects.h"   /* dwu_object_at: is an IP in loaded code */
 #include "tests/unwind/frames.h"
 
@@ -93,47 +92,9 @@ static int walk_libunwind(unw_context_t *uc, int signal_frame, uint64_t *ips)
     return n;
 }
 
-/* libgcc's unwinder, from libgcc_s itself: libunwind exports the same
- * _Unwind_* names, and whichever the dynamic linker binds first would
- * otherwise stand in for libgcc. */
-static _Unwind_Reason_Code (*gcc_backtrace)(_Unwind_Trace_Fn, void *);
-static _Unwind_Ptr (*gcc_get_ip)(struct _Unwind_Context *);
-
-static int bind_libgcc(void)
-{
-    void *h = dlopen("libgcc_s.so.1", RTLD_NOW);
-    void *bt = h ? dlsym(h, "_Unwind_Backtrace") : NULL, *ip = h ? dlsym(h, "_Unwind_GetIP") : NULL;
-    if (!bt || !ip) {
-        fprintf(stderr, "cannot find libgcc's unwinder: %s\n", dlerror());
-        return -1;
-    }
-    memcpy(&gcc_backtrace, &bt, sizeof bt);
-    memcpy(&gcc_get_ip, &ip, sizeof ip);
-    return 0;
-}
-
-struct gcc_walk {
-    uint64_t *ips;
-    int n;
-};
-
-static _Unwind_Reason_Code gcc_frame(struct _Unwind_Context *ctx, void *arg)
-{
-    struct gcc_walk *w = arg;
-    if (w->n == MAX_FRAMES)
-        return _URC_END_OF_STACK;
-    uint64_t ip = gcc_get_ip(ctx);
-    if (ip == 0)   /* libgcc reports the outermost frame's undefined return address as 0 */
-        return _URC_END_OF_STACK;
-    w->ips[w->n++] = ip;
-    return _URC_NO_REASON;
-}
-
 static int walk_libgcc(uint64_t *ips)
 {
-    struct gcc_walk w = {ips, 0};
-    gcc_backtrace(gcc_frame, &w);
-    return w.n;
+    return libgcc_walk(ips, MAX_FRAMES);
 }
 
 static int walk_unw_backtrace(uint64_t *ips)
@@ -423,7 +384,7 @@ static void captured_stacks(const char *title, void (*workload)(void), double se
 
 int main(int argc, char **argv)
 {
-    if (bind_libgcc() != 0)
+    if (libgcc_walk_init() != 0)
         return 2;
     double seconds = 2;
     for (int i = 1; i < argc; i++) {
@@ -435,7 +396,7 @@ int main(int argc, char **argv)
         }
     }
     size_t with_eh_elf, objects = dwu_object_count(&with_eh_elf);
-    libgcc_object = dwu_object_at((uint64_t)(uintptr_t)gcc_get_ip);
+    libgcc_object = dwu_object_at(libgcc_address());
     printf("code segments: %zu, with an eh_elf: %zu\n", objects, with_eh_elf);
     for (int m = 0; m < NMETHODS; m++)
         if (!(sample_ns[m] = calloc(MAX_SAMPLES, sizeof *sample_ns[m])))

@@ -71,19 +71,29 @@ static void record_inner(struct pass_one *po, size_t j, uint64_t target, const s
     n[p->ninner[j]++] = (struct synth_entry){target, *st};
 }
 
+/* ITEMS (N elements of SIZE bytes, capacity *CAP), grown if needed to hold
+ * one more; NULL with po->oom set when memory runs out. */
+static void *room_for_one(struct pass_one *po, void *items, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return items;
+    size_t more = *cap ? 2 * *cap : 64;
+    void *grown = realloc(items, more * size);
+    if (!grown) {
+        po->oom = 1;
+        return NULL;
+    }
+    *cap = more;
+    return grown;
+}
+
 static void hold_exit(struct pass_one *po, uint64_t target, const struct abs_state *st)
 {
-    if (po->nheld == po->capheld) {
-        size_t cap = po->capheld ? 2 * po->capheld : 64;
-        struct held_exit *n = realloc(po->held, cap * sizeof *n);
-        if (!n) {
-            po->oom = 1;
-            return;
-        }
-        po->held = n;
-        po->capheld = cap;
+    struct held_exit *held = room_for_one(po, po->held, po->nheld, &po->capheld, sizeof *held);
+    if (held) {
+        po->held = held;
+        held[po->nheld++] = (struct held_exit){po->from, target, *st};
     }
-    po->held[po->nheld++] = (struct held_exit){po->from, target, *st};
 }
 
 /* A jump into function J's range, now taken as fact. */
@@ -129,17 +139,11 @@ static void take_exit(struct pass_one *po, uint64_t target, int is_call, const s
 static void record_exit(void *arg, uint64_t target, int is_call, const struct abs_state *st)
 {
     struct pass_one *po = arg;
-    if (po->npending == po->cappending) {
-        size_t cap = po->cappending ? 2 * po->cappending : 64;
-        struct pending_exit *n = realloc(po->pending, cap * sizeof *n);
-        if (!n) {
-            po->oom = 1;
-            return;
-        }
-        po->pending = n;
-        po->cappending = cap;
+    struct pending_exit *pending = room_for_one(po, po->pending, po->npending, &po->cappending, sizeof *pending);
+    if (pending) {
+        po->pending = pending;
+        pending[po->npending++] = (struct pending_exit){target, is_call, *st};
     }
-    po->pending[po->npending++] = (struct pending_exit){target, is_call, *st};
 }
 
 /* After a run: its exits count when it succeeded (RC == 0). */

@@ -22,14 +22,13 @@
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 #include <pthread.h>
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unwind.h>
 
 #include "frames.h"
+#include "libgcc_walk.h"
 #include "runtime/dwunwind.h"
 #include "runtime/objects.h"
 
@@ -39,42 +38,6 @@
 static uint64_t stack_top;
 static int failures;
 static long frames_compared, registers_compared;
-
-/* libgcc's unwinder, from libgcc_s itself: libunwind exports the same
- * _Unwind_* names, and whichever the dynamic linker binds first would
- * otherwise stand in for libgcc. */
-static _Unwind_Reason_Code (*gcc_backtrace)(_Unwind_Trace_Fn, void *);
-static _Unwind_Ptr (*gcc_get_ip)(struct _Unwind_Context *);
-
-static int bind_libgcc(void)
-{
-    void *h = dlopen("libgcc_s.so.1", RTLD_NOW);
-    void *bt = h ? dlsym(h, "_Unwind_Backtrace") : NULL, *ip = h ? dlsym(h, "_Unwind_GetIP") : NULL;
-    if (!bt || !ip) {
-        fprintf(stderr, "cannot find libgcc's unwinder: %s\n", dlerror());
-        return -1;
-    }
-    memcpy(&gcc_backtrace, &bt, sizeof bt);
-    memcpy(&gcc_get_ip, &ip, sizeof ip);
-    return 0;
-}
-
-struct gcc_walk {
-    uint64_t ips[MAX_FRAMES];
-    int n;
-};
-
-static _Unwind_Reason_Code gcc_frame(struct _Unwind_Context *ctx, void *arg)
-{
-    struct gcc_walk *w = arg;
-    if (w->n == MAX_FRAMES)
-        return _URC_END_OF_STACK;
-    uint64_t ip = gcc_get_ip(ctx);
-    if (ip == 0)   /* libgcc reports the outermost frame's undefined return address as 0 */
-        return _URC_END_OF_STACK;
-    w->ips[w->n++] = ip;
-    return _URC_NO_REASON;
-}
 
 static void fail(int depth, const char *what, int frame, uint64_t want, uint64_t got)
 {
@@ -225,16 +188,16 @@ static int leaf(void *arg)
     int depth = *(int *)arg;
     void *ips[MAX_FRAMES];
     uint64_t mine[MAX_FRAMES], lu[MAX_FRAMES];
-    struct gcc_walk gcc = {.n = 0};
+    uint64_t gcc[MAX_FRAMES];
     int n = dwu_backtrace(ips, MAX_FRAMES);
-    gcc_backtrace(gcc_frame, &gcc);
+    int ngcc = libgcc_walk(gcc, MAX_FRAMES);
     void *lu_ips[MAX_FRAMES];
     int nlu = unw_backtrace(lu_ips, MAX_FRAMES);
     for (int i = 0; i < n; i++)
         mine[i] = (uint64_t)(uintptr_t)ips[i];
     for (int i = 0; i < nlu; i++)
         lu[i] = (uint64_t)(uintptr_t)lu_ips[i];
-    compare_ips(depth, "backtrace vs libgcc", gcc.ips, gcc.n, mine, n);
+    compare_ips(depth, "backtrace vs libgcc", gcc, ngcc, mine, n);
     compare_ips(depth, "backtrace vs libunwind", lu, nlu, mine, n);
     compare_registers(depth);
     unwind_copies(depth, mine, n);
@@ -243,7 +206,7 @@ static int leaf(void *arg)
 
 int main(int argc, char **argv)
 {
-    if (bind_libgcc() != 0)
+    if (libgcc_walk_init() != 0)
         return 2;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--dwarf") == 0) {
