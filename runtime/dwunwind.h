@@ -77,9 +77,11 @@ int dwu_capture(struct dwu_regs *regs);
 
 /*
  * Unwind one frame: REGS (a frame of this process's code, on this stack or
- * a copy of it read through MEM) becomes its caller's frame.  Returns
- * DWU_OK, DWU_END at the outermost frame (REGS unchanged), or an error
- * (REGS unchanged).
+ * a copy of it read through MEM) becomes its caller's frame.  Registers
+ * taken at an interrupted instruction (a signal context, a profiler's
+ * sample) need DWU_FLAG_EXACT_IP in REGS->flags; those from dwu_capture do
+ * not.  Returns DWU_OK, DWU_END at the outermost frame (REGS unchanged), or
+ * an error (REGS unchanged).
  */
 int dwu_step(struct dwu_regs *regs, const struct dwu_memory *mem);
 

@@ -35,7 +35,6 @@ struct found {
 struct collect {
     struct found *items;
     size_t count, cap;
-    unsigned long long generation;
     int oom;
 };
 
@@ -49,7 +48,6 @@ static int collect_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
     struct collect *c = arg;
     (void)size;
-    c->generation = info->dlpi_adds + info->dlpi_subs;
     const char *name = info->dlpi_name;
     if (name && ends_with(name, ".eh_elf.so"))
         return 0;   /* our own compiled tables */
