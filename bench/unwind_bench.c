@@ -229,11 +229,26 @@ static int same_tail(const uint64_t *a, int na, const uint64_t *b, int nb)
     return 0;
 }
 
+static void report_difference(const char *who, const struct dwu_regs *start, const uint64_t *mine, int n,
+                              const uint64_t *other, int k, int status)
+{
+    if (mismatches++ >= 5)
+        return;
+    const struct dwu_object *o = dwu_object_at(start->r[DWU_RIP]);
+    fprintf(stderr, "sample at 0x%llx (object offset 0x%llx): %s differs (eh_elf %d frames, %s; %s %d)\n",
+            (unsigned long long)start->r[DWU_RIP], (unsigned long long)(start->r[DWU_RIP] - (o ? o->bias : 0)),
+            who, n, dwu_strerror(status), who, k);
+    for (int i = 0; i < n || i < k; i++)
+        fprintf(stderr, "  %2d %16llx %16llx\n", i, i < n ? (unsigned long long)mine[i] : 0ull,
+                i < k ? (unsigned long long)other[i] : 0ull);
+}
+
 static void on_tick(int sig, siginfo_t *si, void *ctx)
 {
     (void)sig;
     (void)si;
-    static uint64_t mine[MAX_FRAMES], other[MAX_FRAMES];
+    static uint64_t ips[NMETHODS][MAX_FRAMES];
+    static unsigned turn;
     const ucontext_t *uc = ctx;
     const greg_t *g = uc->uc_mcontext.gregs;
     struct dwu_regs start = {.valid = (1u << DWU_RIP) | (1u << DWU_RSP) | (1u << DWU_RBP) |
@@ -248,8 +263,6 @@ static void on_tick(int sig, siginfo_t *si, void *ctx)
     start.r[DWU_R14] = (uint64_t)g[REG_R14];
     start.r[DWU_R15] = (uint64_t)g[REG_R15];
     unw_context_t *uctx = (unw_context_t *)ctx;
-    int n = 0, k = 0;
-    double t0;
     /* Interrupted inside libgcc's unwinder (a C++ exception being
      * dispatched, its context half installed): the stack is not described
      * there, and libgcc crashes unwinding itself.  Not a sample. */
@@ -257,61 +270,43 @@ static void on_tick(int sig, siginfo_t *si, void *ctx)
         inside_libgcc++;
         return;
     }
-
-    int status = DWU_OK;
-    t0 = now_ns();
-    for (int r = 0; r < SAMPLE_REPS; r++)
-        n = walk_eh_elf(&start, mine, &status);
-    add_sample(EH_ELF, (now_ns() - t0) / SAMPLE_REPS, n);
-
-    if (pass_nocache) {
-        t0 = now_ns();
-        for (int r = 0; r < SAMPLE_REPS; r++)
-            k = walk_libunwind(uctx, 1, other);
-        add_sample(UNW_STEP_NOCACHE, (now_ns() - t0) / SAMPLE_REPS, k);
-        return;
-    }
-    t0 = now_ns();
-    for (int r = 0; r < SAMPLE_REPS; r++)
-        k = walk_libunwind(uctx, 1, other);
-    add_sample(UNW_STEP, (now_ns() - t0) / SAMPLE_REPS, k);
-    checked_samples++;
-    garbage_ends += in_code(mine, n) < n || in_code(other, k) < k;
-    if (!same_tail(other, k, mine, n)) {
-        if (mismatches++ < 5) {
-            fprintf(stderr, "sample at 0x%llx: eh_elf %d frames (%s), libunwind %d\n",
-                    (unsigned long long)start.r[DWU_RIP], n, dwu_strerror(status), k);
-            for (int i = 0; i < n || i < k; i++)
-                fprintf(stderr, "  %2d %16llx %16llx\n", i, i < n ? (unsigned long long)mine[i] : 0ull,
-                        i < k ? (unsigned long long)other[i] : 0ull);
+    /* The unwinders of this pass take turns going first: the first walk of
+     * a sample also brings the interrupted stack into the cache. */
+    static const int first_pass[] = {EH_ELF, UNW_STEP, LIBGCC, UNW_BACKTRACE};
+    static const int nocache_pass[] = {EH_ELF, UNW_STEP_NOCACHE};
+    const int *methods = pass_nocache ? nocache_pass : first_pass;
+    int nmethods = pass_nocache ? 2 : 4, count[NMETHODS] = {0}, status = DWU_OK;
+    turn++;
+    for (int j = 0; j < nmethods; j++) {
+        int m = methods[(turn + (unsigned)j) % (unsigned)nmethods];
+        double t0 = now_ns();
+        for (int r = 0; r < SAMPLE_REPS; r++) {
+            switch (m) {
+            case EH_ELF: count[m] = walk_eh_elf(&start, ips[m], &status); break;
+            case UNW_STEP: case UNW_STEP_NOCACHE: count[m] = walk_libunwind(uctx, 1, ips[m]); break;
+            case LIBGCC: count[m] = walk_libgcc(ips[m]); break;
+            default: count[m] = walk_unw_backtrace(ips[m]); break;
+            }
         }
+        add_sample(m, (now_ns() - t0) / SAMPLE_REPS, count[m]);
     }
-    /* From the handler: libgcc and unw_backtrace see the handler and the
-     * signal trampoline first, then the same frames. */
-    t0 = now_ns();
-    for (int r = 0; r < SAMPLE_REPS; r++)
-        k = walk_libgcc(other);
-    add_sample(LIBGCC, (now_ns() - t0) / SAMPLE_REPS, k);
-    if (!same_tail(other, k, mine, n) && mismatches++ < 5) {
-        const struct dwu_object *o = dwu_object_at(start.r[DWU_RIP]);
-        fprintf(stderr, "sample at 0x%llx (object offset 0x%llx): libgcc differs\n",
-                (unsigned long long)start.r[DWU_RIP],
-                (unsigned long long)(start.r[DWU_RIP] - (o ? o->bias : 0)));
-        for (int i = 0; i < n || i < k; i++)
-            fprintf(stderr, "  %2d %16llx %16llx\n", i, i < n ? (unsigned long long)mine[i] : 0ull,
-                    i < k ? (unsigned long long)other[i] : 0ull);
-    }
+    if (pass_nocache)
+        return;
+    const uint64_t *mine = ips[EH_ELF];
+    int n = count[EH_ELF];
+    checked_samples++;
     checked_frames += n;
-    t0 = now_ns();
-    for (int r = 0; r < SAMPLE_REPS; r++)
-        k = walk_unw_backtrace(other);
-    add_sample(UNW_BACKTRACE, (now_ns() - t0) / SAMPLE_REPS, k);
-    /* dwu_backtrace from inside the handler crosses the signal frame. */
+    garbage_ends += in_code(mine, n) < n || in_code(ips[UNW_STEP], count[UNW_STEP]) < count[UNW_STEP];
+    if (!same_tail(ips[UNW_STEP], count[UNW_STEP], mine, n))
+        report_difference("libunwind", &start, mine, n, ips[UNW_STEP], count[UNW_STEP], status);
+    /* From the handler: libgcc and dwu_backtrace see the handler and the
+     * signal trampoline first, then the same frames. */
+    if (!same_tail(ips[LIBGCC], count[LIBGCC], mine, n))
+        report_difference("libgcc", &start, mine, n, ips[LIBGCC], count[LIBGCC], status);
     void *bt[MAX_FRAMES];
     int nb = dwu_backtrace(bt, MAX_FRAMES);
-    if (!same_tail((uint64_t *)bt, nb, mine, n) && mismatches++ < 5)
-        fprintf(stderr, "sample at 0x%llx: dwu_backtrace across the signal frame differs\n",
-                (unsigned long long)start.r[DWU_RIP]);
+    if (!same_tail((uint64_t *)bt, nb, mine, n))
+        report_difference("dwu_backtrace across the signal frame", &start, mine, n, (uint64_t *)bt, nb, status);
 }
 
 int corpus_recursion(void);
