@@ -70,15 +70,6 @@ struct intern {
     size_t *len_by_id;
 };
 
-static uint64_t hash_bytes(const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
-}
-
 static int intern_grow(struct intern *in)
 {
     size_t cap = in->cap ? in->cap * 2 : 1024;
@@ -96,7 +87,7 @@ static int intern_grow(struct intern *in)
     for (size_t i = 0; i < in->cap; i++) {
         if (!in->slot[i].bytes)
             continue;
-        size_t h = hash_bytes(in->slot[i].bytes, in->slot[i].len) & (cap - 1);
+        size_t h = dwu_fnv1a(in->slot[i].bytes, in->slot[i].len) & (cap - 1);
         while (slot[h].bytes)
             h = (h + 1) & (cap - 1);
         slot[h] = in->slot[i];
@@ -112,7 +103,7 @@ static size_t intern_id(struct intern *in, const void *bytes, size_t len)
 {
     if ((in->count + 1) * 2 > in->cap && intern_grow(in) != 0)
         return (size_t)-1;
-    size_t h = hash_bytes(bytes, len) & (in->cap - 1);
+    size_t h = dwu_fnv1a(bytes, len) & (in->cap - 1);
     while (in->slot[h].bytes) {
         if (in->slot[h].len == len && memcmp(in->slot[h].bytes, bytes, len) == 0)
             return in->slot[h].id;

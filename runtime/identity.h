@@ -48,11 +48,19 @@ static inline int dwu_identity_from_notes(const uint8_t *notes, size_t size, str
     return -1;
 }
 
+/* 64-bit FNV-1a of N bytes at P. */
+static inline uint64_t dwu_fnv1a(const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
 static inline void dwu_identity_from_hdr(const uint8_t *hdr, size_t size, struct dwu_identity *id)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < size; i++)
-        h = (h ^ hdr[i]) * 1099511628211ull;
+    uint64_t h = dwu_fnv1a(hdr, size);
     id->kind = DWU_IDENTITY_HDR_HASH;
     id->len = 8;
     memcpy(id->bytes, &h, 8);

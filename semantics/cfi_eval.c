@@ -135,3 +135,32 @@ int cfi_eval_fde_table(struct cfi_eval *ev, const struct cfi_fde *fde, struct un
         unwind_table_release(t);
     return rc;
 }
+
+int cfi_eval_all_tables(struct cfi_eval *ev, struct unwind_table **tables, size_t *n,
+                        struct cfa_error *err, const struct cfi_fde **bad)
+{
+    const struct cfi_section *s = ev->section;
+    struct unwind_table *t = calloc(s->nfdes + 1, sizeof *t);
+    *tables = NULL;
+    *n = 0;
+    if (!t)
+        return -2;
+    for (size_t i = 0; i < s->nfdes; i++) {
+        int rc = cfi_eval_fde_table(ev, &s->fdes[i], &t[i], err);
+        if (rc != 0) {
+            *bad = &s->fdes[i];
+            cfi_eval_tables_release(t, i);
+            return rc;
+        }
+    }
+    *tables = t;
+    *n = s->nfdes;
+    return 0;
+}
+
+void cfi_eval_tables_release(struct unwind_table *tables, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        unwind_table_release(&tables[i]);
+    free(tables);
+}

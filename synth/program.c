@@ -46,12 +46,19 @@ struct pass_one {
     int oom;
 };
 
+/* A range named as a function of its own (not GCC's `foo.cold` part): it
+ * starts in the ABI's entry state whatever jumps to it. */
+static int named_function(const struct function_range *f)
+{
+    return f->name[0] && !strstr(f->name, ".cold");
+}
+
 /* A range that may be a fragment of another function's frame (GCC's `.cold`
  * parts, unnamed in stripped files).  Pass one ran it from the ABI's entry
  * state, which is wrong for a fragment, so its jumps are held back. */
 static int may_be_fragment(const struct function_range *f)
 {
-    return f->source == FUNC_FROM_FDE && (!f->name[0] || strstr(f->name, ".cold"));
+    return f->source == FUNC_FROM_FDE && !named_function(f);
 }
 
 static void record_inner(struct pass_one *po, size_t j, uint64_t target, const struct abs_state *st)
@@ -269,7 +276,7 @@ static void drop_entries_of_functions(struct synth_program *p)
 {
     for (size_t i = 0; i < p->index.nfuncs; i++) {
         const struct function_range *f = &p->index.funcs[i];
-        if (p->entry[i] && (p->called[i] || (f->name[0] && !strstr(f->name, ".cold")))) {
+        if (p->entry[i] && (p->called[i] || named_function(f))) {
             free(p->entry[i]);
             p->entry[i] = NULL;
         }

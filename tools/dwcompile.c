@@ -73,34 +73,17 @@ static struct unwind_table *read_tables(struct elf_file *ef, struct cfi_section 
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    struct unwind_table *t = calloc(eh->nfdes + 1, sizeof *t);
-    if (!t) {
+    struct unwind_table *t;
+    struct cfa_error ce = {0};
+    const struct cfi_fde *bad = NULL;
+    rc = cfi_eval_all_tables(&ev, &t, n, &ce, &bad);
+    if (rc == -2)
         snprintf(err, errlen, "out of memory");
-        cfi_eval_release(&ev);
-        return NULL;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < eh->nfdes; i++) {
-        struct cfa_error ce = {0};
-        int r = cfi_eval_fde_table(&ev, &eh->fdes[i], &t[k], &ce);
-        if (r == 0) {
-            k++;
-            continue;
-        }
-        if (r == -2)
-            snprintf(err, errlen, "out of memory");
-        else
-            snprintf(err, errlen, ".eh_frame: FDE for 0x%llx: %s",
-                     (unsigned long long)eh->fdes[i].pc_begin, ce.reason ? ce.reason : "malformed");
-        for (size_t j = 0; j < k; j++)
-            unwind_table_release(&t[j]);
-        free(t);
-        cfi_eval_release(&ev);
-        return NULL;
-    }
+    else if (rc != 0)
+        snprintf(err, errlen, ".eh_frame: FDE for 0x%llx: %s", (unsigned long long)bad->pc_begin,
+                 ce.reason ? ce.reason : "malformed");
     cfi_eval_release(&ev);
-    *n = k;
-    return t;
+    return rc == 0 ? t : NULL;
 }
 
 /* Run argv; 0 when it exited with status 0. */
@@ -246,8 +229,8 @@ int main(int argc, char **argv)
         case OPT_EMIT_C: opt.emit_c = optarg; break;
         case OPT_FORCE: opt.force = 1; break;
         case 'q': opt.quiet = 1; break;
-        case 'h': usage(stdout); return 0;
-        case 'V': cli_print_version(); return 0;
+        case 'h': usage(stdout); return EXIT_CLEAN;
+        case 'V': cli_print_version(); return EXIT_CLEAN;
         default: usage(stderr); return EXIT_TROUBLE;
         }
     }
@@ -309,9 +292,7 @@ int main(int argc, char **argv)
         status = compile(&opt, ptrs, n, &id);
     }
     free(ptrs);
-    for (size_t i = 0; i < n; i++)
-        unwind_table_release(&tables[i]);
-    free(tables);
+    cfi_eval_tables_release(tables, n);
     cfi_section_release(&eh);
     elf_file_close(&ef);
     return cli_finish_stdout(status);

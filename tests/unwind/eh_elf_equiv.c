@@ -97,12 +97,14 @@ int main(int argc, char **argv)
     memcpy(&step, &sym, sizeof step);
     long rows = 0, addresses = 0, gaps = 0;
     uint64_t seed = 1;
-    struct unwind_table *t = calloc(eh.nfdes + 1, sizeof *t);
-    size_t n = 0;
-    for (size_t i = 0; i < eh.nfdes; i++) {
-        struct cfa_error ce;
-        if (cfi_eval_fde_table(&ev, &eh.fdes[i], &t[n], &ce) == 0)
-            n++;
+    struct unwind_table *t;
+    size_t n;
+    struct cfa_error ce = {0};
+    const struct cfi_fde *bad = NULL;
+    if (cfi_eval_all_tables(&ev, &t, &n, &ce, &bad) != 0) {
+        fprintf(stderr, "eh_elf_equiv: %s: FDE for 0x%llx: %s\n", argv[1],
+                bad ? (unsigned long long)bad->pc_begin : 0ull, ce.reason ? ce.reason : "out of memory");
+        return 2;
     }
     /* In address order, as dwcompile lays them out: a later FDE's part that
      * an earlier one covers is not in the eh_elf. */
@@ -129,9 +131,7 @@ int main(int argc, char **argv)
     }
     printf("%s: %ld rows (%ld addresses) and %ld gaps between FDEs: %ld differences\n", argv[1], rows,
            addresses, gaps, differences);
-    for (size_t i = 0; i < n; i++)
-        unwind_table_release(&t[i]);
-    free(t);
+    cfi_eval_tables_release(t, n);
     cfi_eval_release(&ev);
     cfi_section_release(&eh);
     elf_file_close(&ef);
