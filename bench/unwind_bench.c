@@ -136,8 +136,6 @@ static __attribute__((noinline)) int time_chain(void *arg)
         for (int m = 0; m < NMETHODS; m++) {
             if (m == FP_WALK || m == UNW_STEP_NOCACHE)
                 continue;
-            if (m == UNW_STEP_NOCACHE)
-                continue;
             double t0 = now_ns();
             int n = 0;
             for (int r = 0; r < REPS; r++) {
