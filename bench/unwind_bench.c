@@ -10,11 +10,15 @@
  *    The frame-pointer walk runs on the same shapes built with
  *    -fno-omit-frame-pointer and without the libc detour.
  * 2. Captured stacks: the corpus programs (C, and C++ exceptions), then
- *    small libz3 problems, run in a loop under a profiling timer; at each tick the signal handler unwinds the interrupted stack
- *    with every unwinder (from the signal context, as perf does) and checks
- *    that the IPs agree with libunwind's and libgcc's.  Per unwinder, the
- *    median over the samples of ns per frame.  libunwind without its cache
- *    runs in a second pass (its policy is global).
+ *    small libz3 problems, run in a loop under a profiling timer; at each
+ *    tick the signal handler unwinds the interrupted stack with every
+ *    unwinder (from the signal context, as perf does), SAMPLE_REPS times
+ *    each, and checks that the IPs agree with libunwind's and libgcc's.
+ *    Per unwinder, the median over the samples of ns per frame: over all
+ *    the walks, over the first (the unwinder's own tables and code come
+ *    from memory: the workload evicted them since the last tick) and over
+ *    the repeated ones.  libunwind without its cache runs in a second pass
+ *    (its policy is global).
  *
  * Prints ns/frame and eh_elf's speed-up over each; exit status 1 when an
  * IP sequence differs.
@@ -184,15 +188,23 @@ static __attribute__((noinline)) int time_fp_chain(void *arg)
 
 /* ---- 2. captured stacks ----------------------------------------------- */
 
-static double *sample_ns[NMETHODS];
+/* Per unwinder and sample, ns per frame: over all SAMPLE_REPS walks, over
+ * the first walk alone (its own tables and code not yet in the cache), and
+ * over the repeated walks. */
+enum walk_kind { ALL_WALKS, FIRST_WALK, REPEAT_WALKS, NKINDS };
+static double *sample_ns[NMETHODS][NKINDS];
 static size_t nsamples[NMETHODS];
 static long mismatches, checked_samples, checked_frames;
 static int pass_nocache;
 
-static void add_sample(int m, double ns, int frames)
+static void add_sample(int m, double first_ns, double repeat_ns, int frames)
 {
-    if (frames > 0 && nsamples[m] < MAX_SAMPLES)
-        sample_ns[m][nsamples[m]++] = ns / frames;
+    if (frames <= 0 || nsamples[m] >= MAX_SAMPLES)
+        return;
+    size_t i = nsamples[m]++;
+    sample_ns[m][ALL_WALKS][i] = (first_ns + repeat_ns) / SAMPLE_REPS / frames;
+    sample_ns[m][FIRST_WALK][i] = first_ns / frames;
+    sample_ns[m][REPEAT_WALKS][i] = repeat_ns / (SAMPLE_REPS - 1) / frames;
 }
 
 /* How many leading IPs are in loaded code.  Past a return address that
@@ -277,8 +289,10 @@ static void on_tick(int sig, siginfo_t *si, void *ctx)
     turn++;
     for (int j = 0; j < nmethods; j++) {
         int m = methods[(turn + (unsigned)j) % (unsigned)nmethods];
-        double t0 = now_ns();
+        double t0 = now_ns(), t1 = t0;
         for (int r = 0; r < SAMPLE_REPS; r++) {
+            if (r == 1)
+                t1 = now_ns();
             switch (m) {
             case EH_ELF: count[m] = walk_eh_elf(&start, ips[m], &status); break;
             case UNW_STEP: case UNW_STEP_NOCACHE: count[m] = walk_libunwind(uctx, 1, ips[m]); break;
@@ -286,7 +300,7 @@ static void on_tick(int sig, siginfo_t *si, void *ctx)
             default: count[m] = walk_unw_backtrace(ips[m]); break;
             }
         }
-        add_sample(m, (now_ns() - t0) / SAMPLE_REPS, count[m]);
+        add_sample(m, t1 - t0, now_ns() - t1, count[m]);
     }
     if (pass_nocache)
         return;
@@ -365,13 +379,21 @@ static void captured_stacks(const char *title, void (*workload)(void), double se
     printf("\ncaptured stacks: %s (profiling timer; %ld samples, %ld frames checked, %ld ending in a "
            "return address outside loaded code, %ld inside libgcc's unwinder skipped)\n", title,
            checked_samples, checked_frames, garbage_ends, inside_libgcc);
-    printf("  %-40s %8s %9s %8s\n", "unwinder", "samples", "ns/frame", "eh_elf x");
-    double eh = median(sample_ns[EH_ELF], nsamples[EH_ELF]);
+    printf("  %-40s %8s %9s %8s   %-18s   %-18s\n", "", "", "all walks", "", "first walk", "repeated walks");
+    printf("  %-40s %8s %9s %8s %9s %8s %9s %8s\n", "unwinder", "samples", "ns/frame", "eh_elf x",
+           "ns/frame", "eh_elf x", "ns/frame", "eh_elf x");
+    double eh[NKINDS];
+    for (int k = 0; k < NKINDS; k++)
+        eh[k] = median(sample_ns[EH_ELF][k], nsamples[EH_ELF]);
     for (int m = 0; m < NMETHODS; m++) {
         if (m == FP_WALK)
             continue;
-        double v = median(sample_ns[m], nsamples[m]);
-        printf("  %-40s %8zu %9.2f %8.1f\n", method_name[m], nsamples[m], v, v / eh);
+        printf("  %-40s %8zu", method_name[m], nsamples[m]);
+        for (int k = 0; k < NKINDS; k++) {
+            double v = median(sample_ns[m][k], nsamples[m]);
+            printf(" %9.2f %8.1f", v, v / eh[k]);
+        }
+        printf("\n");
     }
 }
 
@@ -392,8 +414,9 @@ int main(int argc, char **argv)
     libgcc_object = dwu_object_at(libgcc_address());
     printf("code segments: %zu, with an eh_elf: %zu\n", objects, with_eh_elf);
     for (int m = 0; m < NMETHODS; m++)
-        if (!(sample_ns[m] = calloc(MAX_SAMPLES, sizeof *sample_ns[m])))
-            return 2;
+        for (int k = 0; k < NKINDS; k++)
+            if (!(sample_ns[m][k] = calloc(MAX_SAMPLES, sizeof *sample_ns[m][k])))
+                return 2;
     uint64_t probe;
     stack_hi = (uint64_t)(uintptr_t)&probe + (1u << 20);
     stack_lo = (uint64_t)(uintptr_t)&probe - (8u << 20);

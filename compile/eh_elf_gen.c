@@ -18,8 +18,7 @@ static const char dwunwind_header[] =
 #include "dwunwind_h.inc"
     ;
 
-#define PAGE_SHIFT 6     /* 64-byte pages: one or two rows each */
-#define BLOCK_PAGES 256u /* pages per block of the two-level page index */
+#define PAGE_SHIFT 6     /* 64-byte pages: most lie within one row */
 #define EXPR_MAX_OPS 256
 
 /* ---- growable text ---------------------------------------------------- */
@@ -433,11 +432,23 @@ static int push_entry(struct entry **e, size_t *n, size_t *cap, uint64_t start, 
 }
 
 /*
- * The row arrays and the lookup.  An entry's start is kept as its low 16
- * bits: a 64-byte page's entries (from its first to the next page's) lie in
- * one 64 KiB window, so they compare by those bits; a PC before the first
- * entry of its page is in the last entry of an earlier page.
+ * The row array and the page index, and the lookup.
+ *
+ * page[p] describes the 64 bytes of code at p * 64:
+ *   - PAGE_DIRECT | body, when one entry covers all of it (three pages in
+ *     four in libc and libz3): the lookup reads one word of the index and
+ *     nothing else;
+ *   - otherwise the index of the first entry that starts in it and, in the
+ *     top bits, how many do (at least one, at most 64).  A PC before that
+ *     first start is in the entry before it, which is its neighbour in the
+ *     array.
+ * An entry's start is kept as its low 16 bits: the entries of one page lie
+ * in one 64 KiB window, so they compare by those bits.
  */
+#define PAGE_DIRECT 0x80000000u
+#define PAGE_COUNT_SHIFT 24
+#define PAGE_MAX_FIRST ((1u << PAGE_COUNT_SHIFT) - 1)
+
 static int write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64_t base, uint64_t limit,
                         size_t nbodies)
 {
@@ -449,47 +460,47 @@ static int write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64_
         fprintf(out, "%s{%u,%zu},", i % 8 ? "" : "\n", (unsigned)((ent[i].start - base) & 0xffff), ent[i].body);
     if (!nent)
         fprintf(out, "{0,0}");
-    /* The first entry of each page, as a 16-bit offset from the first
-     * entry of its block of 256 pages (16 KiB: fewer than 65536 entries). */
     size_t npages = (size_t)((limit - base + (1u << PAGE_SHIFT) - 1) >> PAGE_SHIFT);
-    size_t *first = malloc((npages + 2) * sizeof *first);
-    if (!first)
-        return -1;
-    size_t k = 0;
-    for (size_t p = 0; p <= npages + 1; p++) {
-        while (k < nent && ent[k].start - base < ((uint64_t)p << PAGE_SHIFT))
+    fprintf(out, "\n};\n\nstatic const uint32_t page[%zu] = {", npages ? npages : 1);
+    size_t k = 0;   /* the first entry that ends after the page's start */
+    for (size_t p = 0; p < npages; p++) {
+        uint64_t lo = base + ((uint64_t)p << PAGE_SHIFT), hi = lo + (1u << PAGE_SHIFT);
+        if (hi > limit)
+            hi = limit;
+        while (k < nent && ent[k].end <= lo)
             k++;
-        first[p] = k;
+        uint32_t word;
+        if (k < nent && ent[k].start <= lo && ent[k].end >= hi) {
+            word = PAGE_DIRECT | (uint32_t)ent[k].body;
+        } else {
+            size_t first = k < nent && ent[k].start < lo ? k + 1 : k, n = 0;
+            while (first + n < nent && ent[first + n].start < hi)
+                n++;
+            word = (uint32_t)first | (uint32_t)n << PAGE_COUNT_SHIFT;
+        }
+        fprintf(out, "%s%u,", p % 8 ? "" : "\n", word);
     }
-    size_t nblocks = (npages + 1) / BLOCK_PAGES + 1;
-    fprintf(out, "\n};\n/* block b: the first entry that starts at or after b * %u */\n"
-                 "static const uint32_t block_first[%zu] = {",
-            BLOCK_PAGES << PAGE_SHIFT, nblocks);
-    for (size_t b = 0; b < nblocks; b++)
-        fprintf(out, "%s%zu,", b % 12 ? "" : "\n", first[b * BLOCK_PAGES]);
-    fprintf(out, "\n};\n/* page p: the first entry that starts at or after p * %u, less its block's */\n"
-                 "static const uint16_t page_first[%zu] = {", 1u << PAGE_SHIFT, npages + 1);
-    for (size_t p = 0; p <= npages; p++)
-        fprintf(out, "%s%zu,", p % 16 ? "" : "\n", first[p] - first[p / BLOCK_PAGES * BLOCK_PAGES]);
-    free(first);
+    if (!npages)
+        fprintf(out, "0");
     fprintf(out,
             "\n};\n\n"
             "int dwu_eh_elf_step(uint64_t pc, const struct dwu_regs *in, struct dwu_regs *out,\n"
             "                    const struct dwu_memory *mem)\n{\n"
             "    if (pc < LO || pc >= HI) return DWU_ENOINFO;\n"
-            "    uint32_t off = (uint32_t)(pc - LO), p = off >> %d;\n"
-            "    uint32_t lo = block_first[p / %u] + page_first[p], hi = block_first[(p + 1) / %u] + page_first[p + 1];\n"            "    uint16_t low = (uint16_t)off;\n"
-            "    if (lo == hi || row[lo].start > low) {\n"
-            "        lo--;\n"
+            "    uint32_t off = (uint32_t)(pc - LO), word = page[off >> %d], body;\n"
+            "    if (word & 0x%xu) {\n"
+            "        body = word & 0x%xu;\n"
             "    } else {\n"
-            "        while (hi - lo > 8) {\n"
-            "            uint32_t mid = lo + (hi - lo) / 2;\n"
-            "            if (row[mid].start <= low) lo = mid; else hi = mid;\n"
-            "        }\n"
-            "        while (lo + 1 < hi && row[lo + 1].start <= low) lo++;\n"
+            "        uint32_t k = word & 0x%xu, end = k + (word >> %d);\n"
+            "        uint16_t low = (uint16_t)off;\n"
+            "        if (row[k].start > low)\n"
+            "            k--;\n"
+            "        else\n"
+            "            while (k + 1 < end && row[k + 1].start <= low) k++;\n"
+            "        body = row[k].body;\n"
             "    }\n"
-            "    switch (row[lo].body) {\n",
-            PAGE_SHIFT, BLOCK_PAGES, BLOCK_PAGES);
+            "    switch (body) {\n",
+            PAGE_SHIFT, PAGE_DIRECT, PAGE_DIRECT - 1, PAGE_MAX_FIRST, PAGE_COUNT_SHIFT);
     return 0;
 }
 
@@ -541,6 +552,10 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
     uint64_t base = nent ? ent[0].start : 0, limit = nent ? ent[nent - 1].end : 0;
     if (limit - base >= ((uint64_t)1 << 32)) {
         snprintf(err, errlen, "code spans 4 GiB or more");
+        goto fail;
+    }
+    if (nent > PAGE_MAX_FIRST) {
+        snprintf(err, errlen, "more than %u rows", PAGE_MAX_FIRST);
         goto fail;
     }
     stats->entries = nent;

@@ -7,9 +7,10 @@
  *     starts (32-bit offsets) with the number of its row body; neighbours
  *     with the same body merge, and the space between FDEs is a row with no
  *     information;
- *   - a two-level page index (16 bits per 64 bytes of code, under 32 bits
- *     per 16 KiB) narrows the search
- *     to the rows of the PC's page;
+ *   - a page index, 32 bits per 64 bytes of code, holds the row body itself
+ *     where one row covers the page (most pages), and otherwise where the
+ *     page's few entries are: a cold lookup touches one or two cache lines
+ *     of tables;
  *   - each distinct row body — the code that computes the CFA and restores
  *     rip, rsp, rbp, rbx, r12-r15 and whatever else the row describes — is
  *     written once, as one case of a switch (libc's 24,000 rows have a few

@@ -4,7 +4,7 @@
  *   eh_elf_equiv FILE EH_ELF
  *
  * For every row of every FDE of FILE's .eh_frame, at the row's first and
- * last address, the eh_elf's dwu_eh_elf_step and the runtime's interpreter
+ * last address and at one address in every 64 bytes between, the eh_elf's dwu_eh_elf_step and the runtime's interpreter
  * (dwu_apply_rules, the DWARF fallback's rule application) unwind the same
  * registers (random values, all known) over the same synthetic memory (each
  * 8-byte read returns a hash of its address).  Their status, registers,
@@ -125,6 +125,11 @@ int main(int argc, char **argv)
             compare(step, lo, row, t[i].signal_frame, seed++);
             compare(step, row->end - 1, row, t[i].signal_frame, seed++);
             addresses += 2;
+            /* One address in each 64 bytes between: every page of the
+             * eh_elf's index that the row spans, the pages it covers
+             * whole among them. */
+            for (uint64_t pc = lo + 64; pc < row->end - 1; pc += 64, addresses++)
+                compare(step, pc, row, t[i].signal_frame, seed++);
         }
         if (t[i].end > covered && t[i].start < t[i].end)
             covered = t[i].end;

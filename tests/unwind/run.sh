@@ -84,6 +84,20 @@ if cc -O2 -fPIC -shared -o "$work/mutated.so" "$work/mutated.c" && ! equiv "$exe
 else
     not_ok "a mutated eh_elf (one offset changed) is caught"
 fi
+# ... and so is one page of the index that names the wrong row body (an odd
+# body number, lowered by one: another body of the same eh_elf).
+awk '/^static const uint32_t page\[/ { inpage = 1 }
+     inpage && !done { n = split($0, v, ",")
+         for (i = 1; i <= n; i++) if (v[i] + 0 >= 2147483648 && (v[i] % 2) == 1) { v[i] = v[i] - 1; done = 1; break }
+         if (done) { line = v[1]; for (j = 2; j <= n; j++) line = line "," v[j]; $0 = line } }
+     { print }' "$work/check_unwind.c" > "$work/mutated_page.c"
+if ! cmp -s "$work/check_unwind.c" "$work/mutated_page.c" &&
+    cc -O2 -fPIC -shared -o "$work/mutated_page.so" "$work/mutated_page.c" &&
+    ! equiv "$exe" "$work/mutated_page.so" > /dev/null; then
+    ok "a mutated eh_elf (one page of the index names another row body) is caught"
+else
+    not_ok "a mutated eh_elf (one page of the index names another row body) is caught"
+fi
 
 # 4. dwunwind against libgcc and libunwind: with eh_elfs, then DWARF only.
 expect_identical() {
