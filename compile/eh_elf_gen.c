@@ -582,7 +582,13 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
             "        if ((size) < 8) { v_ &= ((uint64_t)1 << (8 * (size) & 63)) - 1; } \\\n"
             "        (dst) = v_; } while (0)\n"
             "#define X(id, init, res) do { int e_ = x##id(in, mem, (init), (res)); if (e_) return e_; } while (0)\n"
-            "#define BODY __attribute__((noinline))\n\n",
+            "/* Bodies keep the step's argument registers (pc's register holds the\n"
+            " * CFA for the register part), so each call is a bare jump. */\n"
+            "#if defined(__GNUC__) && !defined(__clang__)\n"
+            "#define BODY __attribute__((noinline, noipa))\n"
+            "#else\n"
+            "#define BODY __attribute__((noinline))\n"
+            "#endif\n\n",
             (unsigned long long)base, (unsigned long long)limit);
     fwrite(g.expr_code.s ? g.expr_code.s : "", 1, g.expr_code.len, out);
 
@@ -593,8 +599,9 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
                      "                    const struct dwu_memory *mem)\n{\n    uint64_t a;\n    (void)a;\n"
                      "    %s\n}\n", i, g.restores.by_id[i]);
     for (size_t i = 0; i < g.bodies.count; i++)
-        fprintf(out, "static BODY int B%zu(const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem)\n"
-                     "{\n    uint64_t cfa;\n    (void)cfa; (void)in; (void)out; (void)mem;\n    %s\n}\n",
+        fprintf(out, "static BODY int B%zu(uint64_t off, const struct dwu_regs *in, struct dwu_regs *out,\n"
+                     "                    const struct dwu_memory *mem)\n"
+                     "{\n    uint64_t cfa;\n    (void)off; (void)cfa; (void)in; (void)out; (void)mem;\n    %s\n}\n",
                 i, g.bodies.by_id[i]);
     fprintf(out, "const unsigned dwu_eh_elf_abi = DWU_EH_ELF_ABI;\n"
                  "const unsigned char dwu_eh_elf_identity[] = {%u, %u", id->kind, id->len);
@@ -604,8 +611,8 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
     if (write_lookup(out, ent, nent, base, limit, g.bodies.count) != 0)
         goto oom;
     for (size_t i = 0; i < g.bodies.count; i++)
-        fprintf(out, "    case %zu: return B%zu(in, out, mem);\n", i, i);
-    fprintf(out, "    }\n    return DWU_EBADRULE;\n}\n");
+        fprintf(out, "    case %zu: return B%zu(off, in, out, mem);\n", i, i);
+    fprintf(out, "    default: __builtin_unreachable();\n    }\n}\n");
     if (ferror(out)) {
         snprintf(err, errlen, "write error");
         goto fail;
