@@ -21,7 +21,8 @@
  *    (its policy is global).
  *
  * Prints ns/frame and eh_elf's speed-up over each; exit status 1 when an
- * IP sequence differs.
+ * IP sequence differs, or a callee-saved register eh_elf restores differs
+ * from libunwind's (compared on every captured stack, untimed).
  */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
@@ -39,6 +40,7 @@
 #include "tests/unwind/libgcc_walk.h"
 #include "runtime/objects.h"   /* dwu_object_at: is an IP in loaded code */
 #include "tests/unwind/frames.h"
+#include "tests/unwind/callee_saved.h"
 
 #define MAX_FRAMES 512
 #define DEPTH 100
@@ -253,6 +255,37 @@ static void report_difference(const char *who, const struct dwu_regs *start, con
                 i < k ? (unsigned long long)other[i] : 0ull);
 }
 
+static long registers_compared, register_mismatches;
+
+/* Untimed: step eh_elf and libunwind together over the sample, and compare
+ * the callee-saved registers eh_elf restores with libunwind's, frame by
+ * frame, while both are in loaded code and agree on the IP. */
+static void compare_registers(const struct dwu_regs *start, unw_context_t *uctx)
+{
+    struct dwu_regs regs = *start;
+    unw_cursor_t cur;
+    if (unw_init_local2(&cur, uctx, UNW_INIT_SIGNAL_FRAME) != 0)
+        return;
+    for (int frame = 0; frame < MAX_FRAMES; frame++) {
+        unw_word_t ip, v;
+        unw_get_reg(&cur, UNW_REG_IP, &ip);
+        if (ip != regs.r[DWU_RIP] || !dwu_object_at(ip - (frame > 0)))
+            return;
+        for (int k = 0; k < NCALLEE_SAVED; k++) {
+            if (!(regs.valid & (1u << dwu_callee_saved[k])) || unw_get_reg(&cur, unw_callee_saved[k], &v) != 0)
+                continue;
+            registers_compared++;
+            if (v != regs.r[dwu_callee_saved[k]] && register_mismatches++ < 5)
+                fprintf(stderr, "sample at 0x%llx, frame %d (ip 0x%llx): register %d is 0x%llx, libunwind 0x%llx\n",
+                        (unsigned long long)start->r[DWU_RIP], frame, (unsigned long long)ip,
+                        dwu_callee_saved[k], (unsigned long long)regs.r[dwu_callee_saved[k]],
+                        (unsigned long long)v);
+        }
+        if (unw_step(&cur) <= 0 || dwu_step(&regs, NULL) != DWU_OK)
+            return;
+    }
+}
+
 static void on_tick(int sig, siginfo_t *si, void *ctx)
 {
     (void)sig;
@@ -315,6 +348,7 @@ static void on_tick(int sig, siginfo_t *si, void *ctx)
      * signal trampoline first, then the same frames. */
     if (!same_tail(ips[LIBGCC], count[LIBGCC], mine, n))
         report_difference("libgcc", &start, mine, n, ips[LIBGCC], count[LIBGCC], status);
+    compare_registers(&start, uctx);
     void *bt[MAX_FRAMES];
     int nb = dwu_backtrace(bt, MAX_FRAMES);
     if (!same_tail((uint64_t *)bt, nb, mine, n))
@@ -433,5 +467,7 @@ int main(int argc, char **argv)
     captured_stacks("small libz3 problems (cold caches: z3 zeroes fresh pages)", z3_problems, seconds);
     printf("IP sequences: %ld mismatches (eh_elf against libunwind, libgcc, and dwu_backtrace "
            "across the signal frame)\n", mismatches);
-    return mismatches ? 1 : 0;
+    printf("callee-saved registers of the captured stacks: %ld compared with libunwind's, %ld mismatches\n",
+           registers_compared, register_mismatches);
+    return mismatches || register_mismatches ? 1 : 0;
 }

@@ -31,6 +31,7 @@
 #include "libgcc_walk.h"
 #include "runtime/dwunwind.h"
 #include "runtime/objects.h"
+#include "callee_saved.h"
 
 #define MAX_FRAMES 256
 #define MAX_DEPTH 40
@@ -64,10 +65,6 @@ static void compare_ips(int depth, const char *what, const uint64_t *want, int n
     }
 }
 
-static const unw_regnum_t unw_callee_saved[] = {UNW_X86_64_RBX, UNW_X86_64_RBP, UNW_X86_64_R12,
-                                                UNW_X86_64_R13, UNW_X86_64_R14, UNW_X86_64_R15};
-static const int dwu_callee_saved[] = {DWU_RBX, DWU_RBP, DWU_R12, DWU_R13, DWU_R14, DWU_R15};
-
 /* Step libunwind and dwunwind together from the same point of the leaf. */
 static __attribute__((noinline)) void compare_registers(int depth)
 {
@@ -100,7 +97,7 @@ static __attribute__((noinline)) void compare_registers(int depth)
             fail(depth, "rsp", frame, sp, regs.r[DWU_RSP]);
             return;
         }
-        for (unsigned k = 0; k < 6; k++) {
+        for (unsigned k = 0; k < NCALLEE_SAVED; k++) {
             if (!(regs.valid & (1u << dwu_callee_saved[k])) || unw_get_reg(&cur, unw_callee_saved[k], &v) != 0)
                 continue;
             if (v != regs.r[dwu_callee_saved[k]]) {
