@@ -91,6 +91,10 @@ int unwind_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b);
 /* Equality of CFA rules (operands a rule does not use are ignored). */
 int cfa_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b);
 
+/* Whether two rows have the same rules in every column (their address
+ * ranges are ignored). */
+int unwind_row_rules_equal(const struct unwind_row *a, const struct unwind_row *b);
+
 /* Name of a column: "CFA" for -1, "ra" for 16, "rbx" etc.; NULL past known names. */
 const char *unwind_column_name(int column);
 

@@ -714,6 +714,30 @@ static uint32_t breg_expr(uint8_t *buf, int reg, int64_t off, int deref, int64_t
     return (uint32_t)n;
 }
 
+/* The CFA by a slot of the realigned frame that holds CFA + c (GCC's DRAP
+ * save): DW_OP_breg<anchor> <off>; DW_OP_deref.  LIVE_ONLY: a slot still on
+ * the stack (at or above rsp, when rsp is known), not one already popped.
+ * Returns 1 when ROW's CFA was set. */
+static int drap_slot_cfa(const struct abs_state *st, int anchor, int64_t k, int live_only,
+                         struct unwind_row *row)
+{
+    const struct absval rsp = st->reg[ABI_RSP];
+    int found = 0;
+    for (unsigned i = 0; anchor >= 0 && i < st->nslots; i++) {
+        const struct stack_slot *s = &st->slot[i];
+        if (s->base != AV_ALIGNED || s->value.kind != AV_CFA || s->value.off > 0)
+            continue;
+        if (live_only && rsp.kind == AV_ALIGNED && s->off < rsp.off)
+            continue;
+        uint8_t *buf = row_exprs[UNWIND_COLUMNS];
+        row->cfa.kind = CFA_RULE_EXPRESSION;
+        row->cfa.expr = buf;
+        row->cfa.expr_len = breg_expr(buf, anchor, s->off - k, 1, -s->value.off);
+        found = 1;
+    }
+    return found;
+}
+
 void synth_row_from_state(const struct abs_state *st, struct unwind_row *row)
 {
     memset(&row->cfa, 0, sizeof row->cfa);
@@ -726,26 +750,24 @@ void synth_row_from_state(const struct abs_state *st, struct unwind_row *row)
     } else if (rsp.kind == AV_CFA) {
         row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = -rsp.off};
     } else {
-        /* Any register holding CFA + k: rbp without the prologue idiom, or a
-         * DRAP register such as r10 around a realignment. */
+        /* GCC's DRAP save while it is on the stack: from the push of the
+         * DRAP register to its pop, GCC describes the CFA by that slot, not
+         * by the register.  Only the slot survives a call: an unwinder
+         * evaluates a call site's row with the callee's registers, where a
+         * caller-saved register such as r10 holds garbage. */
         row->cfa.kind = CFA_RULE_UNKNOWN;
-        for (unsigned r = 0; r < STATE_GPRS; r++)
-            if (st->reg[r].kind == AV_CFA) {
-                row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = (uint16_t)r,
-                                                .offset = -st->reg[r].off};
-                break;
-            }
-        /* Else a slot of the realigned frame that holds CFA + c (GCC's DRAP
-         * save):  DW_OP_breg6 <off>; DW_OP_deref. */
-        for (unsigned i = 0; row->cfa.kind == CFA_RULE_UNKNOWN && anchor >= 0 && i < st->nslots; i++) {
-            const struct stack_slot *s = &st->slot[i];
-            if (s->base == AV_ALIGNED && s->value.kind == AV_CFA && s->value.off <= 0) {
-                uint8_t *buf = row_exprs[UNWIND_COLUMNS];
-                row->cfa.kind = CFA_RULE_EXPRESSION;
-                row->cfa.expr = buf;
-                row->cfa.expr_len = breg_expr(buf, anchor, s->off - k, 1, -s->value.off);
-            }
+        if (!drap_slot_cfa(st, anchor, k, 1, row)) {
+            /* Any register holding CFA + k: rbp without the prologue idiom,
+             * or a DRAP register such as r10 around a realignment. */
+            for (unsigned r = 0; r < STATE_GPRS; r++)
+                if (st->reg[r].kind == AV_CFA) {
+                    row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = (uint16_t)r,
+                                                    .offset = -st->reg[r].off};
+                    break;
+                }
         }
+        if (row->cfa.kind == CFA_RULE_UNKNOWN)
+            drap_slot_cfa(st, anchor, k, 0, row);
     }
     /* The return address and the callee-saved registers: by the slot that
      * holds their entry value (the highest one: the push of the prologue);
@@ -793,22 +815,12 @@ struct emitter {
     void *arg;
 };
 
-static int rows_equal(const struct unwind_row *a, const struct unwind_row *b)
-{
-    if (!cfa_rule_equal(&a->cfa, &b->cfa))
-        return 0;
-    for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
-        if (!unwind_rule_equal(&a->reg[c], &b->reg[c]))
-            return 0;
-    return 1;
-}
-
 static void emit_row(struct emitter *em, const struct ir_insn *in, const struct unwind_row *row)
 {
     struct unwind_table *t = em->t;
     if (t->nrows > 0) {
         struct unwind_row *prev = &t->rows[t->nrows - 1];
-        if (prev->end == in->addr && rows_equal(prev, row)) {
+        if (prev->end == in->addr && unwind_row_rules_equal(prev, row)) {
             prev->end = in->addr + in->len;
             return;
         }

@@ -745,15 +745,20 @@ static void test_and_rsp_realignment(void **state)
     /* Slots and other registers survive the and. */
     assert_entry(abs_state_slot(&s, -8), STATE_RA, 0);
     assert_entry(s.reg[RBP], RBP, 0);
-    /* push -8(%r10); push %rbp; mov %rsp,%rbp; push %r10: r10 still holds CFA. */
+    /* push -8(%r10); push %rbp; mov %rsp,%rbp; push %r10: r10 still holds
+     * CFA, but from now on the CFA is the DRAP slot, as GCC writes it (the
+     * slot survives calls, r10 does not): DW_OP_breg6 -8; DW_OP_deref. */
     run2(&s, ir_set(RSP, RSP, -8), ir_store(RSP, 0, NONE, 8));
     push(&s, RBP);
     mov_rsp_rbp(&s);
     push(&s, ABI_R10);
     assert_int_not_equal(s.reg[RSP].kind, AV_CFA);
     assert_int_not_equal(s.reg[RBP].kind, AV_CFA);
+    assert_cfa(s.reg[ABI_R10], 0);
     row_of(&s, &row);
-    assert_cfa_rule(row, ABI_R10, 0);
+    assert_int_equal(row.cfa.kind, CFA_RULE_EXPRESSION);
+    assert_int_equal(row.cfa.expr_len, 3);
+    assert_memory_equal(row.cfa.expr, ((const uint8_t[]){0x76, 0x78, 0x06}), 3);
     assert_saved_at(row, ABI_RA, -8);
 
     /* lea 16(%rsp),%r10 at entry: r10 = CFA-8+16 = CFA+8, so CFA = r10-8. */
