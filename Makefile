@@ -60,6 +60,13 @@ LIB_SRCS := \
 	report/sarif_report.c \
 	report/html_report.c \
 	compile/eh_elf_gen.c \
+	annotate/cfi_text.c \
+	annotate/asm_source.c \
+	annotate/asm_build.c \
+	annotate/line_map.c \
+	annotate/cfi_plan.c \
+	annotate/source_rewrite.c \
+	annotate/annotate.c \
 	tools/cli.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -79,7 +86,7 @@ UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_tabl
 	test_abstract_state test_cfi_reader
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all check check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-full bench fuzz \
+.PHONY: all check check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-full bench fuzz \
         install clean run deps
 all: $(TOOL_BINS) $(RUNTIME_A) $(RUNTIME_SO)
 
@@ -129,7 +136,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 include corpus/corpus.mk
 
 # ---- tests ---------------------------------------------------------------------
-check: check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind
+check: check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate
 
 check-unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
@@ -176,6 +183,16 @@ $(BUILD)/tests/eh_elf_equiv: tests/unwind/eh_elf_equiv.c $(BUILD)/pic/runtime/dw
 
 check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/eh_elf_equiv corpus
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/unwind/run.sh $(BUILD)
+
+# Annotation: planning units, then dwsynth annotate on hand-written assembly
+# (exceptions, gdb and dwcheck on the result).
+$(BUILD)/tests/test_annotate: $(BUILD)/obj/tests/annotate/test_annotate.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -o $@
+
+check-annotate: $(TOOL_BINS) $(BUILD)/tests/test_annotate
+	@tests/run-unit.sh $(BUILD)/tests/test_annotate
+	@tests/annotate/run.sh $(BUILD)
 
 check-full: $(TOOL_BINS)
 	@tests/oracle/run.sh $(BUILD) --all

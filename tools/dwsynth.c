@@ -3,12 +3,14 @@
  *
  *   dwsynth [--function=NAME | --address=ADDR] [--format=readelf|json|cfi] FILE
  *   dwsynth --compare FILE...
+ *   dwsynth annotate IN.s|IN.S [-o OUT] [-v] [-- CPPFLAGS/ASFLAGS...]
  *
  * The readelf format prints one block per function, `NAME pc=LO..HI`, then
  * rows in dwtable's layout so the two diff; `cfi` prints the GAS directives
  * that describe the same rows, at `func+off`; JSON carries the rows and the
  * functions that could not be synthesised.  --compare measures agreement with
- * the file's own DWARF tables.
+ * the file's own DWARF tables.  `annotate` writes the CFI of every function
+ * of an assembly source into it (annotate/annotate.h).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -17,10 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate/annotate.h"
+#include "annotate/cfi_text.h"
+#include "annotate/source_rewrite.h"
 #include "cli.h"
 #include "object/elf_file.h"
 #include "semantics/abi.h"
-#include "semantics/dwarf_expr.h"
 #include "semantics/table_print.h"
 #include "synth/program.h"
 #include "verify/agreement.h"
@@ -42,6 +46,7 @@ static void usage(FILE *out)
     fprintf(out,
             "Usage: dwsynth [OPTION]... FILE\n"
             "       dwsynth --compare FILE...\n"
+            "       dwsynth annotate [-o OUT] [-v] IN.s|IN.S [-- CPPFLAGS/ASFLAGS...]\n"
             "Synthesise the unwind table of every function of an x86_64 ELF FILE from its\n"
             "machine code: where the caller's frame (CFA), the return address and each\n"
             "callee-saved register are, at every instruction.\n"
@@ -58,6 +63,7 @@ static void usage(FILE *out)
             "  -V, --version      show the version\n"
             "\n"
             "Rules print as in dwtable; `?` is a value synthesis could not determine.\n"
+            "`dwsynth annotate --help' describes writing CFI into an assembly source.\n"
             "Exit status: 0 every function synthesised, 1 some could not be (listed on\n"
             "stderr with the reason), 2 usage error or unreadable file.\n");
 }
@@ -118,51 +124,17 @@ static void print_json_function(FILE *out, const struct function_range *f,
     fputs("]}", out);
 }
 
-/* GAS directives that turn row PREV into row CUR. */
-static void print_cfi_transition(FILE *out, const char *label, const struct unwind_row *prev,
-                                 const struct unwind_row *cur)
-{
-    const struct unwind_rule *pc = &prev->cfa, *cc = &cur->cfa;
-    if (!cfa_rule_equal(pc, cc)) {
-        if (cc->kind != CFA_RULE_REG_OFFSET)
-            fprintf(out, "%s:\t# CFA unknown here\n", label);
-        else if (pc->kind == CFA_RULE_REG_OFFSET && pc->reg == cc->reg)
-            fprintf(out, "%s:\t.cfi_def_cfa_offset %lld\n", label, (long long)cc->offset);
-        else if (pc->kind == CFA_RULE_REG_OFFSET && pc->offset == cc->offset)
-            fprintf(out, "%s:\t.cfi_def_cfa_register %%%s\n", label, dwarf_reg_name(cc->reg));
-        else
-            fprintf(out, "%s:\t.cfi_def_cfa %%%s, %lld\n", label, dwarf_reg_name(cc->reg),
-                    (long long)cc->offset);
-    }
-    for (unsigned c = 0; c < UNWIND_COLUMNS; c++) {
-        const struct unwind_rule *p = &prev->reg[c], *r = &cur->reg[c];
-        if (unwind_rule_equal(p, r))
-            continue;
-        const char *name = c == ABI_RA ? "rip" : dwarf_reg_name(c);
-        if (r->kind == REG_RULE_OFFSET)
-            fprintf(out, "%s:\t.cfi_offset %%%s, %lld\n", label, name, (long long)r->offset);
-        else if (r->kind == REG_RULE_UNREFERENCED || r->kind == REG_RULE_SAME_VALUE)
-            fprintf(out, "%s:\t.cfi_restore %%%s\n", label, name);
-        else
-            fprintf(out, "%s:\t# %%%s unknown here\n", label, name);
-    }
-}
-
 static void print_cfi(FILE *out, const struct function_range *f, const struct unwind_table *t)
 {
     const char *name = f->name[0] ? f->name : "(unnamed)";
     fprintf(out, "\n%s:\t# pc=%016llx..%016llx\n\t.cfi_startproc\n", name,
             (unsigned long long)f->lo, (unsigned long long)f->hi);
-    /* The row .cfi_startproc establishes: CFA = rsp+8, ra at CFA-8. */
     struct unwind_row prev;
-    memset(&prev, 0, sizeof prev);
-    prev.cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP,
-                                    .offset = ABI_ENTRY_CFA_OFFSET};
-    prev.reg[ABI_RA] = (struct unwind_rule){.kind = REG_RULE_OFFSET, .offset = ABI_ENTRY_RA_OFFSET};
+    cfi_entry_row(&prev);
     for (size_t i = 0; i < t->nrows; i++) {
-        char label[256];
-        snprintf(label, sizeof label, "%s+0x%llx", name, (unsigned long long)(t->rows[i].start - f->lo));
-        print_cfi_transition(out, label, &prev, &t->rows[i]);
+        char prefix[256];
+        snprintf(prefix, sizeof prefix, "%s+0x%llx:\t", name, (unsigned long long)(t->rows[i].start - f->lo));
+        cfi_write_transition(out, prefix, "\n", &prev, &t->rows[i], CFI_REGS_PERCENT);
         prev = t->rows[i];
     }
     fputs("\t.cfi_endproc\n", out);
@@ -329,9 +301,112 @@ static int compare_files(char **files, int nfiles, const struct options *opt)
     return status;
 }
 
+static void annotate_usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: dwsynth annotate [-o OUT] [-v] IN.s|IN.S [-- CPPFLAGS/ASFLAGS...]\n"
+            "Write correct CFI into a hand-written x86_64 assembly source: .cfi_startproc\n"
+            "at the start of each function, the .cfi_* directives after each line that\n"
+            "changes the frame (.cfi_remember_state/.cfi_restore_state around early\n"
+            "exits) and .cfi_endproc at its end, synthesised from the assembled code.\n"
+            "Every other line is kept byte for byte; annotating an annotated file changes\n"
+            "nothing.  A function is a `.type NAME, @function` symbol or a global label\n"
+            "that a call targets.  Functions that carry CFI already are left as they are,\n"
+            "and their CFI is checked; the CFI written is checked too.\n"
+            "\n"
+            "The source is assembled with $CC (default cc) -g -c; the flags after `--`\n"
+            "(-I, -D, -Wa,...) go to every compilation.\n"
+            "\n"
+            "  -o, --output=OUT   write the annotated source to OUT (replaced atomically;\n"
+            "                     left untouched on error); `-' or no -o: standard output\n"
+            "  -v, --verbose      one line per function on stderr, and the totals\n"
+            "  -h, --help         show this help\n"
+            "\n"
+            "Problems are reported on stderr as `dwsynth: IN: FUNCTION (line N): reason':\n"
+            "functions that cannot be synthesised (left without CFI), lines that change\n"
+            "the frame in their middle (a macro: the CFI is exact at the line's end only),\n"
+            "findings in the CFI a function carried.\n"
+            "Exit status: 0 every function annotated exactly and checked CFI clean;\n"
+            "1 some function not annotated, or not exactly, or checked CFI with errors\n"
+            "(the output is still written); 2 usage error, unreadable input, a source\n"
+            "that does not assemble (the assembler's messages are shown) or an output\n"
+            "that cannot be written: nothing is written then.\n");
+}
+
+/* dwsynth annotate ...: ARGV[0] is "annotate". */
+static int annotate_main(int argc, char **argv)
+{
+    /* Everything after `--` is for the compiler. */
+    int dashes = argc;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--") == 0) {
+            dashes = i;
+            break;
+        }
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"verbose", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *output = NULL;
+    struct annotate_options opt = {0};
+    int c;
+    static char name[] = "dwsynth annotate";   /* how getopt's messages name us */
+    argv[0] = name;
+    optind = 1;
+    while ((c = getopt_long(dashes, argv, "o:vh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            output = optarg;
+            break;
+        case 'v':
+            opt.verbose = 1;
+            break;
+        case 'h':
+            annotate_usage(stdout);
+            return EXIT_CLEAN;
+        default:
+            annotate_usage(stderr);
+            return EXIT_TROUBLE;
+        }
+    }
+    if (dashes - optind != 1) {
+        cli_error(NULL, "annotate: %s (try dwsynth annotate --help)",
+                  optind == dashes ? "no input source" : "one source at a time");
+        return EXIT_TROUBLE;
+    }
+    opt.input = argv[optind];
+    if (dashes < argc) {
+        opt.flags = argv + dashes + 1;
+        opt.nflags = (size_t)(argc - dashes - 1);
+    }
+    struct annotate_result r;
+    annotate_source(&opt, &r);
+    for (size_t i = 0; i < r.nmessages; i++)
+        cli_error(opt.input, "%s", r.messages[i]);
+    int status = r.status;
+    if (status != EXIT_TROUBLE) {
+        char err[256];
+        if (output && strcmp(output, "-") != 0) {
+            if (write_file_atomically(output, r.text, r.size, err, sizeof err) != 0) {
+                cli_error(output, "%s", err);
+                status = EXIT_TROUBLE;
+            }
+        } else {
+            fwrite(r.text, 1, r.size, stdout);
+            status = cli_finish_stdout(status);
+        }
+    }
+    annotate_result_release(&r);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     cli_tool_name = "dwsynth";
+    if (argc > 1 && strcmp(argv[1], "annotate") == 0)
+        return annotate_main(argc - 1, argv + 1);
     struct options opt = {.format = FORMAT_READELF, .top_causes = 10};
     opt.jobs = cli_default_jobs();
     static const struct option longopts[] = {
