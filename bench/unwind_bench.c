@@ -413,7 +413,7 @@ static void captured_stacks(const char *title, void (*workload)(void), double se
     printf("\ncaptured stacks: %s (profiling timer; %ld samples, %ld frames checked, %ld ending in a "
            "return address outside loaded code, %ld inside libgcc's unwinder skipped)\n", title,
            checked_samples, checked_frames, garbage_ends, inside_libgcc);
-    printf("  %-40s %8s %9s %8s   %-18s   %-18s\n", "", "", "all walks", "", "first walk", "repeated walks");
+    printf("  %-40s %8s %9s %8s   %-18s   %s\n", "", "", "all walks", "", "first walk", "repeated walks");
     printf("  %-40s %8s %9s %8s %9s %8s %9s %8s\n", "unwinder", "samples", "ns/frame", "eh_elf x",
            "ns/frame", "eh_elf x", "ns/frame", "eh_elf x");
     double eh[NKINDS];
