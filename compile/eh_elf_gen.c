@@ -262,8 +262,12 @@ static int expression_to_c(struct text *t, size_t id, const uint8_t *bytes, size
 
 /* ---- row bodies -------------------------------------------------------- */
 
+#define NO_RESTORE ((size_t)-1)
+
 struct gen {
     struct intern bodies, restores, exprs;
+    size_t *body_restore;        /* per body: its register part, or NO_RESTORE */
+    size_t body_restore_cap;
     struct text expr_code;
     char *err;
     size_t errlen;
@@ -380,20 +384,40 @@ static int row_code(struct gen *g, struct text *cfa_part, struct text *regs_part
     return 1;
 }
 
+/* Intern body TEXT, recording its register part RESTORE for a new one.
+ * Returns its number, or -1 when out of memory. */
+static size_t intern_body(struct gen *g, const char *text, size_t len, size_t restore)
+{
+    size_t before = g->bodies.count, id = intern_id(&g->bodies, text, len);
+    if (id != before)
+        return id;
+    if (id == g->body_restore_cap) {
+        size_t cap = g->body_restore_cap ? 2 * g->body_restore_cap : 256;
+        size_t *n = realloc(g->body_restore, cap * sizeof *n);
+        if (!n)
+            return (size_t)-1;
+        g->body_restore = n;
+        g->body_restore_cap = cap;
+    }
+    g->body_restore[id] = restore;
+    return id;
+}
+
 /* The body of one row: its CFA part, then a jump to its shared register
  * part (interned in G->restores).  Returns the body's number, or -1. */
 static size_t row_body(struct gen *g, struct text *cfa_part, struct text *regs_part,
                        const struct unwind_row *row, int signal_frame)
 {
+    size_t r = NO_RESTORE;
     if (row_code(g, cfa_part, regs_part, row, signal_frame)) {
-        size_t r = intern_id(&g->restores, regs_part->s, regs_part->len);
+        r = intern_id(&g->restores, regs_part->s, regs_part->len);
         if (r == (size_t)-1)
             return (size_t)-1;
         text_add(cfa_part, " return R%zu(cfa, in, out, mem);", r);
     }
     if (cfa_part->oom || regs_part->oom)
         return (size_t)-1;
-    return intern_id(&g->bodies, cfa_part->s, cfa_part->len);
+    return intern_body(g, cfa_part->s, cfa_part->len, r);
 }
 
 /* ---- the row array ----------------------------------------------------- */
@@ -504,6 +528,69 @@ static int write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64_
     return 0;
 }
 
+struct ranked {
+    uint64_t weight;
+    size_t id;
+};
+
+static int by_weight(const void *a, const void *b)
+{
+    const struct ranked *x = a, *y = b;
+    if (x->weight != y->weight)
+        return x->weight > y->weight ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * The row bodies and their register parts: small functions, reached by
+ * tail calls, so that the dispatch itself saves no registers.  Each
+ * register part is followed by the bodies that jump to it, and the parts
+ * come in the order of the code they cover, most first (then the bodies
+ * without one): a cold lookup's code lies together, and the code of the
+ * common frames in few pages.
+ */
+static int write_bodies(FILE *out, const struct gen *g, const struct entry *ent, size_t nent)
+{
+    size_t nr = g->restores.count + 1, nb = g->bodies.count;   /* part nr - 1: none */
+    struct ranked *parts = calloc(nr, sizeof *parts), *bodies = calloc(nb ? nb : 1, sizeof *bodies);
+    if (!parts || !bodies) {
+        free(parts);
+        free(bodies);
+        return -1;
+    }
+    for (size_t i = 0; i < nb; i++)
+        bodies[i].id = i;
+    for (size_t r = 0; r < nr; r++)
+        parts[r].id = r;
+    for (size_t k = 0; k < nent; k++)
+        bodies[ent[k].body].weight += ent[k].end - ent[k].start;
+    for (size_t i = 0; i < nb; i++) {
+        size_t r = g->body_restore[i] == NO_RESTORE ? nr - 1 : g->body_restore[i];
+        parts[r].weight += bodies[i].weight;
+    }
+    parts[nr - 1].weight = 0;   /* bodies that end the walk or fail: last */
+    qsort(parts, nr, sizeof *parts, by_weight);
+    qsort(bodies, nb, sizeof *bodies, by_weight);
+    for (size_t k = 0; k < nr; k++) {
+        size_t r = parts[k].id, want = r == nr - 1 ? NO_RESTORE : r;
+        if (want != NO_RESTORE)
+            fprintf(out, "static BODY int R%zu(uint64_t cfa, const struct dwu_regs *in, struct dwu_regs *out,\n"
+                         "                    const struct dwu_memory *mem)\n{\n    uint64_t a;\n    (void)a;\n"
+                         "    %s\n}\n", r, g->restores.by_id[r]);
+        for (size_t j = 0; j < nb; j++) {
+            size_t i = bodies[j].id;
+            if (g->body_restore[i] == want)
+                fprintf(out, "static BODY int B%zu(uint64_t off, const struct dwu_regs *in, struct dwu_regs *out,\n"
+                             "                    const struct dwu_memory *mem)\n"
+                             "{\n    uint64_t cfa;\n    (void)off; (void)cfa; (void)in; (void)out; (void)mem;\n"
+                             "    %s\n}\n", i, g->bodies.by_id[i]);
+        }
+    }
+    free(parts);
+    free(bodies);
+    return 0;
+}
+
 int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t ntables,
                     const char *object, const struct dwu_identity *id, struct eh_elf_stats *stats,
                     char *err, size_t errlen)
@@ -521,7 +608,8 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
     qsort(sorted, ntables, sizeof *sorted, by_start);
 
     /* Body 0: no information (gaps between FDEs). */
-    if (intern_id(&g.bodies, "return DWU_ENOINFO;", strlen("return DWU_ENOINFO;")) != 0)
+    static const char no_info[] = "return DWU_ENOINFO;";
+    if (intern_body(&g, no_info, strlen(no_info), NO_RESTORE) != 0)
         goto oom;
     uint64_t covered = 0;   /* end of what entries cover so far */
     for (size_t i = 0; i < ntables; i++) {
@@ -583,26 +671,18 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
             "        (dst) = v_; } while (0)\n"
             "#define X(id, init, res) do { int e_ = x##id(in, mem, (init), (res)); if (e_) return e_; } while (0)\n"
             "/* Bodies keep the step's argument registers (pc's register holds the\n"
-            " * CFA for the register part), so each call is a bare jump. */\n"
+            " * CFA for the register part), so each call is a bare jump; they stay\n"
+            " * in the order written: most used first, each register part with its bodies. */\n"
             "#if defined(__GNUC__) && !defined(__clang__)\n"
-            "#define BODY __attribute__((noinline, noipa))\n"
+            "#define BODY __attribute__((noinline, noipa, no_reorder))\n"
             "#else\n"
             "#define BODY __attribute__((noinline))\n"
             "#endif\n\n",
             (unsigned long long)base, (unsigned long long)limit);
     fwrite(g.expr_code.s ? g.expr_code.s : "", 1, g.expr_code.len, out);
 
-    /* Small functions, reached by tail calls: the dispatch itself then
-     * saves no registers. */
-    for (size_t i = 0; i < g.restores.count; i++)
-        fprintf(out, "static BODY int R%zu(uint64_t cfa, const struct dwu_regs *in, struct dwu_regs *out,\n"
-                     "                    const struct dwu_memory *mem)\n{\n    uint64_t a;\n    (void)a;\n"
-                     "    %s\n}\n", i, g.restores.by_id[i]);
-    for (size_t i = 0; i < g.bodies.count; i++)
-        fprintf(out, "static BODY int B%zu(uint64_t off, const struct dwu_regs *in, struct dwu_regs *out,\n"
-                     "                    const struct dwu_memory *mem)\n"
-                     "{\n    uint64_t cfa;\n    (void)off; (void)cfa; (void)in; (void)out; (void)mem;\n    %s\n}\n",
-                i, g.bodies.by_id[i]);
+    if (write_bodies(out, &g, ent, nent) != 0)
+        goto oom;
     fprintf(out, "const unsigned dwu_eh_elf_abi = DWU_EH_ELF_ABI;\n"
                  "const unsigned char dwu_eh_elf_identity[] = {%u, %u", id->kind, id->len);
     for (unsigned i = 0; i < id->len; i++)
@@ -631,5 +711,6 @@ done:
     intern_release(&g.bodies);
     intern_release(&g.restores);
     intern_release(&g.exprs);
+    free(g.body_restore);
     return rc;
 }
