@@ -19,6 +19,8 @@ static const char *kind_help(enum finding_kind k)
     case FINDING_FDE_OVERLAP: return "Two FDEs cover the same address.";
     case FINDING_FDE_NO_CODE: return "An FDE covers addresses that hold no code.";
     case FINDING_MALFORMED_CFI: return "An FDE's call-frame program does not decode.";
+    case FINDING_CALL_CLOBBERED_RULE:
+        return "At a call, a rule reads a register the call may change: unwinding through the call reads the callee's value.";
     default: return "";
     }
 }

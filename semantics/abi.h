@@ -25,6 +25,13 @@ static inline int abi_callee_saved(unsigned reg)
     return reg == ABI_RBX || reg == ABI_RBP || (reg >= ABI_R12 && reg <= ABI_R15);
 }
 
+/* rax, rcx, rdx, rsi, rdi, r8-r11: what a call may change.  Unwinding out
+ * of a callee does not recover the caller's values of these. */
+static inline int abi_call_clobbered(unsigned reg)
+{
+    return reg <= ABI_R15 && reg != ABI_RSP && !abi_callee_saved(reg);
+}
+
 /* The callee-saved registers, in DWARF order. */
 static const unsigned abi_callee_saved_regs[] = {ABI_RBX, ABI_RBP, ABI_R12, ABI_R13, ABI_R14, ABI_R15};
 #define ABI_NCALLEE_SAVED 6

@@ -3,6 +3,7 @@
  */
 #include "check.h"
 
+#include <libdwarf/dwarf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "object/elf_file.h"
 #include "object/error.h"
 #include "semantics/abi.h"
+#include "semantics/dwarf_expr.h"
 #include "semantics/table_print.h"
 #include "synth/x86_decode.h"
 #include "verify/audit_file.h"
@@ -23,7 +25,7 @@ const char *finding_kind_name(enum finding_kind kind)
         [FINDING_REG_MISMATCH] = "reg-mismatch", [FINDING_CLOBBERED] = "clobbered-not-described",
         [FINDING_IMPRECISE] = "imprecise", [FINDING_FDE_GAP] = "fde-gap",
         [FINDING_FDE_OVERLAP] = "fde-overlap", [FINDING_FDE_NO_CODE] = "fde-without-code",
-        [FINDING_MALFORMED_CFI] = "malformed-cfi",
+        [FINDING_MALFORMED_CFI] = "malformed-cfi", [FINDING_CALL_CLOBBERED_RULE] = "call-clobbered-rule",
     };
     return kind < FINDING_KINDS ? names[kind] : "?";
 }
@@ -155,6 +157,70 @@ static void check_register(struct checker *c, const struct ir_insn *in, const st
                     "%s rule %s does not give %s's value on entry (synthesis: %s)", name, d, name, s);
 }
 
+/* The call-clobbered register RULE reads (a CFA rule when IS_CFA), or -1. */
+static int call_clobbered_read(const struct unwind_rule *rule, int is_cfa)
+{
+    const uint8_t *expr = NULL;
+    size_t len = 0;
+    if (is_cfa && rule->kind == CFA_RULE_REG_OFFSET)
+        return abi_call_clobbered(rule->reg) ? (int)rule->reg : -1;
+    if (!is_cfa && rule->kind == REG_RULE_REGISTER)
+        return abi_call_clobbered(rule->reg) ? (int)rule->reg : -1;
+    if ((is_cfa && rule->kind == CFA_RULE_EXPRESSION) ||
+        (!is_cfa && (rule->kind == REG_RULE_EXPRESSION || rule->kind == REG_RULE_VAL_EXPRESSION))) {
+        expr = rule->expr;
+        len = rule->expr_len;
+    }
+    struct dwarf_op ops[64];
+    const char *why;
+    int n = expr ? dwarf_expr_decode(expr, len, 8, ops, 64, &why) : 0;
+    for (int i = 0; i < n; i++) {
+        uint8_t o = ops[i].opcode;
+        uint64_t reg = o >= DW_OP_reg0 && o <= DW_OP_reg31 ? (uint64_t)(o - DW_OP_reg0)
+                       : (o >= DW_OP_breg0 && o <= DW_OP_breg31) || o == DW_OP_bregx || o == DW_OP_regx
+                           ? ops[i].operand1
+                           : UINT64_MAX;
+        if (reg <= ABI_R15 && abi_call_clobbered((unsigned)reg))
+            return (int)reg;
+    }
+    return -1;
+}
+
+/*
+ * At a call, an unwinder evaluates the caller's row with the registers it
+ * recovered for the callee's return, so a rule that reads a call-clobbered
+ * register there reads what the callee left in it: it holds before the
+ * call, and unwinds right only if every callee leaves that register alone
+ * and the unwinder carries it across frames (gdb and dwunwind do not).
+ * OpenSSL's perlasm keeps the CFA in rax or r11 around calls to its own
+ * helpers, which leave them alone: a warning, not an error.  (GCC's DRAP
+ * prologue keeps the CFA in r10 only until it has saved r10's value on the
+ * stack, before any call.)  Signal frames are exempt: all their registers
+ * are recovered.
+ */
+static void check_call_site(struct checker *c, const struct ir_insn *in, const struct unwind_row *dw,
+                            const struct cfi_fde *fde)
+{
+    if ((in->flow != IR_FLOW_CALL && in->flow != IR_FLOW_CALL_INDIRECT) || !fde || fde->cie->signal_frame)
+        return;
+    for (int col = -1; col <= (int)ABI_NCALLEE_SAVED; col++) {
+        unsigned reg = col < 0 ? 0 : col < ABI_NCALLEE_SAVED ? abi_callee_saved_regs[col] : ABI_RA;
+        const struct unwind_rule *rule = col < 0 ? &dw->cfa : &dw->reg[reg];
+        int read = call_clobbered_read(rule, col < 0);
+        if (read < 0)
+            continue;
+        char d[48];
+        if (col < 0)
+            format_cfa_rule(d, sizeof d, rule);
+        else
+            format_reg_rule(d, sizeof d, rule);
+        const char *what = col < 0 ? "CFA" : reg == ABI_RA ? "ra" : unwind_column_name((int)reg);
+        add_finding(c, FINDING_CALL_CLOBBERED_RULE, SEVERITY_WARNING, col < 0 ? -1 : (int)reg, in->addr, d,
+                    NULL, "at this call the %s rule %s reads %s, which the callee may change: unwinding "
+                    "through the call reads the callee's value", what, d, dwarf_reg_name((unsigned)read));
+    }
+}
+
 static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
 {
     struct checker *c = arg;
@@ -183,6 +249,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         r->unchecked_total++;
         return;
     }
+    check_call_site(c, in, dw, fde);
     enum rule_verdict cfa = rule_eval_cfa(&dw->cfa, st, in->addr);
     if (cfa == RULE_UNDECIDED) {
         r->unchecked[UNCHECKED_CFA_UNKNOWN]++;

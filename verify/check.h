@@ -29,6 +29,7 @@ enum finding_kind {
     FINDING_FDE_OVERLAP,            /* two FDEs cover the same address */
     FINDING_FDE_NO_CODE,            /* an FDE for addresses that hold no code */
     FINDING_MALFORMED_CFI,          /* an FDE's CFA program does not decode */
+    FINDING_CALL_CLOBBERED_RULE,    /* at a call, a rule reads a register the call may change */
     FINDING_KINDS
 };
 

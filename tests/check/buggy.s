@@ -60,6 +60,33 @@ wrong_slot:
 	.cfi_endproc
 	.size	wrong_slot, .-wrong_slot
 
+# A realignment through a DRAP register (GCC's shape) whose CFA stays in
+# r10 across the call: right before the call, garbage for an unwinder that
+# steps out of helper (r10 is call-clobbered): call-clobbered-rule (a
+# warning) at +0x13.
+# GCC reads the CFA through the slot at rbp-8 instead.
+	.globl	drap_call
+	.type	drap_call, @function
+drap_call:
+	.cfi_startproc
+	leaq	8(%rsp), %r10
+	.cfi_def_cfa %r10, 0
+	andq	$-32, %rsp
+	pushq	-8(%r10)
+	pushq	%rbp
+	movq	%rsp, %rbp
+	.cfi_escape 0x10,0x6,0x2,0x76,0   # rbp saved at rbp+0
+	pushq	%r10
+	call	helper
+	popq	%r10
+	popq	%rbp
+	.cfi_restore %rbp
+	leaq	-8(%r10), %rsp
+	.cfi_def_cfa %rsp, 8
+	ret
+	.cfi_endproc
+	.size	drap_call, .-drap_call
+
 # No CFI at all: fde-gap.
 	.globl	no_cfi
 	.type	no_cfi, @function

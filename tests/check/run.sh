@@ -22,6 +22,7 @@ out=$("$dwcheck" -j1 "$buggy"); rc=$?
 for want in "stale_cfa+0x1: error: cfa-mismatch: CFA rule rsp+8 does not give the CFA (synthesis: rsp+16)" \
             "undescribed_save+0x4: error: clobbered-not-described: rbx is clobbered here" \
             "wrong_slot+0x2: error: reg-mismatch: r12 rule c-24 does not give r12's value on entry (synthesis: c-16)" \
+            "drap_call+0x13: warning: call-clobbered-rule: at this call the CFA rule r10+0 reads r10" \
             "no_cfi+0x0: warning: fde-gap: "; do
     grep -qF "$buggy: $want" <<< "$out" && ok "found: ${want%%:*}" || not_ok "found: $want" "$out"
 done
@@ -48,7 +49,7 @@ out=$("$dwcheck" "$work/missing" "$buggy" 2>&1); rc=$?
 # 3. JSON: one object per file with the documented fields.
 json=$("$dwcheck" --format=json -j2 "$buggy" "$shapes")
 [ "$(wc -l <<< "$json")" -eq 2 ] && ok "json: one line per file" || not_ok "json: one line per file" "$json"
-for field in '"file":' '"fdes":6' '"rows_checked":' '"addresses_checked":' '"unchecked":' \
+for field in '"file":' '"fdes":7' '"rows_checked":' '"addresses_checked":' '"unchecked":' \
              '"kind":"cfa-mismatch","severity":"error","function":"stale_cfa","address":' \
              '"dwarf":"rsp+8","synth":"rsp+16"'; do
     grep -qF "$field" <<< "$(head -1 <<< "$json")" && ok "json: $field" || not_ok "json: $field" "$json"
@@ -64,16 +65,17 @@ run = d["runs"][0]
 rules = {r["id"] for r in run["tool"]["driver"]["rules"]}
 assert run["tool"]["driver"]["name"] == "dwcheck"
 res = run["results"]
-assert len(res) == 4, len(res)
+assert len(res) == 5, len(res)
 for r in res:
     assert r["ruleId"] in rules and r["level"] in ("error", "warning", "note")
     loc = r["locations"][0]
     assert loc["physicalLocation"]["artifactLocation"]["uri"]
     assert isinstance(loc["physicalLocation"]["address"]["absoluteAddress"], int)
     assert r["message"]["text"]
-assert {r["ruleId"] for r in res} == {"cfa-mismatch", "clobbered-not-described", "reg-mismatch", "fde-gap"}
+assert {r["ruleId"] for r in res} == {"cfa-mismatch", "clobbered-not-described", "reg-mismatch",
+                                    "call-clobbered-rule", "fde-gap"}
 PY
-then ok "sarif: valid 2.1.0 document, 4 results with declared rules"; else not_ok "sarif document"; fi
+then ok "sarif: valid 2.1.0 document, 5 results with declared rules"; else not_ok "sarif document"; fi
 
 # 3c. The HTML report: written whole, and rendered by a real browser
 #     (headless Chromium) with its parts in place.
