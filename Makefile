@@ -39,6 +39,7 @@ LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 LIB_SRCS := \
 	object/error.c \
 	object/elf_file.c \
+	object/command.c \
 	semantics/dwarf_expr.c \
 	semantics/unwind_table.c \
 	semantics/cfa_program.c \

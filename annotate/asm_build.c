@@ -4,14 +4,13 @@
 #include "asm_build.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "object/command.h"
 #include "object/elf_file.h"
 #include "object/error.h"
 
@@ -22,26 +21,6 @@ int asm_build_needs_cpp(const char *path)
 {
     const char *dot = strrchr(path, '.');
     return dot && (strcmp(dot, ".S") == 0 || strcmp(dot, ".sx") == 0);
-}
-
-static int split_cc(struct asm_build *b)
-{
-    const char *cc = getenv("CC");
-    if (!cc || !*cc)
-        cc = "cc";
-    char *copy = strdup(cc);
-    b->cc = calloc(strlen(cc) / 2 + 2, sizeof *b->cc);
-    if (!copy || !b->cc) {
-        free(copy);
-        return -1;
-    }
-    for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-        if (!(b->cc[b->ncc++] = strdup(w))) {
-            free(copy);
-            return -1;
-        }
-    free(copy);
-    return b->ncc > 0 ? 0 : -1;
 }
 
 int asm_build_init(struct asm_build *b, const char *source, char *const *flags, size_t nflags,
@@ -56,7 +35,7 @@ int asm_build_init(struct asm_build *b, const char *source, char *const *flags, 
     char *copy = strdup(source);
     size_t dirlen = strlen(tmp) + 32;
     b->dir = malloc(dirlen);
-    if (!copy || !b->dir || split_cc(b) != 0) {
+    if (!copy || !b->dir || !(b->cc = command_cc(&b->ncc))) {
         free(copy);
         asm_build_release(b);
         return error_set(err, errlen, "out of memory");
@@ -82,9 +61,7 @@ void asm_build_release(struct asm_build *b)
     }
     if (b->dir)
         rmdir(b->dir);
-    for (size_t i = 0; i < b->ncc; i++)
-        free(b->cc[i]);
-    free(b->cc);
+    command_words_free(b->cc);
     free(b->made);
     free(b->dir);
     free(b->source_dir);
@@ -137,34 +114,10 @@ static void read_log(const char *log, const char *prefix, char *err, size_t errl
 static enum build_status run(char *const *argv, const char *log, const char *what, char *err,
                              size_t errlen)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        error_set(err, errlen, "cannot start %s: %s", argv[0], strerror(errno));
-        return BUILD_FAILED;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
-            dup2(null, 1);
-        if (log) {
-            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-            if (fd >= 0)
-                dup2(fd, 2);
-        }
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            error_set(err, errlen, "cannot wait for %s", argv[0]);
-            return BUILD_FAILED;
-        }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    int status = command_run(argv, 1, log);
+    if (status == 0)
         return BUILD_OK;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+    if (status == 127 || status < 0) {
         error_set(err, errlen, "cannot run %s", argv[0]);
         return BUILD_FAILED;
     }

@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "compile/eh_elf_gen.h"
+#include "object/command.h"
 #include "object/elf_file.h"
 #include "report/text_report.h"
 #include "runtime/identity.h"
@@ -84,24 +84,6 @@ static struct unwind_table *read_tables(struct elf_file *ef, struct cfi_section 
                  ce.reason ? ce.reason : "malformed");
     cfi_eval_release(&ev);
     return rc == 0 ? t : NULL;
-}
-
-/* Run argv; 0 when it exited with status 0. */
-static int run(char *const argv[])
-{
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        fprintf(stderr, "%s: cannot run %s: %s\n", cli_tool_name, argv[0], strerror(errno));
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 /* A temporary file next to PATH; its name in BUF.  Returns an fd, or -1. */
@@ -181,15 +163,31 @@ static int compile(const struct options *opt, const struct unwind_table *const *
         return EXIT_TROUBLE;
     }
     close(fd);
-    const char *cc = getenv("CC") && *getenv("CC") ? getenv("CC") : "cc";
-    char *argv[] = {(char *)cc, "-O2", "-fPIC", "-shared", "-fno-asynchronous-unwind-tables",
-                    "-o", so_path, c_path, NULL};
-    if (run(argv) != 0) {
-        cli_error(opt->input, "the C compiler (%s) failed on the generated code", cc);
+    size_t ncc;
+    char **cc = command_cc(&ncc);
+    char **argv = cc ? calloc(ncc + 8, sizeof *argv) : NULL;
+    int compiled = -1;
+    if (argv) {
+        static char *const flags[] = {"-O2", "-fPIC", "-shared", "-fno-asynchronous-unwind-tables", "-o"};
+        size_t k = 0;
+        for (size_t i = 0; i < ncc; i++)
+            argv[k++] = cc[i];
+        for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+            argv[k++] = flags[i];
+        argv[k++] = so_path;
+        argv[k++] = c_path;
+        compiled = command_run(argv, 0, NULL);
+    }
+    if (compiled != 0) {
+        cli_error(opt->input, "the C compiler (%s) failed on the generated code", cc ? cc[0] : "cc");
+        command_words_free(cc);
+        free(argv);
         unlink(so_path);
         unlink(c_path);
         return EXIT_TROUBLE;
     }
+    command_words_free(cc);
+    free(argv);
     if (rename(so_path, out) != 0) {
         cli_error(out, "cannot write: %s", strerror(errno));
         unlink(so_path);
