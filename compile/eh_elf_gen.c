@@ -473,8 +473,8 @@ static int push_entry(struct entry **e, size_t *n, size_t *cap, uint64_t start, 
 #define PAGE_COUNT_SHIFT 24
 #define PAGE_MAX_FIRST ((1u << PAGE_COUNT_SHIFT) - 1)
 
-static int write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64_t base, uint64_t limit,
-                        size_t nbodies)
+static void write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64_t base, uint64_t limit,
+                         size_t nbodies)
 {
     /* Start and body side by side: one cache line serves the search and
      * the dispatch. */
@@ -525,17 +525,20 @@ static int write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64_
             "    }\n"
             "    switch (body) {\n",
             PAGE_SHIFT, PAGE_DIRECT, PAGE_DIRECT - 1, PAGE_MAX_FIRST, PAGE_COUNT_SHIFT);
-    return 0;
 }
 
-struct ranked {
+/* A body's place in the code: its register part's rank, then its own weight. */
+struct placed {
+    size_t part_rank;
     uint64_t weight;
     size_t id;
 };
 
-static int by_weight(const void *a, const void *b)
+static int by_place(const void *a, const void *b)
 {
-    const struct ranked *x = a, *y = b;
+    const struct placed *x = a, *y = b;
+    if (x->part_rank != y->part_rank)
+        return x->part_rank < y->part_rank ? -1 : 1;
     if (x->weight != y->weight)
         return x->weight > y->weight ? -1 : 1;
     return x->id < y->id ? -1 : x->id > y->id;
@@ -551,43 +554,44 @@ static int by_weight(const void *a, const void *b)
  */
 static int write_bodies(FILE *out, const struct gen *g, const struct entry *ent, size_t nent)
 {
-    size_t nr = g->restores.count + 1, nb = g->bodies.count;   /* part nr - 1: none */
-    struct ranked *parts = calloc(nr, sizeof *parts), *bodies = calloc(nb ? nb : 1, sizeof *bodies);
-    if (!parts || !bodies) {
+    size_t nr = g->restores.count, nb = g->bodies.count;
+    struct placed *parts = calloc(nr + 1, sizeof *parts), *bodies = calloc(nb + 1, sizeof *bodies);
+    size_t *rank = calloc(nr + 1, sizeof *rank);
+    if (!parts || !bodies || !rank) {
         free(parts);
         free(bodies);
+        free(rank);
         return -1;
     }
     for (size_t i = 0; i < nb; i++)
         bodies[i].id = i;
-    for (size_t r = 0; r < nr; r++)
-        parts[r].id = r;
     for (size_t k = 0; k < nent; k++)
         bodies[ent[k].body].weight += ent[k].end - ent[k].start;
-    for (size_t i = 0; i < nb; i++) {
-        size_t r = g->body_restore[i] == NO_RESTORE ? nr - 1 : g->body_restore[i];
-        parts[r].weight += bodies[i].weight;
-    }
-    parts[nr - 1].weight = 0;   /* bodies that end the walk or fail: last */
-    qsort(parts, nr, sizeof *parts, by_weight);
-    qsort(bodies, nb, sizeof *bodies, by_weight);
-    for (size_t k = 0; k < nr; k++) {
-        size_t r = parts[k].id, want = r == nr - 1 ? NO_RESTORE : r;
-        if (want != NO_RESTORE)
+    for (size_t r = 0; r < nr; r++)
+        parts[r].id = r;
+    for (size_t i = 0; i < nb; i++)
+        if (g->body_restore[i] != NO_RESTORE)
+            parts[g->body_restore[i]].weight += bodies[i].weight;
+    qsort(parts, nr, sizeof *parts, by_place);
+    for (size_t k = 0; k < nr; k++)
+        rank[parts[k].id] = k;
+    for (size_t i = 0; i < nb; i++)   /* bodies without a part: last */
+        bodies[i].part_rank = g->body_restore[i] == NO_RESTORE ? nr : rank[g->body_restore[i]];
+    qsort(bodies, nb, sizeof *bodies, by_place);
+    for (size_t j = 0; j < nb; j++) {
+        size_t i = bodies[j].id, r = g->body_restore[i];
+        if (r != NO_RESTORE && (j == 0 || bodies[j - 1].part_rank != bodies[j].part_rank))
             fprintf(out, "static BODY int R%zu(uint64_t cfa, const struct dwu_regs *in, struct dwu_regs *out,\n"
                          "                    const struct dwu_memory *mem)\n{\n    uint64_t a;\n    (void)a;\n"
                          "    %s\n}\n", r, g->restores.by_id[r]);
-        for (size_t j = 0; j < nb; j++) {
-            size_t i = bodies[j].id;
-            if (g->body_restore[i] == want)
-                fprintf(out, "static BODY int B%zu(uint64_t off, const struct dwu_regs *in, struct dwu_regs *out,\n"
-                             "                    const struct dwu_memory *mem)\n"
-                             "{\n    uint64_t cfa;\n    (void)off; (void)cfa; (void)in; (void)out; (void)mem;\n"
-                             "    %s\n}\n", i, g->bodies.by_id[i]);
-        }
+        fprintf(out, "static BODY int B%zu(uint64_t off, const struct dwu_regs *in, struct dwu_regs *out,\n"
+                     "                    const struct dwu_memory *mem)\n"
+                     "{\n    uint64_t cfa;\n    (void)off; (void)cfa; (void)in; (void)out; (void)mem;\n"
+                     "    %s\n}\n", i, g->bodies.by_id[i]);
     }
     free(parts);
     free(bodies);
+    free(rank);
     return 0;
 }
 
@@ -688,8 +692,7 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
     for (unsigned i = 0; i < id->len; i++)
         fprintf(out, ", %u", id->bytes[i]);
     fprintf(out, "};\n\n");
-    if (write_lookup(out, ent, nent, base, limit, g.bodies.count) != 0)
-        goto oom;
+    write_lookup(out, ent, nent, base, limit, g.bodies.count);
     for (size_t i = 0; i < g.bodies.count; i++)
         fprintf(out, "    case %zu: return B%zu(off, in, out, mem);\n", i, i);
     fprintf(out, "    default: __builtin_unreachable();\n    }\n}\n");
