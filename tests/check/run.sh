@@ -45,6 +45,12 @@ out=$("$dwcheck" "$work/missing" "$buggy" 2>&1); rc=$?
 [ "$rc" -eq 2 ] && grep -q "^dwcheck: $work/missing: No such file" <<< "$out" && grep -q "stale_cfa" <<< "$out" &&
     ok "unreadable file: exit 2, the others still audited" || not_ok "unreadable file: exit 2 (got $rc)" "$out"
 "$dwcheck" --format=xml "$shapes" > /dev/null 2>&1; [ $? -eq 2 ] && ok "usage error: exit 2" || not_ok "usage error: exit 2"
+# --help names every kind of finding the checker has (verify/check.c's table).
+help=$("$dwcheck" --help | tr -s ' \n' ' ')
+kinds=$(grep -o '\[FINDING_[A-Z_]*\] = "[a-z-]*"' verify/check.c | sed 's/.*"\(.*\)"/\1/')
+missing=$(for k in $kinds; do grep -qw -- "$k" <<< "$help" || echo "$k"; done)
+[ "$(wc -w <<< "$kinds")" -ge 10 ] && [ -z "$missing" ] && ok "--help names all $(wc -w <<< "$kinds") kinds of finding" ||
+    not_ok "--help names every kind of finding" "missing: $missing"
 
 # 3. JSON: one object per file with the documented fields.
 json=$("$dwcheck" --format=json -j2 "$buggy" "$shapes")
