@@ -57,6 +57,7 @@ enum ir_aux {
     IR_AUX_LOAD_REL32,   /* movslq (%b,%i,4),%r: aux_reg[0] = r, aux_reg[1] = b */
     IR_AUX_JMP_REG,      /* jmp *%r: aux_reg[0] = r */
     IR_AUX_JMP_ABS64,    /* jmp *T(,%i,8): target = T */
+    IR_AUX_ADD_REG,      /* add %a,%r: aux_reg[0] = r, aux_reg[1] = a */
 };
 
 #define IR_COND_EQ 1   /* je: taken when the compared values are equal */

@@ -267,52 +267,138 @@ static int find_landing_pads(struct synth_session *ss, struct function_code *fc)
 
 #define JUMP_TABLE_MAX 4096
 
-/* The table an indirect jump at index J reads, from the pattern before it:
- * 1 with *TABLE and *REL32 set, or 0. */
-static int jump_table_of(const struct function_code *fc, size_t j, uint64_t *table, int *rel32)
+/* Whether IN writes register R. */
+static int writes_reg(const struct ir_insn *in, uint8_t r)
+{
+    for (unsigned e = 0; e < in->neffects; e++)
+        if (in->effects[e].kind != IR_STORE && in->effects[e].dst == r)
+            return 1;
+    return 0;
+}
+
+/* Whether IN reloads R from the frame (pop, mov off(%rsp|%rbp)): the
+ * epilogue's restore of a callee-saved register, or a spill coming back. */
+static int reloads_reg(const struct ir_insn *in, uint8_t r)
+{
+    return in->neffects > 0 && in->effects[0].kind == IR_LOAD && in->effects[0].dst == r &&
+           (in->effects[0].base == ABI_RSP || in->effects[0].base == ABI_RBP);
+}
+
+/* The address the function's only write to R loads, when that write is a
+ * RIP-relative lea (reloads from the frame aside: the value saved there is
+ * the caller's, restored on the way out, or this lea's, spilled); else 0. */
+static uint64_t only_lea_of(const struct function_code *fc, uint8_t r)
+{
+    uint64_t at = 0;
+    for (size_t k = 0; k < fc->n; k++) {
+        if (!writes_reg(&fc->insns[k], r) || reloads_reg(&fc->insns[k], r))
+            continue;
+        if (at || fc->insns[k].aux != IR_AUX_LEA_RIP || fc->insns[k].aux_reg[0] != r)
+            return 0;
+        at = fc->insns[k].target;
+    }
+    return at;
+}
+
+/* The table an indirect jump at index J reads, from the pattern before it
+ * in its block (see x86_decode.c): 1 with *TABLE and, for tables of 32-bit
+ * offsets, *BASE (what they are relative to: the table itself, or a label
+ * of the code), or 0.  *BASE is 0 for tables of addresses. */
+static int jump_table_of(const struct function_code *fc, size_t j, uint64_t *table, uint64_t *base)
 {
     const struct ir_insn *jmp = &fc->insns[j];
     if (jmp->aux == IR_AUX_JMP_ABS64) {
         *table = jmp->target;
-        *rel32 = 0;
+        *base = 0;
         return 1;
     }
     if (jmp->aux != IR_AUX_JMP_REG)
         return 0;
-    /* Back through the block: the movslq into the jump register (perhaps
-     * through an add), then the lea of its base. */
-    uint8_t want = IR_REG_NONE;
-    for (size_t k = j, steps = 0; k-- > 0 && steps < 12; steps++) {
+    /* Back through the block: perhaps an add of the base to the jump
+     * register, the movslq into it, and the leas of the table and of the
+     * base (the table, unless an add names another register), each the
+     * last write of its register. */
+    uint8_t table_reg = IR_REG_NONE, base_reg = IR_REG_NONE;
+    uint64_t table_at = 0, base_at = 0;
+    for (size_t k = j, steps = 0; k-- > 0 && steps < 12 && fc->insns[k].flow == IR_FLOW_NEXT; steps++) {
         const struct ir_insn *in = &fc->insns[k];
-        if (in->flow != IR_FLOW_NEXT)
-            return 0;
-        if (want == IR_REG_NONE && in->aux == IR_AUX_LOAD_REL32 &&
-            (in->aux_reg[0] == jmp->aux_reg[0] || steps < 3)) {
-            want = in->aux_reg[1];
+        if (table_reg == IR_REG_NONE && base_reg == IR_REG_NONE && in->aux == IR_AUX_ADD_REG &&
+            in->aux_reg[0] == jmp->aux_reg[0]) {
+            base_reg = in->aux_reg[1];
             continue;
         }
-        if (want != IR_REG_NONE && in->aux == IR_AUX_LEA_RIP && in->aux_reg[0] == want) {
-            *table = in->target;
-            *rel32 = 1;
-            return 1;
+        if (table_reg == IR_REG_NONE && in->aux == IR_AUX_LOAD_REL32 &&
+            (in->aux_reg[0] == jmp->aux_reg[0] || steps < 3)) {
+            table_reg = in->aux_reg[1];
+            continue;
+        }
+        if (table_reg != IR_REG_NONE && !table_at && writes_reg(in, table_reg)) {
+            if (in->aux != IR_AUX_LEA_RIP || in->aux_reg[0] != table_reg)
+                return 0;
+            table_at = in->target;
+        }
+        if (base_reg != IR_REG_NONE && !base_at && writes_reg(in, base_reg)) {
+            if (in->aux != IR_AUX_LEA_RIP || in->aux_reg[0] != base_reg)
+                return 0;
+            base_at = in->target;
         }
     }
+    if (table_reg == IR_REG_NONE)
+        return 0;
+    /* A register set before the block (a table kept in a register across
+     * a loop): the function's only write to it, if that is a lea. */
+    if (!table_at)
+        table_at = only_lea_of(fc, table_reg);
+    if (base_reg == IR_REG_NONE || base_reg == table_reg)
+        base_at = table_at;
+    else if (!base_at)
+        base_at = only_lea_of(fc, base_reg);
+    if (!table_at || !base_at)
+        return 0;
+    *table = table_at;
+    *base = base_at;
+    return 1;
+}
+
+/* Whether ADDR starts one of the N tables of TABLES other than TABLE. */
+static int starts_other_table(const uint64_t *tables, size_t n, uint64_t table, uint64_t addr)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tables[i] == addr && addr != table)
+            return 1;
     return 0;
 }
 
-/* Resolve jump tables: entries are read while their targets are
- * instructions of this function. */
+/* Resolve jump tables.  Their bounds are not read from the code: entries
+ * are taken while they name instructions of this function other than
+ * alignment padding (no compiler jumps there), up to where another of the
+ * function's tables starts. */
 static int resolve_jump_tables(struct synth_session *ss, struct function_code *fc)
 {
     if (!ss->ef)
         return 0;
     const struct function_range *f = fc->rq->func;
-    size_t cap = 0;
-    for (size_t j = 0; j < fc->n; j++) {
-        uint64_t table;
-        int rel32;
-        if (fc->insns[j].flow != IR_FLOW_JUMP_INDIRECT || !jump_table_of(fc, j, &table, &rel32))
+    size_t cap = 0, ntables = 0;
+    uint64_t *tables = NULL, *bases = NULL;
+    for (size_t j = 0; j < fc->n; j++)
+        ntables += fc->insns[j].flow == IR_FLOW_JUMP_INDIRECT;
+    if (!ntables)
+        return 0;
+    tables = calloc(ntables, sizeof *tables);
+    bases = calloc(ntables, sizeof *bases);
+    if (!tables || !bases)
+        goto oom;
+    ntables = 0;
+    for (size_t j = 0; j < fc->n; j++)
+        if (fc->insns[j].flow == IR_FLOW_JUMP_INDIRECT &&
+            jump_table_of(fc, j, &tables[ntables], &bases[ntables]))
+            ntables++;
+    for (size_t j = 0, k = 0; j < fc->n && k < ntables; j++) {
+        uint64_t table, base;
+        if (fc->insns[j].flow != IR_FLOW_JUMP_INDIRECT || !jump_table_of(fc, j, &table, &base))
             continue;
+        k++;
+        int rel32 = base != 0;
         struct elf_section *sec = elf_file_section_at(ss->ef, table);
         uint64_t n;
         char err[ELF_FILE_ERRLEN];
@@ -323,33 +409,39 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
             fc->table_first = calloc(fc->n, sizeof *fc->table_first);
             fc->table_count = calloc(fc->n, sizeof *fc->table_count);
             if (!fc->table_first || !fc->table_count)
-                return -1;
+                goto oom;
         }
         fc->table_first[j] = fc->ntable_targets;
         unsigned size = rel32 ? 4 : 8;
         for (uint64_t e = 0; e < JUMP_TABLE_MAX; e++) {
             uint64_t at = table - sec->addr + e * size;
-            if (at + size > n)
+            if (at + size > n || starts_other_table(tables, ntables, table, table + e * size))
                 break;
             uint64_t v = 0;
             for (unsigned b = 0; b < size; b++)
                 v |= (uint64_t)bytes[at + b] << (8 * b);
-            uint64_t target = rel32 ? table + (uint64_t)(int64_t)(int32_t)v : v;
+            uint64_t target = rel32 ? base + (uint64_t)(int64_t)(int32_t)v : v;
             size_t t = target >= f->lo && target < f->hi ? insn_at(fc, target) : (size_t)-1;
-            if (t == (size_t)-1)
+            if (t == (size_t)-1 || fc->insns[t].is_padding)
                 break;
             if (fc->ntable_targets == cap) {
                 cap = cap ? cap * 2 : 64;
                 size_t *p = realloc(fc->table_targets, cap * sizeof *p);
                 if (!p)
-                    return -1;
+                    goto oom;
                 fc->table_targets = p;
             }
             fc->table_targets[fc->ntable_targets++] = t;
             fc->table_count[j]++;
         }
     }
+    free(tables);
+    free(bases);
     return 0;
+oom:
+    free(tables);
+    free(bases);
+    return -1;
 }
 
 static int build_blocks(struct synth_session *ss, struct function_code *fc, const char **reason)

@@ -288,6 +288,13 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
  *     movslq (%rdx,%rax,4),%rax
  *     add    %rdx,%rax
  *     jmp    *%rax
+ * for a computed goto's table, whose entries are relative to a label of the
+ * code (&&label - &&base, as glibc's vfprintf writes them)
+ *     lea    .Ltable(%rip),%rcx
+ *     lea    .Lbase(%rip),%rsi
+ *     movslq (%rcx,%rax,4),%rax
+ *     add    %rsi,%rax
+ *     jmp    *%rax
  * and for non-PIC code
  *     jmp    *.Ltable(,%rax,8)
  */
@@ -309,6 +316,11 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux = IR_AUX_LOAD_REL32;
         in->aux_reg[0] = whole_reg(op0);
         in->aux_reg[1] = dwarf_reg(op1->mem.base, &whole);
+    } else if (ci->id == X86_INS_ADD && op0 && op1 && op1->type == X86_OP_REG &&
+               whole_reg(op0) != IR_REG_NONE && whole_reg(op1) != IR_REG_NONE) {
+        in->aux = IR_AUX_ADD_REG;
+        in->aux_reg[0] = whole_reg(op0);
+        in->aux_reg[1] = whole_reg(op1);
     } else if (in->flow == IR_FLOW_JUMP_INDIRECT && op0 && whole_reg(op0) != IR_REG_NONE) {
         in->aux = IR_AUX_JMP_REG;
         in->aux_reg[0] = whole_reg(op0);

@@ -33,6 +33,15 @@ grep -q "correct+" <<< "$out" && not_ok "no finding in correct" "$out" || ok "no
 out=$("$dwcheck" "$shapes"); rc=$?
 [ "$rc" -eq 0 ] && grep -q '0 errors, 0 warnings' <<< "$out" && ok "shapes.s: clean, exit 0" ||
     not_ok "shapes.s: clean, exit 0 (got $rc)" "$out"
+# A computed goto's table (entries relative to a label of the code) is
+# resolved: every case is checked, none left to a guess.
+goto=$work/computed_goto.so
+cc -shared -nostdlib -Wl,--build-id=none -o "$goto" tests/check/computed_goto.s || exit 1
+json=$("$dwcheck" --format=json "$goto"); rc=$?
+[ "$rc" -eq 0 ] && grep -qF '"findings":[]' <<< "$json" &&
+    grep -qF '"reached only through an unresolved indirect jump or landing pad":0' <<< "$json" &&
+    ok "computed goto: table resolved, every case checked, clean" ||
+    not_ok "computed goto: table resolved, every case checked, clean (exit $rc)" "$json"
 "$dwcheck" --fail-on=never "$buggy" > /dev/null; rc=$?
 [ "$rc" -eq 0 ] && ok "--fail-on=never: exit 0" || not_ok "--fail-on=never: exit $rc"
 "$dwcheck" --fail-on=warning "$shapes" > /dev/null; rc=$?
