@@ -33,15 +33,18 @@ grep -q "correct+" <<< "$out" && not_ok "no finding in correct" "$out" || ok "no
 out=$("$dwcheck" "$shapes"); rc=$?
 [ "$rc" -eq 0 ] && grep -q '0 errors, 0 warnings' <<< "$out" && ok "shapes.s: clean, exit 0" ||
     not_ok "shapes.s: clean, exit 0 (got $rc)" "$out"
-# A computed goto's table (entries relative to a label of the code) is
-# resolved: every case is checked, none left to a guess.
-goto=$work/computed_goto.so
-cc -shared -nostdlib -Wl,--build-id=none -o "$goto" tests/check/computed_goto.s || exit 1
-json=$("$dwcheck" --format=json "$goto"); rc=$?
+# Jump tables (tests/check/jump_tables.s): a computed goto's, whose entries
+# are relative to a label of the code, is resolved, every case checked and
+# none left to a guess; a table is not read past its end into padding.
+tables=$work/jump_tables.so
+cc -shared -nostdlib -Wl,--build-id=none -o "$tables" tests/check/jump_tables.s || exit 1
+json=$("$dwcheck" --format=json "$tables"); rc=$?
+grep -qF '"reached only through an unresolved indirect jump or landing pad":0' <<< "$json" &&
+    ok "jump tables: the computed goto's resolved, every case checked" ||
+    not_ok "jump tables: the computed goto's resolved, every case checked" "$json"
 [ "$rc" -eq 0 ] && grep -qF '"findings":[]' <<< "$json" &&
-    grep -qF '"reached only through an unresolved indirect jump or landing pad":0' <<< "$json" &&
-    ok "computed goto: table resolved, every case checked, clean" ||
-    not_ok "computed goto: table resolved, every case checked, clean (exit $rc)" "$json"
+    ok "jump tables: not read past their end (clean, exit 0)" ||
+    not_ok "jump tables: not read past their end (clean, exit 0; got $rc)" "$json"
 "$dwcheck" --fail-on=never "$buggy" > /dev/null; rc=$?
 [ "$rc" -eq 0 ] && ok "--fail-on=never: exit 0" || not_ok "--fail-on=never: exit $rc"
 "$dwcheck" --fail-on=warning "$shapes" > /dev/null; rc=$?

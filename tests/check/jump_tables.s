@@ -1,0 +1,99 @@
+# Jump tables dwcheck resolves, so that every case is checked and none is
+# left to a guess, and reads no further than the table.
+#
+# A computed goto (GCC's &&label, as glibc's vfprintf uses it): the table's
+# entries are relative to a label of the code, not to the table.
+	.text
+	.globl	computed_goto
+	.type	computed_goto, @function
+computed_goto:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
+	pushq	%rbx
+	.cfi_def_cfa_offset 24
+	.cfi_offset %rbx, -24
+	andl	$3, %edi
+	leaq	.Lgoto_table(%rip), %rcx
+	leaq	.Lgoto0(%rip), %rsi
+	movslq	(%rcx,%rdi,4), %rax
+	addq	%rsi, %rax
+	jmp	*%rax
+.Lgoto0:
+	movl	$1, %ebx
+	jmp	.Lgoto_join
+.Lgoto1:
+	movl	$2, %ebx
+	jmp	.Lgoto_join
+.Lgoto2:
+	movl	$3, %ebx
+	jmp	.Lgoto_join
+.Lgoto3:
+	movl	$4, %ebx
+.Lgoto_join:
+	movl	%ebx, %edi
+	call	goto_helper
+	popq	%rbx
+	.cfi_def_cfa_offset 16
+	popq	%rbp
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	computed_goto, .-computed_goto
+
+# A table whose bounds only the code knows (cmp $1; ja): the word after it
+# names the padding after a tail call.  Read as a third entry, it would give
+# the padding the state of the jump (CFA rsp+16) where the table, rightly,
+# says rsp+8.  No compiler jumps to padding: the table ends before it.
+	.globl	table_then_padding
+	.type	table_then_padding, @function
+table_then_padding:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	cmpq	$1, %rdi
+	ja	.Ltp_default
+	leaq	.Ltp_table(%rip), %rdx
+	movslq	(%rdx,%rdi,4), %rax
+	addq	%rdx, %rax
+	jmp	*%rax
+.Ltp_case0:
+	movl	$1, %ebx
+	jmp	.Ltp_join
+.Ltp_case1:
+	movl	$2, %ebx
+	jmp	.Ltp_join
+.Ltp_default:
+	xorl	%ebx, %ebx
+.Ltp_join:
+	movl	%ebx, %edi
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	jmp	goto_helper
+.Ltp_padding:
+	nopl	0(%rax)
+	.cfi_endproc
+	.size	table_then_padding, .-table_then_padding
+
+	.type	goto_helper, @function
+goto_helper:
+	.cfi_startproc
+	movl	%edi, %eax
+	ret
+	.cfi_endproc
+	.size	goto_helper, .-goto_helper
+
+	.section .rodata
+	.balign 4
+.Lgoto_table:
+	.long	.Lgoto0-.Lgoto0
+	.long	.Lgoto1-.Lgoto0
+	.long	.Lgoto2-.Lgoto0
+	.long	.Lgoto3-.Lgoto0
+.Ltp_table:
+	.long	.Ltp_case0-.Ltp_table
+	.long	.Ltp_case1-.Ltp_table
+	.long	.Ltp_padding-.Ltp_table
+	.section .note.GNU-stack,"",@progbits
