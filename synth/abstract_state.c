@@ -181,6 +181,8 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         if (e->src < STATE_GPRS && s->reg[e->src].kind != AV_UNKNOWN) {
             v = s->reg[e->src];
             v.off += e->imm;
+        } else if (e->src == IR_REG_NONE) {
+            v = (struct absval){AV_CONST, 0, e->imm};
         }
         set_reg(s, e->dst, v);
         /*   push %rbp
@@ -207,6 +209,8 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         if (!frame_address(s, e->base, e->imm, &base, &off))
             return;   /* through other pointers: assumed not to hit the frame (as objtool) */
         struct absval stored = e->size == 8 && e->src < STATE_GPRS ? s->reg[e->src] : unknown_value;
+        if (stored.kind == AV_CONST)
+            stored = unknown_value;
         /* A pointer into the frame that was loaded or computed elsewhere (not
          * rsp or rbp) may be stale — a local's address copied before the
          * local moved — and compilers never write over a saved register

@@ -3,7 +3,10 @@
  *
  * Every general-purpose register and every tracked stack slot holds a
  * symbolic value: CFA + k, entry(R) + k (R's value when the function was
- * entered; the return address is entry(RA)), ALIGNED + k, or unknown.
+ * entered; the return address is entry(RA)), ALIGNED + k, a constant (an
+ * address a RIP-relative lea computed: how jump tables are found), or
+ * unknown.  Constants live in registers only: a stored one is forgotten, so
+ * that the slots hold the frame's facts.
  * ALIGNED is the stack pointer right after a realignment (and $-32,%rsp):
  * unknown relative to the CFA, but fixed, so the frame below it (saved
  * registers, GCC's DRAP slot holding the CFA) is still tracked; slots live in
@@ -28,7 +31,7 @@
 #define STATE_MAX_SLOTS 24
 #define STATE_RA 16           /* entry(RA): the return address */
 
-enum absval_kind { AV_UNKNOWN = 0, AV_CFA, AV_ENTRY, AV_ALIGNED };
+enum absval_kind { AV_UNKNOWN = 0, AV_CFA, AV_ENTRY, AV_ALIGNED, AV_CONST };
 
 struct absval {
     uint8_t kind;

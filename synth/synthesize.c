@@ -40,6 +40,15 @@ struct function_code {
     size_t *table_first;         /* per instruction: its targets start here (indirect jumps) */
     uint32_t *table_count;       /* per instruction: how many (0: unresolved) */
     size_t ntable_targets;
+    const struct known_table *known;   /* tables the interpreter's values found (second pass) */
+    size_t nknown;
+};
+
+/* A jump table found from the values the registers hold at an indirect jump
+ * (see tables_from_values). */
+struct known_table {
+    size_t jump;                 /* index of the indirect jump */
+    uint64_t table, base;
 };
 
 /* A landing pad and the calls whose exceptions land there. */
@@ -51,18 +60,32 @@ struct landing_pad {
     struct abs_state state;      /* join of the states after those calls */
 };
 
-static void function_code_release(struct function_code *fc)
+/* Free what build_blocks and the flows made, keeping the instructions. */
+static void cfg_release(struct function_code *fc)
 {
     free(fc->pads);
     free(fc->table_targets);
     free(fc->table_first);
     free(fc->table_count);
-    if (!fc->rq->insns && !fc->rq->keep_insns)
-        free(fc->insns);
     free(fc->blocks);
     free(fc->block_of);
     free(fc->noreturn_call);
     free(fc->worklist);
+    fc->pads = NULL;
+    fc->table_targets = fc->table_first = NULL;
+    fc->table_count = NULL;
+    fc->blocks = NULL;
+    fc->block_of = fc->worklist = NULL;
+    fc->noreturn_call = NULL;
+    fc->npads = fc->ntable_targets = fc->nblocks = fc->nwork = 0;
+    fc->returns = 0;
+}
+
+static void function_code_release(struct function_code *fc)
+{
+    cfg_release(fc);
+    if (!fc->rq->insns && !fc->rq->keep_insns)
+        free(fc->insns);
 }
 
 /* Index of the instruction starting at ADDR, or (size_t)-1. */
@@ -300,10 +323,64 @@ static uint64_t only_lea_of(const struct function_code *fc, uint8_t r)
     return at;
 }
 
-/* The table an indirect jump at index J reads, from the pattern before it
- * in its block (see x86_decode.c): 1 with *TABLE and, for tables of 32-bit
- * offsets, *BASE (what they are relative to: the table itself, or a label
- * of the code), or 0.  *BASE is 0 for tables of addresses. */
+/* The table pattern before an indirect jump (see x86_decode.c). */
+struct table_pattern {
+    size_t load;                 /* the movslq of an entry */
+    size_t add;                  /* the add of the base, or (size_t)-1 */
+    uint8_t table_reg;           /* the movslq's base register */
+    uint8_t base_reg;            /* what entries are relative to: the add's other register */
+    uint64_t table_at, base_at;  /* from leas of the block, or 0 */
+};
+
+/* The pattern before the indirect jump at index J, back through its
+ * straight-line code: perhaps an add of the base to the jump register, the
+ * movslq into it, and the leas of the table and of the base (the table,
+ * unless the add names another register) that last wrote them.  Returns 1
+ * when the movslq is found. */
+static int table_pattern_of(const struct function_code *fc, size_t j, struct table_pattern *p)
+{
+    const struct ir_insn *jmp = &fc->insns[j];
+    *p = (struct table_pattern){(size_t)-1, (size_t)-1, IR_REG_NONE, IR_REG_NONE, 0, 0};
+    if (jmp->aux != IR_AUX_JMP_REG)
+        return 0;
+    for (size_t k = j, steps = 0; k-- > 0 && steps < 12 && fc->insns[k].flow == IR_FLOW_NEXT; steps++) {
+        const struct ir_insn *in = &fc->insns[k];
+        if (p->table_reg == IR_REG_NONE && p->base_reg == IR_REG_NONE && in->aux == IR_AUX_ADD_REG &&
+            in->aux_reg[0] == jmp->aux_reg[0]) {
+            p->base_reg = in->aux_reg[1];
+            p->add = k;
+            continue;
+        }
+        if (p->table_reg == IR_REG_NONE && in->aux == IR_AUX_LOAD_REL32 &&
+            (in->aux_reg[0] == jmp->aux_reg[0] || steps < 3)) {
+            p->table_reg = in->aux_reg[1];
+            p->load = k;
+            if (p->base_reg == p->table_reg) {
+                p->base_reg = IR_REG_NONE;
+                p->add = (size_t)-1;
+            }
+            continue;
+        }
+        for (int which = 0; which < 2; which++) {
+            uint8_t r = which ? p->base_reg : p->table_reg;
+            uint64_t *at = which ? &p->base_at : &p->table_at;
+            if (r == IR_REG_NONE || *at == (uint64_t)-1 || *at || !writes_reg(in, r))
+                continue;
+            /* Another write last: the register is not a lea's here. */
+            *at = in->aux == IR_AUX_LEA_RIP && in->aux_reg[0] == r ? in->target : (uint64_t)-1;
+        }
+    }
+    if (p->table_at == (uint64_t)-1)
+        p->table_at = 0;
+    if (p->base_at == (uint64_t)-1)
+        p->base_at = 0;
+    return p->table_reg != IR_REG_NONE;
+}
+
+/* The table an indirect jump at index J reads: 1 with *TABLE and, for
+ * tables of 32-bit offsets, *BASE (what they are relative to: the table
+ * itself, or a label of the code), or 0.  *BASE is 0 for tables of
+ * addresses. */
 static int jump_table_of(const struct function_code *fc, size_t j, uint64_t *table, uint64_t *base)
 {
     const struct ir_insn *jmp = &fc->insns[j];
@@ -312,47 +389,20 @@ static int jump_table_of(const struct function_code *fc, size_t j, uint64_t *tab
         *base = 0;
         return 1;
     }
-    if (jmp->aux != IR_AUX_JMP_REG)
-        return 0;
-    /* Back through the block: perhaps an add of the base to the jump
-     * register, the movslq into it, and the leas of the table and of the
-     * base (the table, unless an add names another register), each the
-     * last write of its register. */
-    uint8_t table_reg = IR_REG_NONE, base_reg = IR_REG_NONE;
-    uint64_t table_at = 0, base_at = 0;
-    for (size_t k = j, steps = 0; k-- > 0 && steps < 12 && fc->insns[k].flow == IR_FLOW_NEXT; steps++) {
-        const struct ir_insn *in = &fc->insns[k];
-        if (table_reg == IR_REG_NONE && base_reg == IR_REG_NONE && in->aux == IR_AUX_ADD_REG &&
-            in->aux_reg[0] == jmp->aux_reg[0]) {
-            base_reg = in->aux_reg[1];
-            continue;
+    for (size_t k = 0; k < fc->nknown; k++)
+        if (fc->known[k].jump == j) {
+            *table = fc->known[k].table;
+            *base = fc->known[k].base;
+            return 1;
         }
-        if (table_reg == IR_REG_NONE && in->aux == IR_AUX_LOAD_REL32 &&
-            (in->aux_reg[0] == jmp->aux_reg[0] || steps < 3)) {
-            table_reg = in->aux_reg[1];
-            continue;
-        }
-        if (table_reg != IR_REG_NONE && !table_at && writes_reg(in, table_reg)) {
-            if (in->aux != IR_AUX_LEA_RIP || in->aux_reg[0] != table_reg)
-                return 0;
-            table_at = in->target;
-        }
-        if (base_reg != IR_REG_NONE && !base_at && writes_reg(in, base_reg)) {
-            if (in->aux != IR_AUX_LEA_RIP || in->aux_reg[0] != base_reg)
-                return 0;
-            base_at = in->target;
-        }
-    }
-    if (table_reg == IR_REG_NONE)
+    struct table_pattern p;
+    if (!table_pattern_of(fc, j, &p))
         return 0;
     /* A register set before the block (a table kept in a register across
-     * a loop): the function's only write to it, if that is a lea. */
-    if (!table_at)
-        table_at = only_lea_of(fc, table_reg);
-    if (base_reg == IR_REG_NONE || base_reg == table_reg)
-        base_at = table_at;
-    else if (!base_at)
-        base_at = only_lea_of(fc, base_reg);
+     * a loop): the function's only write to it, if that is a lea.  Other
+     * cases are left to tables_from_values. */
+    uint64_t table_at = p.table_at ? p.table_at : only_lea_of(fc, p.table_reg);
+    uint64_t base_at = p.base_reg == IR_REG_NONE ? table_at : p.base_at ? p.base_at : only_lea_of(fc, p.base_reg);
     if (!table_at || !base_at)
         return 0;
     *table = table_at;
@@ -442,6 +492,53 @@ oom:
     free(tables);
     free(bases);
     return -1;
+}
+
+/*
+ * Jump tables the leas before their jumps do not explain (a table address
+ * kept in a register across a loop, or copied from another): from the
+ * values the interpreter found in the registers at the movslq and at the
+ * add, where they are constants (an address a lea computed on every path).
+ * Returns how many were added to *KNOWN (grown as needed), or (size_t)-1
+ * when out of memory.
+ */
+static size_t tables_from_values(const struct function_code *fc, struct known_table **known, size_t *cap)
+{
+    size_t n = 0;
+    for (size_t b = 0; b < fc->nblocks; b++) {
+        const struct block *blk = &fc->blocks[b];
+        size_t j = blk->last;
+        struct table_pattern p;
+        if (!blk->reached || fc->insns[j].flow != IR_FLOW_JUMP_INDIRECT ||
+            (fc->table_count && fc->table_count[j]) || !table_pattern_of(fc, j, &p) || p.load < blk->first ||
+            (p.add != (size_t)-1 && p.add < blk->first))
+            continue;
+        struct abs_state st = blk->in;
+        struct absval table = {0}, base = {0};
+        for (size_t i = blk->first; i < j; i++) {
+            if (i == p.load)
+                table = st.reg[p.table_reg];
+            if (i == p.add)
+                base = st.reg[p.base_reg];
+            abs_state_step(&st, &fc->insns[i]);
+            if (fc->insns[i].flow == IR_FLOW_CALL || fc->insns[i].flow == IR_FLOW_CALL_INDIRECT)
+                abs_state_after_call(&st);
+        }
+        if (p.base_reg == IR_REG_NONE)
+            base = table;
+        if (table.kind != AV_CONST || base.kind != AV_CONST || table.off <= 0 || base.off <= 0)
+            continue;
+        if (n == *cap) {
+            size_t c = *cap ? 2 * *cap : 8;
+            struct known_table *k = realloc(*known, c * sizeof *k);
+            if (!k)
+                return (size_t)-1;
+            *known = k;
+            *cap = c;
+        }
+        (*known)[n++] = (struct known_table){j, (uint64_t)table.off, (uint64_t)base.off};
+    }
+    return n;
 }
 
 static int build_blocks(struct synth_session *ss, struct function_code *fc, const char **reason)
@@ -1008,6 +1105,49 @@ static void unknown_table(struct unwind_table *t, const struct function_range *f
     }
 }
 
+/* Give up on FC's function: release what it holds and, when a table was
+ * asked for, make T one unknown row.  Returns -1. */
+static int abandon(struct function_code *fc, struct known_table *known, struct unwind_table *t)
+{
+    const struct synth_request *rq = fc->rq;
+    function_code_release(fc);
+    free(known);
+    if (rq->emit && !rq->no_table)
+        unknown_table(t, rq->func);
+    return -1;
+}
+
+/* The flows from what is known to enter the function: its entry, the
+ * landing pads of its calls, and jumps from other fragments of its frame. */
+static void run_known_flows(struct function_code *fc, const struct synth_request *rq)
+{
+    struct abs_state entry;
+    abs_state_entry(&entry);
+    /* Jumps from other fragments of the frame reach what the entry does not;
+     * where both reach, the function's own paths decide — unless nothing is
+     * known to enter at its start, when those jumps are its real entries. */
+    fc->seeding = rq->entry_is_guess ? SEED_INNER : 0;
+    flow_into(fc, 0, rq->entry ? rq->entry : &entry);
+    if (!rq->entry_is_guess) {
+        fixpoint(fc);
+        /* Landing pads, twice: a pad's own calls may land in another. */
+        for (int round = 0; round < 2 && flow_to_landing_pads(fc); round++)
+            fixpoint(fc);
+    }
+    fc->seeding = rq->entry_is_guess ? 0 : SEED_INNER;
+    for (size_t k = 0; k < rq->nmore_entries; k++) {
+        size_t at = insn_at(fc, rq->more_entries[k].addr);
+        if (at != (size_t)-1 && fc->blocks[fc->block_of[at]].first == at)
+            flow_into(fc, fc->block_of[at], &rq->more_entries[k].state);
+    }
+    fixpoint(fc);
+    if (rq->entry_is_guess) {
+        fc->seeding = 0;
+        for (int round = 0; round < 2 && flow_to_landing_pads(fc); round++)
+            fixpoint(fc);
+    }
+}
+
 int synthesize_function(struct synth_session *ss, const struct synth_request *rq,
                         struct unwind_table *t, struct synth_outcome *out)
 {
@@ -1025,36 +1165,24 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         out->kept_insns = fc.insns;
         out->nkept_insns = fc.n;
     }
-    if (decoded != 0 || build_blocks(ss, &fc, &out->reason) != 0) {
-        function_code_release(&fc);
-        if (rq->emit && !rq->no_table)
-            unknown_table(t, f);
-        return -1;
-    }
-    struct abs_state entry;
-    abs_state_entry(&entry);
-    /* Jumps from other fragments of the frame reach what the entry does not;
-     * where both reach, the function's own paths decide — unless nothing is
-     * known to enter at its start, when those jumps are its real entries. */
-    fc.seeding = rq->entry_is_guess ? SEED_INNER : 0;
-    flow_into(&fc, 0, rq->entry ? rq->entry : &entry);
-    if (!rq->entry_is_guess) {
-        fixpoint(&fc);
-        /* Landing pads, twice: a pad's own calls may land in another. */
-        for (int round = 0; round < 2 && flow_to_landing_pads(&fc); round++)
-            fixpoint(&fc);
-    }
-    fc.seeding = rq->entry_is_guess ? 0 : SEED_INNER;
-    for (size_t k = 0; k < rq->nmore_entries; k++) {
-        size_t at = insn_at(&fc, rq->more_entries[k].addr);
-        if (at != (size_t)-1 && fc.blocks[fc.block_of[at]].first == at)
-            flow_into(&fc, fc.block_of[at], &rq->more_entries[k].state);
-    }
-    fixpoint(&fc);
-    if (rq->entry_is_guess) {
-        fc.seeding = 0;
-        for (int round = 0; round < 2 && flow_to_landing_pads(&fc); round++)
-            fixpoint(&fc);
+    struct known_table *known = NULL;
+    size_t known_cap = 0;
+    /* Twice when the first pass's values explain jump tables its patterns
+     * did not: the blocks are cut again with their targets. */
+    for (int pass = 0;; pass++) {
+        if (decoded != 0 || build_blocks(ss, &fc, &out->reason) != 0)
+            return abandon(&fc, known, t);
+        run_known_flows(&fc, rq);
+        size_t found = pass == 0 && ss->ef ? tables_from_values(&fc, &known, &known_cap) : 0;
+        if (found == (size_t)-1) {
+            out->reason = "out of memory";
+            return abandon(&fc, known, t);
+        }
+        if (!found)
+            break;
+        cfg_release(&fc);
+        fc.known = known;
+        fc.nknown = found;
     }
     fc.seeding = SEED_GUESS;
     for (int round = 0; round < 4; round++) {
@@ -1071,14 +1199,12 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         const struct block *blk = &fc.blocks[b];
         if (blk->reached && fc.insns[blk->last].flow == IR_FLOW_INVALID) {
             out->reason = "invalid instruction on a reachable path";
-            function_code_release(&fc);
-            if (rq->emit && !rq->no_table)
-                unknown_table(t, f);
-            return -1;
+            return abandon(&fc, known, t);
         }
     }
     if (!rq->emit) {
         function_code_release(&fc);
+        free(known);
         return 0;
     }
 
@@ -1109,6 +1235,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         }
     }
     function_code_release(&fc);
+    free(known);
     if (em.oom) {
         out->reason = "out of memory";
         if (em.t) {

@@ -223,6 +223,13 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
         }
         break;
     case X86_INS_LEA:
+        if (r0 != IR_REG_NONE && op1 && op1->type == X86_OP_MEM && op1->mem.base == X86_REG_RIP &&
+            op1->mem.index == X86_REG_INVALID) {
+            /* An address: a constant, when it fits the IR's immediates. */
+            int64_t at = (int64_t)(ci->address + ci->size) + op1->mem.disp;
+            ir_add(in, fits32(at) ? ir_set(r0, IR_REG_NONE, (int32_t)at) : ir_clobber(r0));
+            return;
+        }
         if (r0 != IR_REG_NONE && op1) {
             uint8_t base = simple_mem(op1, &disp);
             ir_add(in, base != IR_REG_NONE ? ir_set(r0, base, disp) : ir_clobber(r0));

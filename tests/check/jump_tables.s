@@ -77,6 +77,39 @@ table_then_padding:
 	.cfi_endproc
 	.size	table_then_padding, .-table_then_padding
 
+# A table whose address reaches its register by a copy, before the loop that
+# jumps through it: what the register holds there comes from the values the
+# interpreter tracks (a constant, the lea's address), not from a lea in
+# the jump's block.
+	.globl	hoisted_table
+	.type	hoisted_table, @function
+hoisted_table:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	leaq	.Lht_table(%rip), %rax
+	movq	%rax, %rbx
+.Lht_loop:
+	cmpq	$1, %rdi
+	ja	.Lht_done
+	movslq	(%rbx,%rdi,4), %rax
+	addq	%rbx, %rax
+	jmp	*%rax
+.Lht_case0:
+	movl	$1, %edi
+	jmp	.Lht_loop
+.Lht_case1:
+	movl	$2, %edi
+	jmp	.Lht_loop
+.Lht_done:
+	movq	%rdi, %rax
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	hoisted_table, .-hoisted_table
+
 	.type	goto_helper, @function
 goto_helper:
 	.cfi_startproc
@@ -92,6 +125,9 @@ goto_helper:
 	.long	.Lgoto1-.Lgoto0
 	.long	.Lgoto2-.Lgoto0
 	.long	.Lgoto3-.Lgoto0
+.Lht_table:
+	.long	.Lht_case0-.Lht_table
+	.long	.Lht_case1-.Lht_table
 .Ltp_table:
 	.long	.Ltp_case0-.Ltp_table
 	.long	.Ltp_case1-.Ltp_table

@@ -1008,6 +1008,34 @@ static void test_join_slots(void **state)
     assert_true(abs_state_equal(&c, &d));
 }
 
+/* lea T(%rip),%r (ir_set(r, NONE, T)) makes r the constant T: kept by
+ * copies and offsets and by a join with the same constant, forgotten by a
+ * join with another and when stored (slots hold the frame's facts). */
+static void test_constants(void **state)
+{
+    (void)state;
+    struct abs_state s, other;
+    abs_state_entry(&s);
+    run1(&s, ir_set(ABI_RBX, NONE, 0x4000));
+    assert_int_equal(s.reg[ABI_RBX].kind, AV_CONST);
+    assert_true(s.reg[ABI_RBX].off == 0x4000);
+    run1(&s, ir_set(ABI_RAX, ABI_RBX, 8));            /* lea 8(%rbx),%rax */
+    assert_int_equal(s.reg[ABI_RAX].kind, AV_CONST);
+    assert_true(s.reg[ABI_RAX].off == 0x4008);
+
+    other = s;
+    assert_int_equal(abs_state_join(&other, &s), 0);
+    assert_int_equal(other.reg[ABI_RBX].kind, AV_CONST);
+    run1(&other, ir_set(ABI_RBX, NONE, 0x5000));
+    abs_state_join(&other, &s);
+    assert_unknown(other.reg[ABI_RBX]);
+    assert_int_equal(other.reg[ABI_RAX].kind, AV_CONST);
+
+    push(&s, ABI_RBX);                                /* [CFA-16] := the constant */
+    assert_unknown(abs_state_slot(&s, -16));
+    assert_entry(abs_state_slot(&s, -8), STATE_RA, 0);
+}
+
 static void test_join_idempotent(void **state)
 {
     (void)state;
@@ -1193,6 +1221,7 @@ int main(void)
         cmocka_unit_test(test_join_equal_values),
         cmocka_unit_test(test_join_different_values),
         cmocka_unit_test(test_join_slots),
+        cmocka_unit_test(test_constants),
         cmocka_unit_test(test_join_idempotent),
         cmocka_unit_test(test_join_frame_pointer),
         cmocka_unit_test(test_slot_bound_near_first),
