@@ -4,9 +4,18 @@
  * Decode [lo, hi) once into IR, split it into basic blocks, run the abstract
  * interpreter to a fixpoint over the CFG (direct and conditional jumps, calls
  * that return, calls to functions that never do, jumps out of the function
- * as tail calls), give blocks that nothing reaches the state of the indirect
- * jumps that can reach them (jump tables) or of the call they follow
- * (exception landing pads), and emit H in the compiler's conventions.
+ * as tail calls, jump tables read from the file), give blocks that nothing
+ * reaches the state of the indirect jumps that can reach them (unresolved
+ * jump tables) or of the call they follow (exception landing pads), and emit
+ * H in the compiler's conventions.
+ *
+ * A jump table is found from the instructions before its jump (the leas of
+ * the table and of the base its entries are relative to: the table, or a
+ * label for a computed goto) or, failing that, from the constants the
+ * interpreter finds in those registers there; the blocks are then cut again
+ * at its targets and the fixpoint run once more.  Entries are read while
+ * they name instructions of the function other than padding, up to the next
+ * of its tables.
  *
  * A synth_session holds what is shared by every function of one file: the
  * decoder and the function index.  Memory per function is bounded by its
