@@ -105,7 +105,11 @@ $(BUILD)/obj/compile/eh_elf_gen.o: $(BUILD)/gen/dwunwind_h.inc
 
 $(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -fPIC -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(HOT_LOOP_FLAGS) -fPIC -MMD -MP -c $< -o $@
+# The walk's loop, aligned whatever code the library is linked after: where
+# it falls across fetch blocks moves a frame's cost by 15% (6.0 against
+# 7.1 ns in make bench's deep chain).
+$(BUILD)/pic/runtime/unwind.o: HOT_LOOP_FLAGS := -falign-functions=64 -falign-loops=32
 $(BUILD)/pic/%.o: %.S | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(SAN_FLAGS) -c $< -o $@
