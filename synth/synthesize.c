@@ -410,13 +410,16 @@ static int jump_table_of(const struct function_code *fc, size_t j, uint64_t *tab
     return 1;
 }
 
-/* Whether ADDR starts one of the N tables of TABLES other than TABLE. */
-static int starts_other_table(const uint64_t *tables, size_t n, uint64_t table, uint64_t addr)
+static int by_address(const void *a, const void *b)
 {
-    for (size_t i = 0; i < n; i++)
-        if (tables[i] == addr && addr != table)
-            return 1;
-    return 0;
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether ADDR starts one of the N tables of SORTED (ascending). */
+static int starts_table(const uint64_t *sorted, size_t n, uint64_t addr)
+{
+    return bsearch(&addr, sorted, n, sizeof *sorted, by_address) != NULL;
 }
 
 /* Resolve jump tables.  Their bounds are not read from the code: entries
@@ -428,26 +431,27 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
     if (!ss->ef)
         return 0;
     const struct function_range *f = fc->rq->func;
-    size_t cap = 0, ntables = 0;
-    uint64_t *tables = NULL, *bases = NULL;
+    size_t cap = 0, njumps = 0;
     for (size_t j = 0; j < fc->n; j++)
-        ntables += fc->insns[j].flow == IR_FLOW_JUMP_INDIRECT;
-    if (!ntables)
+        njumps += fc->insns[j].flow == IR_FLOW_JUMP_INDIRECT;
+    if (!njumps)
         return 0;
-    tables = calloc(ntables, sizeof *tables);
-    bases = calloc(ntables, sizeof *bases);
-    if (!tables || !bases)
+    struct known_table *found = calloc(njumps, sizeof *found);
+    uint64_t *sorted = calloc(njumps, sizeof *sorted);
+    size_t nfound = 0;
+    if (!found || !sorted)
         goto oom;
-    ntables = 0;
     for (size_t j = 0; j < fc->n; j++)
         if (fc->insns[j].flow == IR_FLOW_JUMP_INDIRECT &&
-            jump_table_of(fc, j, &tables[ntables], &bases[ntables]))
-            ntables++;
-    for (size_t j = 0, k = 0; j < fc->n && k < ntables; j++) {
-        uint64_t table, base;
-        if (fc->insns[j].flow != IR_FLOW_JUMP_INDIRECT || !jump_table_of(fc, j, &table, &base))
-            continue;
-        k++;
+            jump_table_of(fc, j, &found[nfound].table, &found[nfound].base)) {
+            found[nfound].jump = j;
+            sorted[nfound] = found[nfound].table;
+            nfound++;
+        }
+    qsort(sorted, nfound, sizeof *sorted, by_address);
+    for (size_t k = 0; k < nfound; k++) {
+        size_t j = found[k].jump;
+        uint64_t table = found[k].table, base = found[k].base;
         int rel32 = base != 0;
         struct elf_section *sec = elf_file_section_at(ss->ef, table);
         uint64_t n;
@@ -465,7 +469,7 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
         unsigned size = rel32 ? 4 : 8;
         for (uint64_t e = 0; e < JUMP_TABLE_MAX; e++) {
             uint64_t at = table - sec->addr + e * size;
-            if (at + size > n || starts_other_table(tables, ntables, table, table + e * size))
+            if (at + size > n || (e > 0 && starts_table(sorted, nfound, table + e * size)))
                 break;
             uint64_t v = 0;
             for (unsigned b = 0; b < size; b++)
@@ -485,12 +489,12 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
             fc->table_count[j]++;
         }
     }
-    free(tables);
-    free(bases);
+    free(found);
+    free(sorted);
     return 0;
 oom:
-    free(tables);
-    free(bases);
+    free(found);
+    free(sorted);
     return -1;
 }
 
