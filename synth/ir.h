@@ -58,6 +58,7 @@ enum ir_aux {
     IR_AUX_JMP_REG,      /* jmp *%r: aux_reg[0] = r */
     IR_AUX_JMP_ABS64,    /* jmp *T(,%i,8): target = T */
     IR_AUX_ADD_REG,      /* add %a,%r: aux_reg[0] = r, aux_reg[1] = a */
+    IR_AUX_LOAD_ABS64,   /* mov T(,%i,8),%r: aux_reg[0] = r, target = T */
 };
 
 #define IR_COND_EQ 1   /* je: taken when the compared values are equal */

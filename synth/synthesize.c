@@ -389,6 +389,17 @@ static int jump_table_of(const struct function_code *fc, size_t j, uint64_t *tab
         *base = 0;
         return 1;
     }
+    /* mov T(,%i,8),%r; jmp *%r: a table of addresses. */
+    for (size_t k = j, steps = 0; jmp->aux == IR_AUX_JMP_REG && k-- > 0 && steps < 4 &&
+                                  fc->insns[k].flow == IR_FLOW_NEXT; steps++) {
+        if (!writes_reg(&fc->insns[k], jmp->aux_reg[0]))
+            continue;
+        if (fc->insns[k].aux != IR_AUX_LOAD_ABS64 || fc->insns[k].aux_reg[0] != jmp->aux_reg[0])
+            break;
+        *table = fc->insns[k].target;
+        *base = 0;
+        return 1;
+    }
     for (size_t k = 0; k < fc->nknown; k++)
         if (fc->known[k].jump == j) {
             *table = fc->known[k].table;

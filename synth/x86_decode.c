@@ -304,6 +304,9 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
  *     jmp    *%rax
  * and for non-PIC code
  *     jmp    *.Ltable(,%rax,8)
+ * or, for a computed goto (CPython's interpreter loop),
+ *     mov    .Ltable(,%rax,8),%rax
+ *     jmp    *%rax
  */
 static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
 {
@@ -323,6 +326,12 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux = IR_AUX_LOAD_REL32;
         in->aux_reg[0] = whole_reg(op0);
         in->aux_reg[1] = dwarf_reg(op1->mem.base, &whole);
+    } else if (ci->id == X86_INS_MOV && op1 && op1->type == X86_OP_MEM && op1->mem.base == X86_REG_INVALID &&
+               op1->mem.index != X86_REG_INVALID && op1->mem.scale == 8 &&
+               op1->mem.segment == X86_REG_INVALID && whole_reg(op0) != IR_REG_NONE) {
+        in->aux = IR_AUX_LOAD_ABS64;
+        in->aux_reg[0] = whole_reg(op0);
+        in->target = (uint64_t)op1->mem.disp;
     } else if (ci->id == X86_INS_ADD && op0 && op1 && op1->type == X86_OP_REG &&
                whole_reg(op0) != IR_REG_NONE && whole_reg(op1) != IR_REG_NONE) {
         in->aux = IR_AUX_ADD_REG;

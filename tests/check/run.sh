@@ -43,6 +43,13 @@ json=$("$dwcheck" --format=json "$tables"); rc=$?
 grep -qF '"reached only through an unresolved indirect jump or landing pad":0' <<< "$json" &&
     ok "jump tables: resolved (computed goto, table register set before a loop), every case checked" ||
     not_ok "jump tables: resolved (computed goto, table register set before a loop), every case checked" "$json"
+absolute=$work/absolute_table
+cc -nostdlib -no-pie -Wl,-e,absolute_table -Wl,--build-id=none -o "$absolute" tests/check/absolute_table.s || exit 1
+json_abs=$("$dwcheck" --format=json "$absolute")
+grep -qF '"reached only through an unresolved indirect jump or landing pad":0' <<< "$json_abs" &&
+    grep -qF '"findings":[]' <<< "$json_abs" &&
+    ok "jump tables: a table of addresses loaded into a register (non-PIE) resolved, clean" ||
+    not_ok "jump tables: a table of addresses loaded into a register (non-PIE) resolved, clean" "$json_abs"
 [ "$rc" -eq 0 ] && grep -qF '"findings":[]' <<< "$json" &&
     ok "jump tables: not read past their end (clean, exit 0)" ||
     not_ok "jump tables: not read past their end (clean, exit 0; got $rc)" "$json"
