@@ -59,6 +59,8 @@ enum ir_aux {
     IR_AUX_JMP_ABS64,    /* jmp *T(,%i,8): target = T */
     IR_AUX_ADD_REG,      /* add %a,%r: aux_reg[0] = r, aux_reg[1] = a */
     IR_AUX_LOAD_ABS64,   /* mov T(,%i,8),%r: aux_reg[0] = r, target = T */
+    IR_AUX_LOAD32_PAIR,  /* mov (%a,%b,1),%r32 (-O0: the index scaled before, one of
+                            a and b the table): aux_reg[0] = r, [1] = a, [2] = b */
 };
 
 #define IR_COND_EQ 1   /* je: taken when the compared values are equal */
@@ -74,7 +76,7 @@ struct ir_insn {
     uint8_t cmp_a, cmp_b;                 /* cmp %a,%b of two whole registers, else IR_REG_NONE */
     uint8_t cond;                         /* IR_FLOW_COND: IR_COND_EQ, IR_COND_NE or 0 */
     uint8_t aux;                          /* enum ir_aux */
-    uint8_t aux_reg[2];
+    uint8_t aux_reg[3];
     uint64_t target;                      /* IR_FLOW_JUMP, _COND, _CALL */
     struct ir_effect effects[IR_MAX_EFFECTS];
 };

@@ -328,8 +328,9 @@ struct table_pattern {
     size_t load;                 /* the movslq of an entry */
     size_t add;                  /* the add of the base, or (size_t)-1 */
     uint8_t table_reg;           /* the movslq's base register */
+    uint8_t other_reg;           /* -O0's load: the other register, which may hold the table */
     uint8_t base_reg;            /* what entries are relative to: the add's other register */
-    uint64_t table_at, base_at;  /* from leas of the block, or 0 */
+    uint64_t table_at, other_at, base_at;   /* from leas of the block, or 0 */
 };
 
 /* The pattern before the indirect jump at index J, back through its
@@ -340,7 +341,7 @@ struct table_pattern {
 static int table_pattern_of(const struct function_code *fc, size_t j, struct table_pattern *p)
 {
     const struct ir_insn *jmp = &fc->insns[j];
-    *p = (struct table_pattern){(size_t)-1, (size_t)-1, IR_REG_NONE, IR_REG_NONE, 0, 0};
+    *p = (struct table_pattern){(size_t)-1, (size_t)-1, IR_REG_NONE, IR_REG_NONE, IR_REG_NONE, 0, 0, 0};
     if (jmp->aux != IR_AUX_JMP_REG)
         return 0;
     for (size_t k = j, steps = 0; k-- > 0 && steps < 12 && fc->insns[k].flow == IR_FLOW_NEXT; steps++) {
@@ -351,9 +352,12 @@ static int table_pattern_of(const struct function_code *fc, size_t j, struct tab
             p->add = k;
             continue;
         }
-        if (p->table_reg == IR_REG_NONE && in->aux == IR_AUX_LOAD_REL32 &&
+        if (p->table_reg == IR_REG_NONE &&
+            (in->aux == IR_AUX_LOAD_REL32 || in->aux == IR_AUX_LOAD32_PAIR) &&
             (in->aux_reg[0] == jmp->aux_reg[0] || steps < 3)) {
             p->table_reg = in->aux_reg[1];
+            if (in->aux == IR_AUX_LOAD32_PAIR)
+                p->other_reg = in->aux_reg[2];
             p->load = k;
             if (p->base_reg == p->table_reg) {
                 p->base_reg = IR_REG_NONE;
@@ -361,9 +365,9 @@ static int table_pattern_of(const struct function_code *fc, size_t j, struct tab
             }
             continue;
         }
-        for (int which = 0; which < 2; which++) {
-            uint8_t r = which ? p->base_reg : p->table_reg;
-            uint64_t *at = which ? &p->base_at : &p->table_at;
+        for (int which = 0; which < 3; which++) {
+            uint8_t r = which == 0 ? p->table_reg : which == 1 ? p->base_reg : p->other_reg;
+            uint64_t *at = which == 0 ? &p->table_at : which == 1 ? &p->base_at : &p->other_at;
             if (r == IR_REG_NONE || *at == (uint64_t)-1 || *at || !writes_reg(in, r))
                 continue;
             /* Another write last: the register is not a lea's here. */
@@ -374,6 +378,15 @@ static int table_pattern_of(const struct function_code *fc, size_t j, struct tab
         p->table_at = 0;
     if (p->base_at == (uint64_t)-1)
         p->base_at = 0;
+    if (p->other_at == (uint64_t)-1)
+        p->other_at = 0;
+    if (p->other_at && !p->table_at) {   /* the table is the load's other register */
+        uint8_t r = p->table_reg;
+        p->table_reg = p->other_reg;
+        p->other_reg = r;
+        p->table_at = p->other_at;
+        p->other_at = 0;
+    }
     return p->table_reg != IR_REG_NONE;
 }
 
@@ -531,8 +544,11 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
         struct abs_state st = blk->in;
         struct absval table = {0}, base = {0};
         for (size_t i = blk->first; i < j; i++) {
-            if (i == p.load)
+            if (i == p.load) {
                 table = st.reg[p.table_reg];
+                if (table.kind != AV_CONST && p.other_reg != IR_REG_NONE)
+                    table = st.reg[p.other_reg];
+            }
             if (i == p.add)
                 base = st.reg[p.base_reg];
             abs_state_step(&st, &fc->insns[i]);

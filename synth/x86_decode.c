@@ -307,6 +307,14 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
  * or, for a computed goto (CPython's interpreter loop),
  *     mov    .Ltable(,%rax,8),%rax
  *     jmp    *%rax
+ * and GCC's at -O0
+ *     lea    0x0(,%rax,4),%rdx
+ *     lea    .Ltable(%rip),%rax
+ *     mov    (%rdx,%rax,1),%eax
+ *     cltq
+ *     lea    .Ltable(%rip),%rdx
+ *     add    %rdx,%rax
+ *     jmp    *%rax
  */
 static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
 {
@@ -332,6 +340,16 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux = IR_AUX_LOAD_ABS64;
         in->aux_reg[0] = whole_reg(op0);
         in->target = (uint64_t)op1->mem.disp;
+    } else if (ci->id == X86_INS_MOV && op0 && op0->type == X86_OP_REG && op0->size == 4 && op1 &&
+               op1->type == X86_OP_MEM && op1->mem.scale == 1 && op1->mem.disp == 0 &&
+               op1->mem.segment == X86_REG_INVALID && op1->mem.index != X86_REG_INVALID &&
+               dwarf_reg(op1->mem.base, &whole) != IR_REG_NONE && whole &&
+               dwarf_reg(op1->mem.index, &whole) != IR_REG_NONE && whole &&
+               dwarf_reg(op0->reg, &whole) != IR_REG_NONE) {
+        in->aux = IR_AUX_LOAD32_PAIR;
+        in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
+        in->aux_reg[1] = dwarf_reg(op1->mem.base, &whole);
+        in->aux_reg[2] = dwarf_reg(op1->mem.index, &whole);
     } else if (ci->id == X86_INS_ADD && op0 && op1 && op1->type == X86_OP_REG &&
                whole_reg(op0) != IR_REG_NONE && whole_reg(op1) != IR_REG_NONE) {
         in->aux = IR_AUX_ADD_REG;

@@ -110,6 +110,43 @@ hoisted_table:
 	.cfi_endproc
 	.size	hoisted_table, .-hoisted_table
 
+# GCC's table at -O0: the index scaled by a lea, the entry loaded with a
+# 32-bit mov through the pair (index, table), sign-extended by cltq.
+	.globl	table_at_O0
+	.type	table_at_O0, @function
+table_at_O0:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	movl	%edi, -4(%rbp)
+	cmpl	$1, -4(%rbp)
+	ja	.LO0_default
+	movl	-4(%rbp), %eax
+	leaq	0(,%rax,4), %rdx
+	leaq	.LO0_table(%rip), %rax
+	movl	(%rdx,%rax), %eax
+	cltq
+	leaq	.LO0_table(%rip), %rdx
+	addq	%rdx, %rax
+	jmp	*%rax
+.LO0_case0:
+	movl	$1, %eax
+	jmp	.LO0_join
+.LO0_case1:
+	movl	$2, %eax
+	jmp	.LO0_join
+.LO0_default:
+	movl	$0, %eax
+.LO0_join:
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	ret
+	.cfi_endproc
+	.size	table_at_O0, .-table_at_O0
+
 	.type	goto_helper, @function
 goto_helper:
 	.cfi_startproc
@@ -128,6 +165,9 @@ goto_helper:
 .Lht_table:
 	.long	.Lht_case0-.Lht_table
 	.long	.Lht_case1-.Lht_table
+.LO0_table:
+	.long	.LO0_case0-.LO0_table
+	.long	.LO0_case1-.LO0_table
 .Ltp_table:
 	.long	.Ltp_case0-.Ltp_table
 	.long	.Ltp_case1-.Ltp_table
