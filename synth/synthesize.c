@@ -335,9 +335,10 @@ struct table_pattern {
 
 /* The pattern before the indirect jump at index J, back through its
  * straight-line code: perhaps an add of the base to the jump register, the
- * movslq into it, and the leas of the table and of the base (the table,
- * unless the add names another register) that last wrote them.  Returns 1
- * when the movslq is found. */
+ * load of an entry into it (movslq, or -O0's mov through two registers, one
+ * of them the table), and the leas of the table and of the base (the
+ * table, unless the add names another register) that last wrote them.
+ * Returns 1 when the load is found. */
 static int table_pattern_of(const struct function_code *fc, size_t j, struct table_pattern *p)
 {
     const struct ir_insn *jmp = &fc->insns[j];
