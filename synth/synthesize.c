@@ -764,6 +764,11 @@ static void fixpoint(struct function_code *fc)
                 break;
             }
             fc->returns = 1;   /* an indirect tail call */
+            /* A lazy-binding PLT stub (jmp *GOT; push $n; jmp PLT0): until
+             * the symbol is bound, its GOT entry holds the address just
+             * after this jump.  (Padding follows the others.) */
+            if (fc->rq->func->source == FUNC_FROM_PLT && last + 1 < fc->n && !fc->insns[last + 1].is_padding)
+                flow_into(fc, fc->block_of[last + 1], &out);
             break;
         case IR_FLOW_RET:
             fc->returns = 1;

@@ -50,6 +50,13 @@ grep -qF '"reached only through an unresolved indirect jump or landing pad":0' <
     grep -qF '"findings":[]' <<< "$json_abs" &&
     ok "jump tables: a table of addresses loaded into a register (non-PIE) resolved, clean" ||
     not_ok "jump tables: a table of addresses loaded into a register (non-PIE) resolved, clean" "$json_abs"
+plt=$work/plt_call.so
+cc -shared -nostdlib -Wl,-z,lazy -Wl,--build-id=none -o "$plt" tests/check/plt_call.s || exit 1
+json_plt=$("$dwcheck" --format=json "$plt")
+grep -qF '"reached only through an unresolved indirect jump or landing pad":0' <<< "$json_plt" &&
+    grep -qF '"findings":[]' <<< "$json_plt" &&
+    ok "a lazy-binding PLT stub: every instruction checked, clean" ||
+    not_ok "a lazy-binding PLT stub: every instruction checked, clean" "$json_plt"
 [ "$rc" -eq 0 ] && grep -qF '"findings":[]' <<< "$json" &&
     ok "jump tables: not read past their end (clean, exit 0)" ||
     not_ok "jump tables: not read past their end (clean, exit 0; got $rc)" "$json"
