@@ -289,6 +289,7 @@ static int find_landing_pads(struct synth_session *ss, struct function_code *fc)
 }
 
 #define JUMP_TABLE_MAX 4096
+#define MAX_TABLE_PASSES 3
 
 /* Whether IN writes register R. */
 static int writes_reg(const struct ir_insn *in, uint8_t r)
@@ -528,12 +529,12 @@ oom:
  * kept in a register across a loop, or copied from another): from the
  * values the interpreter found in the registers at the movslq and at the
  * add, where they are constants (an address a lea computed on every path).
- * Returns how many were added to *KNOWN (grown as needed), or (size_t)-1
- * when out of memory.
+ * Returns how many were added to *KNOWN after FC's (grown as needed), or
+ * (size_t)-1 when out of memory.
  */
 static size_t tables_from_values(const struct function_code *fc, struct known_table **known, size_t *cap)
 {
-    size_t n = 0;
+    size_t n = fc->nknown, added = 0;
     for (size_t b = 0; b < fc->nblocks; b++) {
         const struct block *blk = &fc->blocks[b];
         size_t j = blk->last;
@@ -569,8 +570,9 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
             *cap = c;
         }
         (*known)[n++] = (struct known_table){j, (uint64_t)table.off, (uint64_t)base.off};
+        added++;
     }
-    return n;
+    return added;
 }
 
 static int build_blocks(struct synth_session *ss, struct function_code *fc, const char **reason)
@@ -1204,13 +1206,14 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     }
     struct known_table *known = NULL;
     size_t known_cap = 0;
-    /* Twice when the first pass's values explain jump tables its patterns
-     * did not: the blocks are cut again with their targets. */
+    /* Again when a pass's values explain jump tables the patterns did not:
+     * the blocks are cut again with their targets (which may reach more
+     * tables: a switch inside a case), at most MAX_TABLE_PASSES times. */
     for (int pass = 0;; pass++) {
         if (decoded != 0 || build_blocks(ss, &fc, &out->reason) != 0)
             return abandon(&fc, known, t);
         run_known_flows(&fc, rq);
-        size_t found = pass == 0 && ss->ef ? tables_from_values(&fc, &known, &known_cap) : 0;
+        size_t found = pass < MAX_TABLE_PASSES && ss->ef ? tables_from_values(&fc, &known, &known_cap) : 0;
         if (found == (size_t)-1) {
             out->reason = "out of memory";
             return abandon(&fc, known, t);
@@ -1219,7 +1222,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
             break;
         cfg_release(&fc);
         fc.known = known;
-        fc.nknown = found;
+        fc.nknown += found;
     }
     fc.seeding = SEED_GUESS;
     for (int round = 0; round < 4; round++) {

@@ -110,6 +110,43 @@ hoisted_table:
 	.cfi_endproc
 	.size	hoisted_table, .-hoisted_table
 
+# A switch inside a case, each table's address copied into its register:
+# the inner jump is reached only once the outer table is resolved.
+	.globl	nested_tables
+	.type	nested_tables, @function
+nested_tables:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	leaq	.Lnt_outer(%rip), %rax
+	movq	%rax, %rbx
+	leaq	.Lnt_inner(%rip), %rax
+	movq	%rax, %rcx
+	andl	$1, %edi
+	movslq	(%rbx,%rdi,4), %rax
+	addq	%rbx, %rax
+	jmp	*%rax
+.Lnt_o0:
+	andl	$1, %esi
+	movslq	(%rcx,%rsi,4), %rax
+	addq	%rcx, %rax
+	jmp	*%rax
+.Lnt_o1:
+	movl	$3, %eax
+	jmp	.Lnt_join
+.Lnt_i0:
+	movl	$1, %eax
+	jmp	.Lnt_join
+.Lnt_i1:
+	movl	$2, %eax
+.Lnt_join:
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	nested_tables, .-nested_tables
+
 # GCC's table at -O0: the index scaled by a lea, the entry loaded with a
 # 32-bit mov through the pair (index, table), sign-extended by cltq.
 	.globl	table_at_O0
@@ -165,6 +202,12 @@ goto_helper:
 .Lht_table:
 	.long	.Lht_case0-.Lht_table
 	.long	.Lht_case1-.Lht_table
+.Lnt_outer:
+	.long	.Lnt_o0-.Lnt_outer
+	.long	.Lnt_o1-.Lnt_outer
+.Lnt_inner:
+	.long	.Lnt_i0-.Lnt_inner
+	.long	.Lnt_i1-.Lnt_inner
 .LO0_table:
 	.long	.LO0_case0-.LO0_table
 	.long	.LO0_case1-.LO0_table

@@ -35,14 +35,15 @@ out=$("$dwcheck" "$shapes"); rc=$?
     not_ok "shapes.s: clean, exit 0 (got $rc)" "$out"
 # Jump tables (tests/check/jump_tables.s): a computed goto's, whose entries
 # are relative to a label of the code, one whose register a copy set before
-# a loop, and GCC's at -O0 are resolved, every case checked and none left to
-# a guess; a table is not read past its end into padding.
+# a loop, a switch inside a case, and GCC's at -O0 are resolved, every case
+# checked and none left to a guess; a table is not read past its end into
+# padding.
 tables=$work/jump_tables.so
 cc -shared -nostdlib -Wl,--build-id=none -o "$tables" tests/check/jump_tables.s || exit 1
 json=$("$dwcheck" --format=json "$tables"); rc=$?
 grep -qF '"reached only through an unresolved indirect jump or landing pad":0' <<< "$json" &&
-    ok "jump tables: resolved (computed goto, table register set before a loop, -O0), every case checked" ||
-    not_ok "jump tables: resolved (computed goto, table register set before a loop, -O0), every case checked" "$json"
+    ok "jump tables: resolved (computed goto, register set before a loop, nested, -O0), every case checked" ||
+    not_ok "jump tables: resolved (computed goto, register set before a loop, nested, -O0), every case checked" "$json"
 absolute=$work/absolute_table
 cc -nostdlib -no-pie -Wl,-e,absolute_table -Wl,--build-id=none -o "$absolute" tests/check/absolute_table.s || exit 1
 json_abs=$("$dwcheck" --format=json "$absolute")
