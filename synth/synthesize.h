@@ -13,9 +13,11 @@
  * the table and of the base its entries are relative to: the table, or a
  * label for a computed goto) or, failing that, from the constants the
  * interpreter finds in those registers there; the blocks are then cut again
- * at its targets and the fixpoint run once more.  Entries are read while
- * they name instructions of the function other than padding, up to the next
- * of its tables.
+ * at its targets and the fixpoint run again (up to three times: a switch
+ * inside a case).  Entries are read while they name instructions of the
+ * function other than padding, up to the next of its tables.  A lazy PLT
+ * stub's indirect jump also continues to its push: its GOT entry points
+ * there until the symbol is bound.
  *
  * A synth_session holds what is shared by every function of one file: the
  * decoder and the function index.  Memory per function is bounded by its
