@@ -532,6 +532,16 @@ oom:
  * Returns how many were added to *KNOWN after FC's (grown as needed), or
  * (size_t)-1 when out of memory.
  */
+/* Whether an earlier pass found the table of the jump at index J (even one
+ * whose entries name nothing of this function: it is not tried again). */
+static int is_known(const struct function_code *fc, size_t j)
+{
+    for (size_t k = 0; k < fc->nknown; k++)
+        if (fc->known[k].jump == j)
+            return 1;
+    return 0;
+}
+
 static size_t tables_from_values(const struct function_code *fc, struct known_table **known, size_t *cap)
 {
     size_t n = fc->nknown, added = 0;
@@ -540,8 +550,8 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
         size_t j = blk->last;
         struct table_pattern p;
         if (!blk->reached || fc->insns[j].flow != IR_FLOW_JUMP_INDIRECT ||
-            (fc->table_count && fc->table_count[j]) || !table_pattern_of(fc, j, &p) || p.load < blk->first ||
-            (p.add != (size_t)-1 && p.add < blk->first))
+            (fc->table_count && fc->table_count[j]) || is_known(fc, j) || !table_pattern_of(fc, j, &p) ||
+            p.load < blk->first || (p.add != (size_t)-1 && p.add < blk->first))
             continue;
         struct abs_state st = blk->in;
         struct absval table = {0}, base = {0};
