@@ -300,28 +300,15 @@ static int writes_reg(const struct ir_insn *in, uint8_t r)
     return 0;
 }
 
-/* Whether IN reloads R from the frame (pop, mov off(%rsp|%rbp)): the
- * epilogue's restore of a callee-saved register, or a spill coming back. */
-static int reloads_reg(const struct ir_insn *in, uint8_t r)
+/* The table an earlier pass found from values for the jump at index J, or
+ * NULL.  (One whose entries name nothing of the function is not sought
+ * again.) */
+static const struct known_table *known_table_of(const struct function_code *fc, size_t j)
 {
-    return in->neffects > 0 && in->effects[0].kind == IR_LOAD && in->effects[0].dst == r &&
-           (in->effects[0].base == ABI_RSP || in->effects[0].base == ABI_RBP);
-}
-
-/* The address the function's only write to R loads, when that write is a
- * RIP-relative lea (reloads from the frame aside: the value saved there is
- * the caller's, restored on the way out, or this lea's, spilled); else 0. */
-static uint64_t only_lea_of(const struct function_code *fc, uint8_t r)
-{
-    uint64_t at = 0;
-    for (size_t k = 0; k < fc->n; k++) {
-        if (!writes_reg(&fc->insns[k], r) || reloads_reg(&fc->insns[k], r))
-            continue;
-        if (at || fc->insns[k].aux != IR_AUX_LEA_RIP || fc->insns[k].aux_reg[0] != r)
-            return 0;
-        at = fc->insns[k].target;
-    }
-    return at;
+    for (size_t k = 0; k < fc->nknown; k++)
+        if (fc->known[k].jump == j)
+            return &fc->known[k];
+    return NULL;
 }
 
 /* The table pattern before an indirect jump (see x86_decode.c). */
@@ -415,23 +402,21 @@ static int jump_table_of(const struct function_code *fc, size_t j, uint64_t *tab
         *base = 0;
         return 1;
     }
-    for (size_t k = 0; k < fc->nknown; k++)
-        if (fc->known[k].jump == j) {
-            *table = fc->known[k].table;
-            *base = fc->known[k].base;
-            return 1;
-        }
+    const struct known_table *known = known_table_of(fc, j);
+    if (known) {
+        *table = known->table;
+        *base = known->base;
+        return 1;
+    }
     struct table_pattern p;
     if (!table_pattern_of(fc, j, &p))
         return 0;
-    /* A register set before the block (a table kept in a register across
-     * a loop): the function's only write to it, if that is a lea.  Other
-     * cases are left to tables_from_values. */
-    uint64_t table_at = p.table_at ? p.table_at : only_lea_of(fc, p.table_reg);
-    uint64_t base_at = p.base_reg == IR_REG_NONE ? table_at : p.base_at ? p.base_at : only_lea_of(fc, p.base_reg);
-    if (!table_at || !base_at)
+    /* Registers set before the block (a table kept in a register across a
+     * loop) are left to tables_from_values. */
+    uint64_t base_at = p.base_reg == IR_REG_NONE ? p.table_at : p.base_at;
+    if (!p.table_at || !base_at)
         return 0;
-    *table = table_at;
+    *table = p.table_at;
     *base = base_at;
     return 1;
 }
@@ -532,16 +517,6 @@ oom:
  * Returns how many were added to *KNOWN after FC's (grown as needed), or
  * (size_t)-1 when out of memory.
  */
-/* Whether an earlier pass found the table of the jump at index J (even one
- * whose entries name nothing of this function: it is not tried again). */
-static int is_known(const struct function_code *fc, size_t j)
-{
-    for (size_t k = 0; k < fc->nknown; k++)
-        if (fc->known[k].jump == j)
-            return 1;
-    return 0;
-}
-
 static size_t tables_from_values(const struct function_code *fc, struct known_table **known, size_t *cap)
 {
     size_t n = fc->nknown, added = 0;
@@ -550,7 +525,7 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
         size_t j = blk->last;
         struct table_pattern p;
         if (!blk->reached || fc->insns[j].flow != IR_FLOW_JUMP_INDIRECT ||
-            (fc->table_count && fc->table_count[j]) || is_known(fc, j) || !table_pattern_of(fc, j, &p) ||
+            (fc->table_count && fc->table_count[j]) || known_table_of(fc, j) || !table_pattern_of(fc, j, &p) ||
             p.load < blk->first || (p.add != (size_t)-1 && p.add < blk->first))
             continue;
         struct abs_state st = blk->in;
