@@ -22,6 +22,10 @@
  *    stacks a run happens to sample moves both alike).  libunwind without
  *    its cache runs in a second pass (its policy is global), paired with
  *    eh_elf's walks of that pass.
+ * 3. Recorded stacks: each sample of part 2 is also recorded as perf
+ *    records it (registers and a copy of the stack), and after the pass the
+ *    copies are unwound by eh_elf and by libunwind's remote API, as perf
+ *    report unwinds them (recorded_stacks.h).
  *
  * Prints ns/frame and eh_elf's speed-up over each; exit status 1 when
  * eh_elf's IP sequence differs from a reference, or a callee-saved register
@@ -42,6 +46,8 @@
 #include <time.h>
 #include <ucontext.h>
 
+#include "bench/bench_stats.h"
+#include "bench/recorded_stacks.h"
 #include "runtime/dwunwind.h"
 #include "tests/unwind/libgcc_walk.h"
 #include "runtime/objects.h"   /* dwu_object_at: is an IP in loaded code */
@@ -60,27 +66,6 @@ static const char *const method_name[NMETHODS] = {
     "eh_elf (dwu_unwind)", "libunwind unw_step, default cache", "libunwind unw_step, UNW_CACHE_NONE",
     "libunwind unw_backtrace", "libgcc _Unwind_Backtrace", "frame-pointer walk (fp build)",
 };
-
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int by_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n)
-{
-    if (!n)
-        return 0;
-    qsort(v, n, sizeof *v, by_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* ---- the unwinders, each returning the frames it walked --------------- */
 
@@ -355,6 +340,7 @@ static void on_tick(int sig, siginfo_t *si, void *ctx)
         add_sample(methods[j], tick_ns, count);
     if (pass_nocache)
         return;
+    recorded_stacks_add(&start, ips[EH_ELF], count[EH_ELF]);
     const uint64_t *mine = ips[EH_ELF];
     int n = count[EH_ELF];
     checked_samples++;
@@ -455,11 +441,12 @@ static void captured_stacks(const char *title, void (*workload)(void), double se
                    m == EH_ELF ? 1.0 : median(speedup[m][k], nspeedups[m]));
         printf("\n");
     }
+    mismatches += recorded_stacks_report(title);
 }
 
 int main(int argc, char **argv)
 {
-    if (libgcc_walk_init() != 0)
+    if (libgcc_walk_init() != 0 || recorded_stacks_init() != 0)
         return 2;
     double seconds = 2;
     for (int i = 1; i < argc; i++) {
