@@ -186,7 +186,9 @@ $(BUILD)/tests/eh_elf_equiv: tests/unwind/eh_elf_equiv.c $(BUILD)/pic/runtime/dw
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB) $(DWARF_LIBS) -ldl -o $@
 
-check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/eh_elf_equiv corpus
+# Without the sanitizers, also make bench's sampled stacks, briefly (run.sh, 7.).
+check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/eh_elf_equiv corpus \
+		$(if $(SAN),,$(BUILD)/bench/unwind_bench)
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/unwind/run.sh $(BUILD)
 
 # Annotation: planning units, then dwsynth annotate on hand-written assembly

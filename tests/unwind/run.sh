@@ -1,7 +1,8 @@
 #!/bin/bash
 # Unwinding tests: dwcompile's gate and outputs, and the dwunwind runtime
 # (eh_elfs, then the DWARF fallback) against libgcc and libunwind on the
-# stacks of tests/unwind/check_unwind.c, plus corrupted copies of them.
+# stacks of tests/unwind/check_unwind.c, plus corrupted copies of them, and
+# on stacks sampled at random instructions of make bench's workloads.
 set -u
 build=${1:?usage: run.sh BUILD}
 dwcompile=$build/bin/dwcompile
@@ -130,7 +131,25 @@ else
     not_ok "a stale eh_elf is ignored (its identity differs)" "$out"
 fi
 
-# 5. Bad input: a clear error, exit 2, nothing written.
+# 5. Stacks sampled at random instructions: make bench's workloads (the
+# corpus programs, small libz3 problems) briefly, untimed here.  eh_elf's IPs
+# equal libunwind's and libgcc's and its callee-saved registers libunwind's;
+# the stacks recorded as perf records them walk as the live stacks did, and
+# as libunwind's remote API walks them.  Not under the sanitizers: the
+# unwinders read the stack's redzones, as they must.
+if [ -z "${SAN_FLAGS:-}" ]; then
+    bench=$build/bench/unwind_bench
+    out=$("$dwcompile" -q -o "$eh/unwind_bench.eh_elf.so" "$bench" 2>&1 &&
+          DWUNWIND_PATH=$eh "$bench" --seconds "${SAMPLE_SECONDS:-0.5}" 2>&1); rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c "IP sequences: 0 mismatches" <<< "$out")" -eq 3 ] &&
+       grep -q "registers of the captured stacks: [1-9][0-9]* compared with libunwind's, 0 mismatches" <<< "$out"; then
+        ok "sampled stacks, live and recorded: $(grep -o '[0-9]* frames checked' <<< "$out" | awk '{ n += $1 } END { print n }') frames and $(grep -o '[0-9]* compared' <<< "$out" | awk '{ print $1 }') callee-saved registers agree with libunwind and libgcc"
+    else
+        not_ok "sampled stacks (exit $rc)" "$(grep -v '^  ' <<< "$out" | head -40)"
+    fi
+fi
+
+# 6. Bad input: a clear error, exit 2, nothing written.
 expect_trouble() {
     local name=$1; shift
     local out rc
@@ -156,7 +175,7 @@ else
     not_ok "a failed compilation leaves the existing eh_elf and no temporary files" "$(ls "$work")"
 fi
 
-# 6. make install: a program built with pkg-config against the shared library.
+# 7. make install: a program built with pkg-config against the shared library.
 prefix=$(cd "$work" && pwd)/prefix
 if make -s install PREFIX="$prefix" BUILD="$build" > "$work/install.log" 2>&1 &&
    cc -O1 ${SAN_FLAGS:-} -o "$work/installed" tests/unwind/installed.c \
