@@ -178,7 +178,8 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
     struct absval v = unknown_value;
     switch (e->kind) {
     case IR_SET:
-        if (e->src < STATE_GPRS && s->reg[e->src].kind != AV_UNKNOWN) {
+        if (e->src < STATE_GPRS && s->reg[e->src].kind != AV_UNKNOWN &&
+            (s->reg[e->src].kind != AV_TABLE_ENTRY || e->imm == 0)) {
             v = s->reg[e->src];
             v.off += e->imm;
         } else if (e->src == IR_REG_NONE) {
@@ -209,7 +210,7 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         if (!frame_address(s, e->base, e->imm, &base, &off))
             return;   /* through other pointers: assumed not to hit the frame (as objtool) */
         struct absval stored = e->size == 8 && e->src < STATE_GPRS ? s->reg[e->src] : unknown_value;
-        if (stored.kind == AV_CONST)
+        if (stored.kind == AV_CONST || stored.kind == AV_TABLE_ENTRY)
             stored = unknown_value;
         /* A pointer into the frame that was loaded or computed elsewhere (not
          * rsp or rbp) may be stale — a local's address copied before the
@@ -252,6 +253,8 @@ void abs_state_step(struct abs_state *s, const struct ir_insn *in)
 {
     for (unsigned i = 0; i < in->neffects; i++)
         abs_state_apply(s, &in->effects[i]);
+    if (in->aux == IR_AUX_LOAD_ABS64)
+        set_reg(s, in->aux_reg[0], (struct absval){AV_TABLE_ENTRY, 0, (int64_t)in->target});
 }
 
 void abs_state_after_call(struct abs_state *s)

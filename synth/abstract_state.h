@@ -4,9 +4,11 @@
  * Every general-purpose register and every tracked stack slot holds a
  * symbolic value: CFA + k, entry(R) + k (R's value when the function was
  * entered; the return address is entry(RA)), ALIGNED + k, a constant (an
- * address a RIP-relative lea computed: how jump tables are found), or
- * unknown.  Constants live in registers only: a stored one is forgotten, so
- * that the slots hold the frame's facts.
+ * address a RIP-relative lea computed: how jump tables are found), an entry
+ * of the table of addresses at T (mov T(,%i,8),%r: a jump through it, in
+ * another block, reads that table), or unknown.  Constants and table
+ * entries live in registers only: a stored one is forgotten, so that the
+ * slots hold the frame's facts.
  * ALIGNED is the stack pointer right after a realignment (and $-32,%rsp):
  * unknown relative to the CFA, but fixed, so the frame below it (saved
  * registers, GCC's DRAP slot holding the CFA) is still tracked; slots live in
@@ -31,12 +33,12 @@
 #define STATE_MAX_SLOTS 24
 #define STATE_RA 16           /* entry(RA): the return address */
 
-enum absval_kind { AV_UNKNOWN = 0, AV_CFA, AV_ENTRY, AV_ALIGNED, AV_CONST };
+enum absval_kind { AV_UNKNOWN = 0, AV_CFA, AV_ENTRY, AV_ALIGNED, AV_CONST, AV_TABLE_ENTRY };
 
 struct absval {
     uint8_t kind;
     uint8_t reg;              /* AV_ENTRY: DWARF register, or STATE_RA */
-    int64_t off;
+    int64_t off;              /* AV_TABLE_ENTRY: the table's address */
 };
 
 struct stack_slot {
@@ -68,7 +70,8 @@ int abs_state_join(struct abs_state *into, const struct abs_state *from);
 /* Apply one IR effect. */
 void abs_state_apply(struct abs_state *s, const struct ir_effect *e);
 
-/* Apply every effect of IN (not its control flow). */
+/* Apply every effect of IN (not its control flow), and what its aux says
+ * (the load of a table entry). */
 void abs_state_step(struct abs_state *s, const struct ir_insn *in);
 
 /* After a call returns: caller-saved registers are unknown, and the callee

@@ -289,6 +289,7 @@ static int find_landing_pads(struct synth_session *ss, struct function_code *fc)
 }
 
 #define JUMP_TABLE_MAX 4096
+#define TABLE_MAX_PASSED_OVER 4
 #define MAX_TABLE_PASSES 3
 
 /* Whether IN writes register R. */
@@ -433,10 +434,18 @@ static int starts_table(const uint64_t *sorted, size_t n, uint64_t addr)
     return bsearch(&addr, sorted, n, sizeof *sorted, by_address) != NULL;
 }
 
+/* Whether ADDR is in an executable section of EF. */
+static int in_code_section(struct elf_file *ef, uint64_t addr)
+{
+    const struct elf_section *sec = elf_file_section_at(ef, addr);
+    return sec && (sec->flags & SHF_EXECINSTR);
+}
+
 /* Resolve jump tables.  Their bounds are not read from the code: entries
  * are taken while they name instructions of this function other than
- * alignment padding (no compiler jumps there), up to where another of the
- * function's tables starts. */
+ * alignment padding (no compiler jumps there) or its start, up to where
+ * another of the function's tables starts.  A table of addresses may hold
+ * a few null entries, or entries into other code, between its cases. */
 static int resolve_jump_tables(struct synth_session *ss, struct function_code *fc)
 {
     if (!ss->ef)
@@ -477,7 +486,7 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
                 goto oom;
         }
         fc->table_first[j] = fc->ntable_targets;
-        unsigned size = rel32 ? 4 : 8;
+        unsigned size = rel32 ? 4 : 8, passed_over = 0;
         for (uint64_t e = 0; e < JUMP_TABLE_MAX; e++) {
             uint64_t at = table - sec->addr + e * size;
             if (at + size > n || (e > 0 && starts_table(sorted, nfound, table + e * size)))
@@ -487,8 +496,18 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
                 v |= (uint64_t)bytes[at + b] << (8 * b);
             uint64_t target = rel32 ? base + (uint64_t)(int64_t)(int32_t)v : v;
             size_t t = target >= f->lo && target < f->hi ? insn_at(fc, target) : (size_t)-1;
-            if (t == (size_t)-1 || fc->insns[t].is_padding)
+            /* A table of addresses may name nothing, or code outside the
+             * function (its .cold part), between its cases: a few such
+             * entries in a row are passed over; more end the table, as does
+             * the function's own start (a pointer to the function: data). */
+            if (!rel32 && (target < f->lo || target >= f->hi) && (v == 0 || in_code_section(ss->ef, target))) {
+                if (++passed_over > TABLE_MAX_PASSED_OVER)
+                    break;
+                continue;
+            }
+            if (t == (size_t)-1 || fc->insns[t].is_padding || target == f->lo)
                 break;
+            passed_over = 0;
             if (fc->ntable_targets == cap) {
                 cap = cap ? cap * 2 : 64;
                 size_t *p = realloc(fc->table_targets, cap * sizeof *p);
@@ -510,10 +529,13 @@ oom:
 }
 
 /*
- * Jump tables the leas before their jumps do not explain (a table address
- * kept in a register across a loop, or copied from another): from the
- * values the interpreter found in the registers at the movslq and at the
- * add, where they are constants (an address a lea computed on every path).
+ * Jump tables the code before their jumps does not explain: from the values
+ * the interpreter found in the registers.  A table of offsets whose address
+ * is kept in a register across a loop, or copied from another: the
+ * registers at the movslq and at the add, where they are constants (an
+ * address a lea computed on every path).  A table of addresses whose entry
+ * was loaded in other blocks (each jumping to one shared jmp *%r): the
+ * jump's register, where it is an entry of one table on every path.
  * Returns how many were added to *KNOWN after FC's (grown as needed), or
  * (size_t)-1 when out of memory.
  */
@@ -523,29 +545,43 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
     for (size_t b = 0; b < fc->nblocks; b++) {
         const struct block *blk = &fc->blocks[b];
         size_t j = blk->last;
+        const struct ir_insn *jmp = &fc->insns[j];
+        if (!blk->reached || jmp->flow != IR_FLOW_JUMP_INDIRECT || (fc->table_count && fc->table_count[j]) ||
+            known_table_of(fc, j))
+            continue;
         struct table_pattern p;
-        if (!blk->reached || fc->insns[j].flow != IR_FLOW_JUMP_INDIRECT ||
-            (fc->table_count && fc->table_count[j]) || known_table_of(fc, j) || !table_pattern_of(fc, j, &p) ||
-            p.load < blk->first || (p.add != (size_t)-1 && p.add < blk->first))
+        int pattern = table_pattern_of(fc, j, &p) && p.load >= blk->first &&
+                      (p.add == (size_t)-1 || p.add >= blk->first);
+        if (!pattern && jmp->aux != IR_AUX_JMP_REG)
             continue;
         struct abs_state st = blk->in;
         struct absval table = {0}, base = {0};
         for (size_t i = blk->first; i < j; i++) {
-            if (i == p.load) {
+            if (pattern && i == p.load) {
                 table = st.reg[p.table_reg];
                 if (table.kind != AV_CONST && p.other_reg != IR_REG_NONE)
                     table = st.reg[p.other_reg];
             }
-            if (i == p.add)
+            if (pattern && i == p.add)
                 base = st.reg[p.base_reg];
             abs_state_step(&st, &fc->insns[i]);
             if (fc->insns[i].flow == IR_FLOW_CALL || fc->insns[i].flow == IR_FLOW_CALL_INDIRECT)
                 abs_state_after_call(&st);
         }
-        if (p.base_reg == IR_REG_NONE)
-            base = table;
-        if (table.kind != AV_CONST || base.kind != AV_CONST || table.off <= 0 || base.off <= 0)
-            continue;
+        if (!pattern) {
+            /* An entry of a table of addresses, loaded before the block (one
+             * jump shared by every dispatch: CPython's interpreter loop). */
+            struct absval target = st.reg[jmp->aux_reg[0]];
+            if (target.kind != AV_TABLE_ENTRY || target.off <= 0)
+                continue;
+            table = target;
+            base = (struct absval){AV_CONST, 0, 0};
+        } else {
+            if (p.base_reg == IR_REG_NONE)
+                base = table;
+            if (table.kind != AV_CONST || base.kind != AV_CONST || table.off <= 0 || base.off <= 0)
+                continue;
+        }
         if (n == *cap) {
             size_t c = *cap ? 2 * *cap : 8;
             struct known_table *k = realloc(*known, c * sizeof *k);
@@ -687,8 +723,8 @@ static int equal_edge_state(const struct ir_insn *cmp, const struct abs_state *s
     if (a >= STATE_GPRS || b >= STATE_GPRS)
         return 0;
     struct absval va = st->reg[a], vb = st->reg[b];
-    if (va.kind != AV_UNKNOWN && vb.kind != AV_UNKNOWN)
-        return va.kind == vb.kind && va.reg == vb.reg && va.off != vb.off ? -1 : 0;
+    if (va.kind != AV_UNKNOWN && vb.kind != AV_UNKNOWN)   /* entries of one table may be equal */
+        return va.kind == vb.kind && va.kind != AV_TABLE_ENTRY && va.reg == vb.reg && va.off != vb.off ? -1 : 0;
     if (va.kind == AV_UNKNOWN && vb.kind == AV_UNKNOWN)
         return 0;
     *eq = *st;

@@ -45,13 +45,14 @@ all_checked() {
     json=$("$dwcheck" --format=json "$2"); rc=$?
     [ "$rc" -eq 0 ] && grep -qF '"findings":[]' <<< "$json" &&
         grep -qF '"reached only through an unresolved indirect jump or landing pad":0' <<< "$json" &&
+        grep -qF '"synthesis does not know the register the CFA rule reads":0' <<< "$json" &&
         ok "$1: every instruction checked, clean" || not_ok "$1: every instruction checked, clean (exit $rc)" "$json"
 }
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/jump_tables.so" tests/check/jump_tables.s || exit 1
 all_checked "jump tables (computed goto, register set before a loop, nested, -O0, then padding)" "$work/jump_tables.so"
 cc -nostdlib -no-pie -Wl,-e,absolute_table -Wl,--build-id=none -o "$work/absolute_table" \
     tests/check/absolute_table.s || exit 1
-all_checked "a table of addresses loaded into a register (non-PIE)" "$work/absolute_table"
+all_checked "tables of addresses loaded into a register, one of them jumped through in another block (non-PIE)" "$work/absolute_table"
 cc -shared -nostdlib -Wl,-z,lazy -Wl,--build-id=none -o "$work/plt_call.so" tests/check/plt_call.s || exit 1
 all_checked "a lazy-binding PLT stub" "$work/plt_call.so"
 "$dwcheck" --fail-on=never "$buggy" > /dev/null; rc=$?

@@ -1036,6 +1036,39 @@ static void test_constants(void **state)
     assert_entry(abs_state_slot(&s, -8), STATE_RA, 0);
 }
 
+/* mov T(,%i,8),%r (a load with aux LOAD_ABS64) makes r an entry of the table
+ * at T: kept by a plain copy and by a join with an entry of the same table;
+ * forgotten by a copy with an offset, a join with another table's entry,
+ * and when stored. */
+static void test_table_entries(void **state)
+{
+    (void)state;
+    struct abs_state s, other;
+    abs_state_entry(&s);
+    struct ir_insn load = {.aux = IR_AUX_LOAD_ABS64, .aux_reg = {ABI_RAX}, .target = 0x85cac0};
+    ir_add(&load, ir_load(ABI_RAX, NONE, 0x85cac0));
+    abs_state_step(&s, &load);
+    assert_int_equal(s.reg[ABI_RAX].kind, AV_TABLE_ENTRY);
+    assert_true(s.reg[ABI_RAX].off == 0x85cac0);
+    run1(&s, ir_set(ABI_RDX, ABI_RAX, 0));            /* mov %rax,%rdx */
+    assert_int_equal(s.reg[ABI_RDX].kind, AV_TABLE_ENTRY);
+    run1(&s, ir_set(ABI_RCX, ABI_RAX, 8));            /* lea 8(%rax),%rcx: not an entry */
+    assert_unknown(s.reg[ABI_RCX]);
+
+    other = s;
+    assert_int_equal(abs_state_join(&other, &s), 0);  /* entries of one table: kept */
+    assert_int_equal(other.reg[ABI_RAX].kind, AV_TABLE_ENTRY);
+    load.target = 0x900000;
+    load.effects[0] = ir_load(ABI_RAX, NONE, 0x900000);
+    abs_state_step(&other, &load);
+    abs_state_join(&other, &s);
+    assert_unknown(other.reg[ABI_RAX]);
+
+    run1(&s, ir_set(ABI_RBX, ABI_RAX, 0));
+    push(&s, ABI_RBX);                                /* [CFA-16] := the entry */
+    assert_unknown(abs_state_slot(&s, -16));
+}
+
 static void test_join_idempotent(void **state)
 {
     (void)state;
@@ -1222,6 +1255,7 @@ int main(void)
         cmocka_unit_test(test_join_different_values),
         cmocka_unit_test(test_join_slots),
         cmocka_unit_test(test_constants),
+        cmocka_unit_test(test_table_entries),
         cmocka_unit_test(test_join_idempotent),
         cmocka_unit_test(test_join_frame_pointer),
         cmocka_unit_test(test_slot_bound_near_first),
