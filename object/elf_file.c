@@ -144,6 +144,7 @@ void elf_file_close(struct elf_file *ef)
     free(ef->sections);
     free(ef->symbols);
     free(ef->phdrs);
+    free(ef->relatives);
     free(ef->path);
     memset(ef, 0, sizeof *ef);
     ef->fd = -1;
@@ -254,4 +255,63 @@ int elf_file_load_symbols(struct elf_file *ef, char *err, size_t errlen)
     }
     ef->symbols_loaded = 1;
     return 0;
+}
+
+static int by_relative_addr(const void *a, const void *b)
+{
+    uint64_t x = ((const struct elf_relative *)a)->addr, y = ((const struct elf_relative *)b)->addr;
+    return x < y ? -1 : x > y;
+}
+
+/* Append SEC's R_X86_64_RELATIVE relocations; -1 when out of memory. */
+static int append_relatives(struct elf_file *ef, struct elf_section *sec, size_t *cap)
+{
+    Elf_Data *d = elf_getdata(sec->scn, NULL);
+    GElf_Shdr sh;
+    if (!d || !gelf_getshdr(sec->scn, &sh) || sh.sh_entsize == 0)
+        return 0;
+    size_t count = d->d_size / sh.sh_entsize;
+    for (size_t i = 0; i < count; i++) {
+        GElf_Rela r;
+        if (!gelf_getrela(d, (int)i, &r))
+            break;
+        if (GELF_R_TYPE(r.r_info) != R_X86_64_RELATIVE)
+            continue;
+        if (ef->nrelatives == *cap) {
+            size_t ncap = *cap ? *cap * 2 : 1024;
+            struct elf_relative *n = realloc(ef->relatives, ncap * sizeof *n);
+            if (!n)
+                return -1;
+            ef->relatives = n;
+            *cap = ncap;
+        }
+        ef->relatives[ef->nrelatives++] = (struct elf_relative){r.r_offset, (uint64_t)r.r_addend};
+    }
+    return 0;
+}
+
+int elf_file_relative_at(struct elf_file *ef, uint64_t addr, uint64_t *value)
+{
+    if (!ef->relatives_loaded) {
+        ef->relatives_loaded = 1;
+        size_t cap = 0;
+        for (size_t i = 0; i < ef->nsections; i++) {
+            struct elf_section *s = &ef->sections[i];
+            if (s->type == SHT_RELA && (s->flags & SHF_ALLOC) && append_relatives(ef, s, &cap) != 0) {
+                free(ef->relatives);
+                ef->relatives = NULL;
+                ef->nrelatives = 0;
+                break;
+            }
+        }
+        if (ef->nrelatives)
+            qsort(ef->relatives, ef->nrelatives, sizeof *ef->relatives, by_relative_addr);
+    }
+    struct elf_relative key = {addr, 0};
+    const struct elf_relative *r = ef->nrelatives ? bsearch(&key, ef->relatives, ef->nrelatives,
+                                                            sizeof key, by_relative_addr) : NULL;
+    if (!r)
+        return 0;
+    *value = r->value;
+    return 1;
 }

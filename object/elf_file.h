@@ -55,6 +55,14 @@ struct elf_file {
     int symbols_loaded;
     GElf_Phdr *phdrs;
     size_t nphdrs;
+    struct elf_relative *relatives;   /* sorted by address; see elf_file_relative_at */
+    size_t nrelatives;
+    int relatives_loaded;
+};
+
+/* An R_X86_64_RELATIVE relocation: the loader stores bias + VALUE at ADDR. */
+struct elf_relative {
+    uint64_t addr, value;
 };
 
 /* Message buffer size callers should give to functions taking `err`. */
@@ -91,5 +99,15 @@ int elf_file_load_symbols(struct elf_file *ef, char *err, size_t errlen);
 
 /* The section containing virtual address ADDR (SHF_ALLOC sections only), or NULL. */
 struct elf_section *elf_file_section_at(struct elf_file *ef, uint64_t addr);
+
+/*
+ * The address the dynamic loader stores at ADDR through an
+ * R_X86_64_RELATIVE relocation, in the file's own addresses (the
+ * relocation's addend): 1 and *VALUE, or 0 when none applies there.  A
+ * position-independent file's tables of addresses hold them so.  The
+ * relocations of the loaded image (SHT_RELA sections with SHF_ALLOC) are
+ * read on first use; ones that cannot be read count as absent.
+ */
+int elf_file_relative_at(struct elf_file *ef, uint64_t addr, uint64_t *value);
 
 #endif

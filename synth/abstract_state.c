@@ -251,10 +251,17 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
 
 void abs_state_step(struct abs_state *s, const struct ir_insn *in)
 {
+    /* mov D(%b,%i,8),%r with b a constant: an entry of the table at b + D. */
+    int64_t table = 0;
+    if (in->aux == IR_AUX_LOAD_ABS64)
+        table = (int64_t)in->target;
+    else if (in->aux == IR_AUX_LOAD_INDEX64 && in->aux_reg[1] < STATE_GPRS &&
+             s->reg[in->aux_reg[1]].kind == AV_CONST)
+        table = s->reg[in->aux_reg[1]].off + (int64_t)in->target;
     for (unsigned i = 0; i < in->neffects; i++)
         abs_state_apply(s, &in->effects[i]);
-    if (in->aux == IR_AUX_LOAD_ABS64)
-        set_reg(s, in->aux_reg[0], (struct absval){AV_TABLE_ENTRY, 0, (int64_t)in->target});
+    if (table > 0)
+        set_reg(s, in->aux_reg[0], (struct absval){AV_TABLE_ENTRY, 0, table});
 }
 
 void abs_state_after_call(struct abs_state *s)

@@ -61,6 +61,8 @@ enum ir_aux {
     IR_AUX_LOAD_ABS64,   /* mov T(,%i,8),%r: aux_reg[0] = r, target = T */
     IR_AUX_LOAD32_PAIR,  /* mov (%a,%b,1),%r32 (-O0: the index scaled before, one of
                             a and b the table): aux_reg[0] = r, [1] = a, [2] = b */
+    IR_AUX_LOAD_INDEX64, /* mov D(%b,%i,8),%r (a PIE's table of addresses at b + D):
+                            aux_reg[0] = r, aux_reg[1] = b, target = D */
 };
 
 #define IR_COND_EQ 1   /* je: taken when the compared values are equal */

@@ -494,6 +494,10 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
             uint64_t v = 0;
             for (unsigned b = 0; b < size; b++)
                 v |= (uint64_t)bytes[at + b] << (8 * b);
+            /* A position-independent file's addresses are its relocations'. */
+            uint64_t relocated;
+            if (!rel32 && elf_file_relative_at(ss->ef, table + e * size, &relocated))
+                v = relocated;
             uint64_t target = rel32 ? base + (uint64_t)(int64_t)(int32_t)v : v;
             size_t t = target >= f->lo && target < f->hi ? insn_at(fc, target) : (size_t)-1;
             /* A table of addresses may name nothing, or code outside the

@@ -340,6 +340,14 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux = IR_AUX_LOAD_ABS64;
         in->aux_reg[0] = whole_reg(op0);
         in->target = (uint64_t)op1->mem.disp;
+    } else if (ci->id == X86_INS_MOV && op1 && op1->type == X86_OP_MEM && op1->mem.scale == 8 &&
+               op1->mem.index != X86_REG_INVALID && op1->mem.segment == X86_REG_INVALID &&
+               op1->mem.base != X86_REG_RIP && dwarf_reg(op1->mem.base, &whole) != IR_REG_NONE && whole &&
+               whole_reg(op0) != IR_REG_NONE) {
+        in->aux = IR_AUX_LOAD_INDEX64;
+        in->aux_reg[0] = whole_reg(op0);
+        in->aux_reg[1] = dwarf_reg(op1->mem.base, &whole);
+        in->target = (uint64_t)op1->mem.disp;
     } else if (ci->id == X86_INS_MOV && op0 && op0->type == X86_OP_REG && op0->size == 4 && op1 &&
                op1->type == X86_OP_MEM && op1->mem.scale == 1 && op1->mem.disp == 0 &&
                op1->mem.segment == X86_REG_INVALID && op1->mem.index != X86_REG_INVALID &&

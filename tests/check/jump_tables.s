@@ -192,6 +192,52 @@ goto_helper:
 	.cfi_endproc
 	.size	goto_helper, .-goto_helper
 
+# A table of addresses in a position-independent file (CPython's
+# interpreter loop in libpython): the table's address is kept in a register
+# across the loop, and its entries are the loader's, from R_X86_64_RELATIVE
+# relocations (the file holds zeros or addends there, not the addresses).
+	.text
+	.globl	pie_addresses
+	.type	pie_addresses, @function
+pie_addresses:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	movl	%edi, %ebx
+	leaq	.Lpa_table(%rip), %rsi
+	movl	%ebx, %eax
+	andl	$1, %eax
+	movq	(%rsi,%rax,8), %rax
+	jmp	*%rax
+.Lpa_case0:
+	subl	$1, %ebx
+	js	.Lpa_done
+	movl	%ebx, %eax
+	andl	$1, %eax
+	movq	(%rsi,%rax,8), %rax
+	jmp	*%rax
+.Lpa_case1:
+	subl	$3, %ebx
+	js	.Lpa_done
+	movl	%ebx, %eax
+	andl	$1, %eax
+	movq	(%rsi,%rax,8), %rax
+	jmp	*%rax
+.Lpa_done:
+	movl	%ebx, %eax
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	pie_addresses, .-pie_addresses
+
+	.section .data.rel.ro,"aw"
+	.balign 8
+.Lpa_table:
+	.quad	.Lpa_case0
+	.quad	.Lpa_case1
+
 	.section .rodata
 	.balign 4
 .Lgoto_table:

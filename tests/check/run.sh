@@ -49,7 +49,11 @@ all_checked() {
         ok "$1: every instruction checked, clean" || not_ok "$1: every instruction checked, clean (exit $rc)" "$json"
 }
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/jump_tables.so" tests/check/jump_tables.s || exit 1
-all_checked "jump tables (computed goto, register set before a loop, nested, -O0, then padding)" "$work/jump_tables.so"
+all_checked "jump tables (computed goto, register set before a loop, nested, -O0, then padding, addresses by relocation)" "$work/jump_tables.so"
+# lld leaves zeros where the loader writes a table's addresses (GNU ld also
+# writes the addends there): the relocations are read.
+cc -shared -nostdlib -fuse-ld=lld -Wl,--build-id=none -o "$work/jump_tables_lld.so" tests/check/jump_tables.s || exit 1
+all_checked "the same linked by lld" "$work/jump_tables_lld.so"
 cc -nostdlib -no-pie -Wl,-e,absolute_table -Wl,--build-id=none -o "$work/absolute_table" \
     tests/check/absolute_table.s || exit 1
 all_checked "tables of addresses loaded into a register, one of them jumped through in another block (non-PIE)" "$work/absolute_table"
