@@ -304,12 +304,17 @@ static int writes_reg(const struct ir_insn *in, uint8_t r)
 /* The table an earlier pass found from values for the jump at index J, or
  * NULL.  (One whose entries name nothing of the function is not sought
  * again.) */
+static const struct known_table *find_known(const struct known_table *known, size_t n, size_t j)
+{
+    for (size_t k = 0; k < n; k++)
+        if (known[k].jump == j)
+            return &known[k];
+    return NULL;
+}
+
 static const struct known_table *known_table_of(const struct function_code *fc, size_t j)
 {
-    for (size_t k = 0; k < fc->nknown; k++)
-        if (fc->known[k].jump == j)
-            return &fc->known[k];
-    return NULL;
+    return find_known(fc->known, fc->nknown, j);
 }
 
 /* The table pattern before an indirect jump (see x86_decode.c). */
@@ -550,8 +555,9 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
         const struct block *blk = &fc->blocks[b];
         size_t j = blk->last;
         const struct ir_insn *jmp = &fc->insns[j];
+        /* *KNOWN, not FC->known: growing it below may have moved it. */
         if (!blk->reached || jmp->flow != IR_FLOW_JUMP_INDIRECT || (fc->table_count && fc->table_count[j]) ||
-            known_table_of(fc, j))
+            find_known(*known, fc->nknown, j))
             continue;
         struct table_pattern p;
         int pattern = table_pattern_of(fc, j, &p) && p.load >= blk->first &&
