@@ -288,7 +288,7 @@ static int find_landing_pads(struct synth_session *ss, struct function_code *fc)
     return pc.oom ? -1 : 0;
 }
 
-#define JUMP_TABLE_MAX 4096
+#define JUMP_TABLE_MAX 65536
 #define TABLE_MAX_PASSED_OVER 4
 #define MAX_TABLE_PASSES 3
 
