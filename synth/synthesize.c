@@ -505,10 +505,14 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
                 v = relocated;
             uint64_t target = rel32 ? base + (uint64_t)(int64_t)(int32_t)v : v;
             size_t t = target >= f->lo && target < f->hi ? insn_at(fc, target) : (size_t)-1;
-            /* A table of addresses may name nothing, or code outside the
-             * function (its .cold part), between its cases: a few such
-             * entries in a row are passed over; more end the table, as does
-             * the function's own start (a pointer to the function: data). */
+            /* The function's end: the cases clang leaves where an
+             * unreachable default was (any number of them).  A table of
+             * addresses may also name nothing, or code outside the function
+             * (its .cold part), between its cases: a few such entries in a
+             * row are passed over; more end the table, as does the
+             * function's own start (a pointer to the function: data). */
+            if (target == f->hi)
+                continue;
             if (!rel32 && (target < f->lo || target >= f->hi) && (v == 0 || in_code_section(ss->ef, target))) {
                 if (++passed_over > TABLE_MAX_PASSED_OVER)
                     break;

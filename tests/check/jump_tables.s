@@ -192,6 +192,36 @@ goto_helper:
 	.cfi_endproc
 	.size	goto_helper, .-goto_helper
 
+# clang's switch whose default cannot happen: the entries of the values
+# that never come name the function's end (where the next function starts).
+# They are passed over, wherever they are in the table.
+	.text
+	.globl	unreachable_default
+	.type	unreachable_default, @function
+unreachable_default:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	andl	$3, %edi
+	leaq	.Lud_table(%rip), %rcx
+	movslq	(%rcx,%rdi,4), %rax
+	addq	%rcx, %rax
+	jmp	*%rax
+.Lud_case1:
+	movl	$1, %ebx
+	jmp	.Lud_join
+.Lud_case3:
+	movl	$2, %ebx
+.Lud_join:
+	movl	%ebx, %eax
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+.Lud_end:
+	.size	unreachable_default, .-unreachable_default
+
 # A table of addresses in a position-independent file (CPython's
 # interpreter loop in libpython): the table's address is kept in a register
 # across the loop, and its entries are the loader's, from R_X86_64_RELATIVE
@@ -240,6 +270,11 @@ pie_addresses:
 
 	.section .rodata
 	.balign 4
+.Lud_table:
+	.long	.Lud_end-.Lud_table
+	.long	.Lud_case1-.Lud_table
+	.long	.Lud_end-.Lud_table
+	.long	.Lud_case3-.Lud_table
 .Lgoto_table:
 	.long	.Lgoto0-.Lgoto0
 	.long	.Lgoto1-.Lgoto0
