@@ -54,15 +54,20 @@ enum ir_flow {
 enum ir_aux {
     IR_AUX_NONE,
     IR_AUX_LEA_RIP,      /* lea T(%rip),%r: aux_reg[0] = r, target = T */
-    IR_AUX_LOAD_REL32,   /* movslq (%b,%i,4),%r: aux_reg[0] = r, aux_reg[1] = b */
+    IR_AUX_LOAD_REL32,   /* movslq (%b,%i,4),%r: aux_reg[0] = r, aux_reg[1] = b, aux_reg[2] = i */
     IR_AUX_JMP_REG,      /* jmp *%r: aux_reg[0] = r */
-    IR_AUX_JMP_ABS64,    /* jmp *T(,%i,8): target = T */
+    IR_AUX_JMP_ABS64,    /* jmp *T(,%i,8): aux_reg[1] = i, target = T */
     IR_AUX_ADD_REG,      /* add %a,%r: aux_reg[0] = r, aux_reg[1] = a */
-    IR_AUX_LOAD_ABS64,   /* mov T(,%i,8),%r: aux_reg[0] = r, target = T */
+    IR_AUX_LOAD_ABS64,   /* mov T(,%i,8),%r: aux_reg[0] = r, aux_reg[1] = i, target = T */
     IR_AUX_LOAD32_PAIR,  /* mov (%a,%b,1),%r32 (-O0: the index scaled before, one of
                             a and b the table): aux_reg[0] = r, [1] = a, [2] = b */
     IR_AUX_LOAD_INDEX64, /* mov D(%b,%i,8),%r (a PIE's table of addresses at b + D):
-                            aux_reg[0] = r, aux_reg[1] = b, target = D */
+                            aux_reg[0] = r, aux_reg[1] = b, aux_reg[2] = i, target = D */
+    IR_AUX_CMP_IMM,      /* cmp $N,%r (any width, N >= 0): aux_reg[0] = r, target = N */
+    IR_AUX_JA,           /* ja: taken when above (unsigned) */
+    IR_AUX_JAE,          /* jae: taken when above or equal (unsigned) */
+    IR_AUX_WIDEN_SELF,   /* movzx/movsxd/mov of a register's low part into itself:
+                            aux_reg[0] = r */
 };
 
 #define IR_COND_EQ 1   /* je: taken when the compared values are equal */

@@ -40,15 +40,27 @@ struct function_code {
     size_t *table_first;         /* per instruction: its targets start here (indirect jumps) */
     uint32_t *table_count;       /* per instruction: how many (0: unresolved) */
     size_t ntable_targets;
+    struct table_exit *table_exits;   /* cases of bounded tables outside the function */
+    size_t ntable_exits, table_exits_cap;
     const struct known_table *known;   /* tables the interpreter's values found (second pass) */
     size_t nknown;
 };
 
-/* A jump table found from the values the registers hold at an indirect jump
+/* A case of a bounded jump table that leaves the function (for its .cold
+ * part): the frame continues there. */
+struct table_exit {
+    size_t jump;
+    uint64_t target;
+};
+
+/* A jump table: the indirect jump at index JUMP reads TABLE; entries are
+ * 32-bit offsets from BASE, or addresses (BASE 0); BOUND is how many there
+ * are when the code bounds the index before (cmp $N,%i; ja default), else 0.
+ * Found from the code, or from the values the registers hold at the jump
  * (see tables_from_values). */
 struct known_table {
-    size_t jump;                 /* index of the indirect jump */
-    uint64_t table, base;
+    size_t jump;
+    uint64_t table, base, bound;
 };
 
 /* A landing pad and the calls whose exceptions land there. */
@@ -67,6 +79,7 @@ static void cfg_release(struct function_code *fc)
     free(fc->table_targets);
     free(fc->table_first);
     free(fc->table_count);
+    free(fc->table_exits);
     free(fc->blocks);
     free(fc->block_of);
     free(fc->noreturn_call);
@@ -74,6 +87,8 @@ static void cfg_release(struct function_code *fc)
     fc->pads = NULL;
     fc->table_targets = fc->table_first = NULL;
     fc->table_count = NULL;
+    fc->table_exits = NULL;
+    fc->ntable_exits = fc->table_exits_cap = 0;
     fc->blocks = NULL;
     fc->block_of = fc->worklist = NULL;
     fc->noreturn_call = NULL;
@@ -385,16 +400,44 @@ static int table_pattern_of(const struct function_code *fc, size_t j, struct tab
     return p->table_reg != IR_REG_NONE;
 }
 
-/* The table an indirect jump at index J reads: 1 with *TABLE and, for
- * tables of 32-bit offsets, *BASE (what they are relative to: the table
- * itself, or a label of the code), or 0.  *BASE is 0 for tables of
- * addresses. */
-static int jump_table_of(const struct function_code *fc, size_t j, uint64_t *table, uint64_t *base)
+/* How many entries the code before the table load at index K lets its
+ * index register I reach: cmp $N,%i; ja default (N + 1), or jae (N), then
+ * straight-line code that at most widens i in place.  0 when not so. */
+static uint64_t table_bound_of(const struct function_code *fc, size_t k, uint8_t i)
+{
+    for (size_t m = k, steps = 0; i != IR_REG_NONE && m-- > 1 && steps < 16; steps++) {
+        const struct ir_insn *in = &fc->insns[m];
+        if (in->flow == IR_FLOW_COND) {
+            const struct ir_insn *cmp = &fc->insns[m - 1];
+            if ((in->aux != IR_AUX_JA && in->aux != IR_AUX_JAE) || cmp->aux != IR_AUX_CMP_IMM ||
+                cmp->aux_reg[0] != i || cmp->target >= JUMP_TABLE_MAX)
+                return 0;
+            return cmp->target + (in->aux == IR_AUX_JA);
+        }
+        if (in->flow != IR_FLOW_NEXT ||
+            (writes_reg(in, i) && !(in->aux == IR_AUX_WIDEN_SELF && in->aux_reg[0] == i)))
+            return 0;
+    }
+    return 0;
+}
+
+/* The bound of the table load of pattern P (a movslq; -O0's load has its
+ * index scaled before, and is not bounded here). */
+static uint64_t load_bound(const struct function_code *fc, const struct table_pattern *p)
+{
+    const struct ir_insn *load = &fc->insns[p->load];
+    return load->aux == IR_AUX_LOAD_REL32 ? table_bound_of(fc, p->load, load->aux_reg[2]) : 0;
+}
+
+/* The table the indirect jump at index J reads, in *T (see struct
+ * known_table); 1, or 0 when none is found. */
+static int jump_table_of(const struct function_code *fc, size_t j, struct known_table *t)
 {
     const struct ir_insn *jmp = &fc->insns[j];
+    *t = (struct known_table){j, 0, 0, 0};
     if (jmp->aux == IR_AUX_JMP_ABS64) {
-        *table = jmp->target;
-        *base = 0;
+        t->table = jmp->target;
+        t->bound = table_bound_of(fc, j, jmp->aux_reg[1]);
         return 1;
     }
     /* mov T(,%i,8),%r; jmp *%r: a table of addresses. */
@@ -404,14 +447,13 @@ static int jump_table_of(const struct function_code *fc, size_t j, uint64_t *tab
             continue;
         if (fc->insns[k].aux != IR_AUX_LOAD_ABS64 || fc->insns[k].aux_reg[0] != jmp->aux_reg[0])
             break;
-        *table = fc->insns[k].target;
-        *base = 0;
+        t->table = fc->insns[k].target;
+        t->bound = table_bound_of(fc, k, fc->insns[k].aux_reg[1]);
         return 1;
     }
     const struct known_table *known = known_table_of(fc, j);
     if (known) {
-        *table = known->table;
-        *base = known->base;
+        *t = *known;
         return 1;
     }
     struct table_pattern p;
@@ -422,8 +464,9 @@ static int jump_table_of(const struct function_code *fc, size_t j, uint64_t *tab
     uint64_t base_at = p.base_reg == IR_REG_NONE ? p.table_at : p.base_at;
     if (!p.table_at || !base_at)
         return 0;
-    *table = p.table_at;
-    *base = base_at;
+    t->table = p.table_at;
+    t->base = base_at;
+    t->bound = load_bound(fc, &p);
     return 1;
 }
 
@@ -444,6 +487,20 @@ static int in_code_section(struct elf_file *ef, uint64_t addr)
 {
     const struct elf_section *sec = elf_file_section_at(ef, addr);
     return sec && (sec->flags & SHF_EXECINSTR);
+}
+
+static int add_table_exit(struct function_code *fc, size_t j, uint64_t target)
+{
+    if (fc->ntable_exits == fc->table_exits_cap) {
+        size_t cap = fc->table_exits_cap ? 2 * fc->table_exits_cap : 8;
+        struct table_exit *p = realloc(fc->table_exits, cap * sizeof *p);
+        if (!p)
+            return -1;
+        fc->table_exits = p;
+        fc->table_exits_cap = cap;
+    }
+    fc->table_exits[fc->ntable_exits++] = (struct table_exit){j, target};
+    return 0;
 }
 
 /* Resolve jump tables.  Their bounds are not read from the code: entries
@@ -467,9 +524,7 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
     if (!found || !sorted)
         goto oom;
     for (size_t j = 0; j < fc->n; j++)
-        if (fc->insns[j].flow == IR_FLOW_JUMP_INDIRECT &&
-            jump_table_of(fc, j, &found[nfound].table, &found[nfound].base)) {
-            found[nfound].jump = j;
+        if (fc->insns[j].flow == IR_FLOW_JUMP_INDIRECT && jump_table_of(fc, j, &found[nfound])) {
             sorted[nfound] = found[nfound].table;
             nfound++;
         }
@@ -492,9 +547,10 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
         }
         fc->table_first[j] = fc->ntable_targets;
         unsigned size = rel32 ? 4 : 8, passed_over = 0;
-        for (uint64_t e = 0; e < JUMP_TABLE_MAX; e++) {
+        uint64_t bound = found[k].bound;
+        for (uint64_t e = 0; e < (bound ? bound : JUMP_TABLE_MAX); e++) {
             uint64_t at = table - sec->addr + e * size;
-            if (at + size > n || (e > 0 && starts_table(sorted, nfound, table + e * size)))
+            if (at + size > n || (!bound && e > 0 && starts_table(sorted, nfound, table + e * size)))
                 break;
             uint64_t v = 0;
             for (unsigned b = 0; b < size; b++)
@@ -505,12 +561,21 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
                 v = relocated;
             uint64_t target = rel32 ? base + (uint64_t)(int64_t)(int32_t)v : v;
             size_t t = target >= f->lo && target < f->hi ? insn_at(fc, target) : (size_t)-1;
-            /* The function's end: the cases clang leaves where an
-             * unreachable default was (any number of them).  A table of
-             * addresses may also name nothing, or code outside the function
-             * (its .cold part), between its cases: a few such entries in a
-             * row are passed over; more end the table, as does the
-             * function's own start (a pointer to the function: data). */
+            /* Within a bound the code sets, every entry is a case: those
+             * that leave the function (its .cold part, or its end where
+             * clang drops an unreachable default) are passed over.
+             * Without one: the function's end any number of times; and a
+             * table of addresses may name nothing, or code outside the
+             * function, between its cases: a few such entries in a row are
+             * passed over; more end the table, as does the function's own
+             * start (a pointer to the function: data). */
+            int usable = t != (size_t)-1 && !fc->insns[t].is_padding && target != f->lo;
+            if (bound && !usable) {
+                if ((target < f->lo || target > f->hi) && in_code_section(ss->ef, target) &&
+                    add_table_exit(fc, j, target) != 0)
+                    goto oom;
+                continue;
+            }
             if (target == f->hi)
                 continue;
             if (!rel32 && (target < f->lo || target >= f->hi) && (v == 0 || in_code_section(ss->ef, target))) {
@@ -518,7 +583,7 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
                     break;
                 continue;
             }
-            if (t == (size_t)-1 || fc->insns[t].is_padding || target == f->lo)
+            if (!usable)
                 break;
             passed_over = 0;
             if (fc->ntable_targets == cap) {
@@ -582,19 +647,30 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
             if (fc->insns[i].flow == IR_FLOW_CALL || fc->insns[i].flow == IR_FLOW_CALL_INDIRECT)
                 abs_state_after_call(&st);
         }
+        uint64_t bound = 0;
         if (!pattern) {
-            /* An entry of a table of addresses, loaded before the block (one
-             * jump shared by every dispatch: CPython's interpreter loop). */
+            /* An entry of a table of addresses, loaded in the block or
+             * before it (one jump shared by every dispatch: CPython's
+             * interpreter loop). */
             struct absval target = st.reg[jmp->aux_reg[0]];
             if (target.kind != AV_TABLE_ENTRY || target.off <= 0)
                 continue;
             table = target;
             base = (struct absval){AV_CONST, 0, 0};
+            for (size_t i = j; i-- > blk->first;) {
+                const struct ir_insn *in = &fc->insns[i];
+                if (!writes_reg(in, jmp->aux_reg[0]))
+                    continue;
+                if (in->aux == IR_AUX_LOAD_INDEX64 || in->aux == IR_AUX_LOAD_ABS64)
+                    bound = table_bound_of(fc, i, in->aux_reg[in->aux == IR_AUX_LOAD_INDEX64 ? 2 : 1]);
+                break;
+            }
         } else {
             if (p.base_reg == IR_REG_NONE)
                 base = table;
             if (table.kind != AV_CONST || base.kind != AV_CONST || table.off <= 0 || base.off <= 0)
                 continue;
+            bound = load_bound(fc, &p);
         }
         if (n == *cap) {
             size_t c = *cap ? 2 * *cap : 8;
@@ -604,7 +680,7 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
             *known = k;
             *cap = c;
         }
-        (*known)[n++] = (struct known_table){j, (uint64_t)table.off, (uint64_t)base.off};
+        (*known)[n++] = (struct known_table){j, (uint64_t)table.off, (uint64_t)base.off, bound};
         added++;
     }
     return added;
@@ -795,6 +871,9 @@ static void fixpoint(struct function_code *fc)
             break;
         }
         case IR_FLOW_JUMP_INDIRECT:
+            for (size_t k = 0; k < fc->ntable_exits && fc->rq->exits; k++)
+                if (fc->table_exits[k].jump == last)
+                    fc->rq->exits(fc->rq->exits_arg, fc->table_exits[k].target, 0, &out);
             if (fc->table_count && fc->table_count[last]) {
                 for (uint32_t k = 0; k < fc->table_count[last]; k++)
                     flow_into(fc, fc->block_of[fc->table_targets[fc->table_first[last] + k]], &out);

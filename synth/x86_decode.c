@@ -334,11 +334,13 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux = IR_AUX_LOAD_REL32;
         in->aux_reg[0] = whole_reg(op0);
         in->aux_reg[1] = dwarf_reg(op1->mem.base, &whole);
+        in->aux_reg[2] = dwarf_reg(op1->mem.index, &whole);
     } else if (ci->id == X86_INS_MOV && op1 && op1->type == X86_OP_MEM && op1->mem.base == X86_REG_INVALID &&
                op1->mem.index != X86_REG_INVALID && op1->mem.scale == 8 &&
                op1->mem.segment == X86_REG_INVALID && whole_reg(op0) != IR_REG_NONE) {
         in->aux = IR_AUX_LOAD_ABS64;
         in->aux_reg[0] = whole_reg(op0);
+        in->aux_reg[1] = dwarf_reg(op1->mem.index, &whole);
         in->target = (uint64_t)op1->mem.disp;
     } else if (ci->id == X86_INS_MOV && op1 && op1->type == X86_OP_MEM && op1->mem.scale == 8 &&
                op1->mem.index != X86_REG_INVALID && op1->mem.segment == X86_REG_INVALID &&
@@ -347,6 +349,7 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux = IR_AUX_LOAD_INDEX64;
         in->aux_reg[0] = whole_reg(op0);
         in->aux_reg[1] = dwarf_reg(op1->mem.base, &whole);
+        in->aux_reg[2] = dwarf_reg(op1->mem.index, &whole);
         in->target = (uint64_t)op1->mem.disp;
     } else if (ci->id == X86_INS_MOV && op0 && op0->type == X86_OP_REG && op0->size == 4 && op1 &&
                op1->type == X86_OP_MEM && op1->mem.scale == 1 && op1->mem.disp == 0 &&
@@ -370,7 +373,24 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
                op0->mem.base == X86_REG_INVALID && op0->mem.index != X86_REG_INVALID &&
                op0->mem.scale == 8 && op0->mem.segment == X86_REG_INVALID) {
         in->aux = IR_AUX_JMP_ABS64;
+        in->aux_reg[1] = dwarf_reg(op0->mem.index, &whole);
         in->target = (uint64_t)op0->mem.disp;
+    } else if (ci->id == X86_INS_CMP && op0 && op1 && op0->type == X86_OP_REG && op1->type == X86_OP_IMM &&
+               dwarf_reg(op0->reg, &whole) != IR_REG_NONE && op1->imm >= 0) {
+        /* The bound of a switch: cmp $N,%i; ja default. */
+        in->aux = IR_AUX_CMP_IMM;
+        in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
+        in->target = (uint64_t)op1->imm;
+    } else if (ci->id == X86_INS_JA || ci->id == X86_INS_JAE) {
+        in->aux = ci->id == X86_INS_JA ? IR_AUX_JA : IR_AUX_JAE;
+    } else if ((ci->id == X86_INS_MOVZX || ci->id == X86_INS_MOVSXD || ci->id == X86_INS_MOV) && op0 && op1 &&
+               op0->type == X86_OP_REG && op1->type == X86_OP_REG &&
+               dwarf_reg(op0->reg, &whole) != IR_REG_NONE &&
+               dwarf_reg(op0->reg, &whole) == dwarf_reg(op1->reg, &whole) && op1->size <= 4) {
+        /* movzbl %al,%eax, cltq, mov %eax,%eax: the switch's index widened,
+         * its value (a small unsigned one) kept. */
+        in->aux = IR_AUX_WIDEN_SELF;
+        in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
     }
 }
 

@@ -222,6 +222,57 @@ unreachable_default:
 .Lud_end:
 	.size	unreachable_default, .-unreachable_default
 
+# A switch whose code bounds its index (cmp $2,%eax; ja default): exactly
+# its three entries are read, the first into the function's cold part
+# (which continues the frame); the word after the table, which would name
+# the middle of the epilogue, is not an entry.
+	.text
+	.globl	bounded_switch
+	.type	bounded_switch, @function
+bounded_switch:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	subq	$16, %rsp
+	.cfi_def_cfa_offset 32
+	movl	%edi, %eax
+	cmpl	$2, %eax
+	ja	.Lbs_default
+	leaq	.Lbs_table(%rip), %rcx
+	movslq	(%rcx,%rax,4), %rax
+	addq	%rcx, %rax
+	jmp	*%rax
+.Lbs_case1:
+	movl	$1, %ebx
+	jmp	.Lbs_join
+.Lbs_case2:
+	movl	$2, %ebx
+	jmp	.Lbs_join
+.Lbs_default:
+	xorl	%ebx, %ebx
+.Lbs_join:
+	movl	%ebx, %eax
+	addq	$16, %rsp
+	.cfi_def_cfa_offset 16
+.Lbs_after_add:
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	bounded_switch, .-bounded_switch
+
+	.section .text.unlikely,"ax",@progbits
+	.type	bounded_switch.cold, @function
+bounded_switch.cold:
+	.cfi_startproc
+	.cfi_def_cfa_offset 32
+	.cfi_offset %rbx, -16
+	movl	$3, %ebx
+	jmp	.Lbs_join
+	.cfi_endproc
+	.size	bounded_switch.cold, .-bounded_switch.cold
+
 # A table of addresses in a position-independent file (CPython's
 # interpreter loop in libpython): the table's address is kept in a register
 # across the loop, and its entries are the loader's, from R_X86_64_RELATIVE
@@ -270,6 +321,11 @@ pie_addresses:
 
 	.section .rodata
 	.balign 4
+.Lbs_table:
+	.long	bounded_switch.cold-.Lbs_table
+	.long	.Lbs_case1-.Lbs_table
+	.long	.Lbs_case2-.Lbs_table
+	.long	.Lbs_after_add-.Lbs_table
 .Lud_table:
 	.long	.Lud_end-.Lud_table
 	.long	.Lud_case1-.Lud_table
