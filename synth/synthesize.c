@@ -489,6 +489,7 @@ static int in_code_section(struct elf_file *ef, uint64_t addr)
     return sec && (sec->flags & SHF_EXECINSTR);
 }
 
+/* Record that the jump at index J may leave for TARGET; -1 when out of memory. */
 static int add_table_exit(struct function_code *fc, size_t j, uint64_t target)
 {
     if (fc->ntable_exits == fc->table_exits_cap) {
@@ -503,11 +504,12 @@ static int add_table_exit(struct function_code *fc, size_t j, uint64_t target)
     return 0;
 }
 
-/* Resolve jump tables.  Their bounds are not read from the code: entries
- * are taken while they name instructions of this function other than
- * alignment padding (no compiler jumps there) or its start, up to where
- * another of the function's tables starts.  A table of addresses may hold
- * a few null entries, or entries into other code, between its cases. */
+/* Resolve jump tables.  Where the code bounds the index (cmp $N,%i; ja),
+ * exactly that many entries are read.  Otherwise entries are taken while
+ * they name instructions of this function other than alignment padding (no
+ * compiler jumps there) or its start, up to where another of the
+ * function's tables starts; a table of addresses may hold a few null
+ * entries, or entries into other code, between its cases. */
 static int resolve_jump_tables(struct synth_session *ss, struct function_code *fc)
 {
     if (!ss->ef)
