@@ -11,11 +11,16 @@
  *
  * A jump table is found from the instructions before its jump (the leas of
  * the table and of the base its entries are relative to: the table, or a
- * label for a computed goto) or, failing that, from the constants the
- * interpreter finds in those registers there; the blocks are then cut again
- * at its targets and the fixpoint run again (up to three times: a switch
- * inside a case).  Entries are read while they name instructions of the
- * function other than padding, up to the next of its tables.  A lazy PLT
+ * label for a computed goto) or, failing that, from the values the
+ * interpreter finds in those registers there (constants, or an entry loaded
+ * from a table of addresses in another block); the blocks are then cut
+ * again at its targets and the fixpoint run again (up to three times: a
+ * switch inside a case).  Where the code bounds the index (cmp $N,%i; ja)
+ * exactly N + 1 entries are read, and those that leave the function hand
+ * the frame to where they lead (its .cold part); otherwise entries are read
+ * while they name instructions of the function other than padding, up to
+ * the next of its tables.  A position-independent file's tables of
+ * addresses are read through its R_X86_64_RELATIVE relocations.  A lazy PLT
  * stub's indirect jump also continues to its push: its GOT entry points
  * there until the symbol is bound.
  *
