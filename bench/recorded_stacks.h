@@ -7,10 +7,11 @@
  * libunwind's remote API: its reads of the stack go through an accessor
  * into the copy, and it finds each object's .eh_frame_hdr itself.
  *
- * The benchmark's signal handler records each sample here (registers, the
- * stack copy, and the IPs eh_elf walked on the live stack).  After the run,
- * every recorded stack is unwound once per unwinder, one unwinder after
- * the other over all of them, as a report does:
+ * The benchmark's signal handler records each sample here: its registers,
+ * a copy of its stack for each unwinder (each meets its copies cold, as a
+ * report meets the recording), and the IPs eh_elf walked on the live
+ * stack.  After the run, one unwinder after the other walks every recorded
+ * stack, as a report does: a first walk, timed alone, then three more:
  *   - eh_elf: dwu_unwind reading the copy through dwu_read_stack_copy;
  *   - libunwind's remote unw_step, as perf drives it (find_proc_info from
  *     .eh_frame_hdr with dwarf_search_unwind_table; the copy through
