@@ -153,11 +153,16 @@ int recorded_stacks_init(void)
     pthread_attr_t attr;
     void *addr;
     size_t size;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0 || pthread_attr_getstack(&attr, &addr, &size) != 0) {
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) {
         fprintf(stderr, "unwind_bench: cannot find the stack's bounds\n");
         return -1;
     }
+    int rc = pthread_attr_getstack(&attr, &addr, &size);
     pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        fprintf(stderr, "unwind_bench: cannot find the stack's bounds\n");
+        return -1;
+    }
     stack_lo = (uint64_t)(uintptr_t)addr;
     stack_hi = stack_lo + size;
     for (int u = 0; u < NUNWINDERS; u++) {
