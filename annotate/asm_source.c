@@ -334,8 +334,10 @@ static void type_directive(struct parser *ps, const char *args, const char *end)
     while (blen > 0 && b[blen - 1] == '"')
         blen--;
     if (word_is(b, blen, "function") || word_is(b, blen, "STT_FUNC") ||
-        word_is(b, blen, "gnu_indirect_function") || word_is(b, blen, "STT_GNU_IFUNC"))
-        mention(ps, MENTION_TYPE_FUNCTION, name, symbol_at(a, a + alen, &name));
+        word_is(b, blen, "gnu_indirect_function") || word_is(b, blen, "STT_GNU_IFUNC")) {
+        size_t n = symbol_at(a, a + alen, &name);
+        mention(ps, MENTION_TYPE_FUNCTION, name, n);
+    }
 }
 
 static void directive(struct parser *ps, const char *w, size_t wlen, const char *args, const char *end)
@@ -365,11 +367,13 @@ static void directive(struct parser *ps, const char *w, size_t wlen, const char 
         const char *p = args;
         while (p < end) {
             p = next_arg(p, end, &a, &alen);
-            mention(ps, MENTION_GLOBAL, name, symbol_at(a, a + alen, &name));
+            size_t n = symbol_at(a, a + alen, &name);
+            mention(ps, MENTION_GLOBAL, name, n);
         }
     } else if (word_is(w, wlen, ".size")) {
         next_arg(args, end, &a, &alen);
-        mention(ps, MENTION_SIZE, name, symbol_at(a, a + alen, &name));
+        size_t n = symbol_at(a, a + alen, &name);
+        mention(ps, MENTION_SIZE, name, n);
     } else if (data_directive(w, wlen)) {
         note_code(ps);
     } else {
@@ -487,6 +491,7 @@ static void parse_line(struct parser *ps, const char *line, size_t len)
         }
         clean[n++] = c;
     }
+    clean[n] = '\0';   /* a statement's end may be looked at (an empty one's) */
     ps->pos = 0;
     size_t start = 0;
     quoted = 0;
