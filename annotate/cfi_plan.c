@@ -131,20 +131,6 @@ static int collect_rows(struct planner *pl, const struct unwind_table *table)
     return 0;
 }
 
-/* The caller-saved register RULE reads (DWARF number), or -1: a register
- * rule, a reg+offset CFA, or an expression that starts with DW_OP_breg. */
-static int caller_saved_read(const struct unwind_rule *rule, int is_cfa)
-{
-    int reg = -1;
-    if (is_cfa ? rule->kind == CFA_RULE_REG_OFFSET : rule->kind == REG_RULE_REGISTER)
-        reg = rule->reg;
-    else if ((is_cfa ? rule->kind == CFA_RULE_EXPRESSION
-                     : rule->kind == REG_RULE_EXPRESSION || rule->kind == REG_RULE_VAL_EXPRESSION) &&
-             rule->expr_len > 0 && rule->expr[0] >= 0x70 && rule->expr[0] < 0x70 + 16)
-        reg = rule->expr[0] - 0x70;   /* DW_OP_breg0 .. breg15 */
-    return reg >= 0 && reg != ABI_RSP && !abi_callee_saved((unsigned)reg) ? reg : -1;
-}
-
 /* An unwinder evaluates the row of a call with the callee's registers, in
  * which caller-saved ones are garbage: a row that reads one at a call (r10
  * as a DRAP register, say) cannot be right there. */
@@ -154,9 +140,9 @@ static void check_call_rows(struct planner *pl)
         uint8_t flow = pl->insns[i].flow;
         if (!pl->care[i] || (flow != IR_FLOW_CALL && flow != IR_FLOW_CALL_INDIRECT))
             continue;
-        int reg = caller_saved_read(&pl->rows[i].cfa, 1);
+        int reg = unwind_rule_call_clobbered_read(&pl->rows[i].cfa, 1);
         for (unsigned c = 0; reg < 0 && c < UNWIND_COLUMNS; c++)
-            reg = caller_saved_read(&pl->rows[i].reg[c], 0);
+            reg = unwind_rule_call_clobbered_read(&pl->rows[i].reg[c], 0);
         if (reg >= 0) {
             pl->p->verdict = PLAN_INEXACT;
             note(pl, "line %zu: at this call the frame is known only through %s, a caller-saved "

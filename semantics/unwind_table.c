@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libdwarf/dwarf.h>
+
+#include "abi.h"
 #include "dwarf_expr.h"
 
 void unwind_table_init(struct unwind_table *t, uint64_t start, uint64_t end)
@@ -130,4 +133,32 @@ const char *unwind_column_name(int column)
     if (column == DWARF_REG_RA)
         return "ra";
     return dwarf_reg_name((unsigned)column);
+}
+
+int unwind_rule_call_clobbered_read(const struct unwind_rule *rule, int is_cfa)
+{
+    const uint8_t *expr = NULL;
+    size_t len = 0;
+    if (is_cfa && rule->kind == CFA_RULE_REG_OFFSET)
+        return abi_call_clobbered(rule->reg) ? (int)rule->reg : -1;
+    if (!is_cfa && rule->kind == REG_RULE_REGISTER)
+        return abi_call_clobbered(rule->reg) ? (int)rule->reg : -1;
+    if ((is_cfa && rule->kind == CFA_RULE_EXPRESSION) ||
+        (!is_cfa && (rule->kind == REG_RULE_EXPRESSION || rule->kind == REG_RULE_VAL_EXPRESSION))) {
+        expr = rule->expr;
+        len = rule->expr_len;
+    }
+    struct dwarf_op ops[64];
+    const char *why;
+    int n = expr ? dwarf_expr_decode(expr, len, 8, ops, 64, &why) : 0;
+    for (int i = 0; i < n; i++) {
+        uint8_t o = ops[i].opcode;
+        uint64_t reg = o >= DW_OP_reg0 && o <= DW_OP_reg31 ? (uint64_t)(o - DW_OP_reg0)
+                       : (o >= DW_OP_breg0 && o <= DW_OP_breg31) || o == DW_OP_bregx || o == DW_OP_regx
+                           ? ops[i].operand1
+                           : UINT64_MAX;
+        if (reg <= ABI_R15 && abi_call_clobbered((unsigned)reg))
+            return (int)reg;
+    }
+    return -1;
 }

@@ -95,6 +95,11 @@ int cfa_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b);
  * ranges are ignored). */
 int unwind_row_rules_equal(const struct unwind_row *a, const struct unwind_row *b);
 
+/* The call-clobbered register (rax, rcx, rdx, rsi, rdi, r8-r11: DWARF
+ * number) that RULE reads, a CFA rule when IS_CFA, anywhere in its
+ * expression; or -1.  At a call such a rule reads what the callee left. */
+int unwind_rule_call_clobbered_read(const struct unwind_rule *rule, int is_cfa);
+
 /* Name of a column: "CFA" for -1, "ra" for 16, "rbx" etc.; NULL past known names. */
 const char *unwind_column_name(int column);
 

@@ -157,35 +157,6 @@ static void check_register(struct checker *c, const struct ir_insn *in, const st
                     "%s rule %s does not give %s's value on entry (synthesis: %s)", name, d, name, s);
 }
 
-/* The call-clobbered register RULE reads (a CFA rule when IS_CFA), or -1. */
-static int call_clobbered_read(const struct unwind_rule *rule, int is_cfa)
-{
-    const uint8_t *expr = NULL;
-    size_t len = 0;
-    if (is_cfa && rule->kind == CFA_RULE_REG_OFFSET)
-        return abi_call_clobbered(rule->reg) ? (int)rule->reg : -1;
-    if (!is_cfa && rule->kind == REG_RULE_REGISTER)
-        return abi_call_clobbered(rule->reg) ? (int)rule->reg : -1;
-    if ((is_cfa && rule->kind == CFA_RULE_EXPRESSION) ||
-        (!is_cfa && (rule->kind == REG_RULE_EXPRESSION || rule->kind == REG_RULE_VAL_EXPRESSION))) {
-        expr = rule->expr;
-        len = rule->expr_len;
-    }
-    struct dwarf_op ops[64];
-    const char *why;
-    int n = expr ? dwarf_expr_decode(expr, len, 8, ops, 64, &why) : 0;
-    for (int i = 0; i < n; i++) {
-        uint8_t o = ops[i].opcode;
-        uint64_t reg = o >= DW_OP_reg0 && o <= DW_OP_reg31 ? (uint64_t)(o - DW_OP_reg0)
-                       : (o >= DW_OP_breg0 && o <= DW_OP_breg31) || o == DW_OP_bregx || o == DW_OP_regx
-                           ? ops[i].operand1
-                           : UINT64_MAX;
-        if (reg <= ABI_R15 && abi_call_clobbered((unsigned)reg))
-            return (int)reg;
-    }
-    return -1;
-}
-
 /*
  * At a call, an unwinder evaluates the caller's row with the registers it
  * recovered for the callee's return, so a rule that reads a call-clobbered
@@ -206,7 +177,7 @@ static void check_call_site(struct checker *c, const struct ir_insn *in, const s
     for (int col = -1; col <= (int)ABI_NCALLEE_SAVED; col++) {
         unsigned reg = col < 0 ? 0 : col < ABI_NCALLEE_SAVED ? abi_callee_saved_regs[col] : ABI_RA;
         const struct unwind_rule *rule = col < 0 ? &dw->cfa : &dw->reg[reg];
-        int read = call_clobbered_read(rule, col < 0);
+        int read = unwind_rule_call_clobbered_read(rule, col < 0);
         if (read < 0)
             continue;
         char d[48];
