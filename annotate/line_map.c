@@ -19,13 +19,28 @@ static int by_addr(const void *a, const void *b)
     return (x->order > y->order) - (x->order < y->order);
 }
 
-/* Whether the line table's file name NAME is SOURCE (RESOLVED: its real path). */
-static int same_file(const char *name, const char *source, const char *resolved)
+/* The assembled source, and the last file name of the line table compared
+ * with it (rows name the same few files over and over). */
+struct source_match {
+    const char *source, *resolved;   /* RESOLVED: its real path, or NULL */
+    char last[PATH_MAX];
+    int last_is_source;
+};
+
+/* Whether the line table's file name NAME is the source. */
+static int same_file(struct source_match *sm, const char *name)
 {
-    if (strcmp(name, source) == 0)
+    if (strcmp(name, sm->source) == 0)
         return 1;
+    if (strcmp(name, sm->last) == 0)
+        return sm->last_is_source;
     char real[PATH_MAX];
-    return resolved && realpath(name, real) && strcmp(real, resolved) == 0;
+    int same = sm->resolved && realpath(name, real) && strcmp(real, sm->resolved) == 0;
+    if (strlen(name) < sizeof sm->last) {
+        strcpy(sm->last, name);
+        sm->last_is_source = same;
+    }
+    return same;
 }
 
 static int add_row(struct line_map *m, size_t *cap, uint64_t addr, uint32_t line)
@@ -45,7 +60,7 @@ static int add_row(struct line_map *m, size_t *cap, uint64_t addr, uint32_t line
 
 /* The rows of one compilation unit's line table. */
 static int read_cu_lines(Dwarf_Debug dbg, Dwarf_Die cu, struct line_map *m, size_t *cap,
-                         const char *source, const char *resolved)
+                         struct source_match *sm)
 {
     Dwarf_Unsigned version;
     Dwarf_Small tables;
@@ -71,7 +86,7 @@ static int read_cu_lines(Dwarf_Debug dbg, Dwarf_Die cu, struct line_map *m, size
                 continue;
             int ours = 0;
             if (!end && dwarf_linesrc(lines[i], &name, &derr) == DW_DLV_OK) {
-                ours = same_file(name, source, resolved);
+                ours = same_file(sm, name);
                 dwarf_dealloc(dbg, name, DW_DLA_STRING);
             }
             rc = add_row(m, cap, addr, ours && lineno <= UINT32_MAX ? (uint32_t)lineno : 0);
@@ -95,7 +110,8 @@ int line_map_read(struct line_map *m, struct elf_file *ef, const char *source, c
         return -1;
     }
     char real[PATH_MAX];
-    const char *resolved = realpath(source, real);
+    struct source_match sm = {.source = source, .resolved = NULL};
+    sm.resolved = realpath(source, real);
     size_t cap = 0;
     int failed = 0;
     for (;;) {
@@ -110,7 +126,7 @@ int line_map_read(struct line_map *m, struct elf_file *ef, const char *source, c
         Dwarf_Die cu = NULL;
         if (dwarf_siblingof_b(dbg, NULL, 1, &cu, &derr) != DW_DLV_OK)
             continue;
-        failed = read_cu_lines(dbg, cu, m, &cap, source, resolved) != 0;
+        failed = read_cu_lines(dbg, cu, m, &cap, &sm) != 0;
         dwarf_dealloc(dbg, cu, DW_DLA_DIE);
         if (failed)
             break;

@@ -55,11 +55,17 @@ int command_run(char *const *argv, int quiet_stdout, const char *stderr_log)
         return -1;
     if (pid == 0) {
         int null = quiet_stdout ? open("/dev/null", O_WRONLY) : -1;
-        if (null >= 0)
+        if (null >= 0) {
             dup2(null, 1);
-        int log = stderr_log ? open(stderr_log, O_WRONLY | O_CREAT | O_TRUNC, 0600) : -1;
-        if (log >= 0)
+            close(null);
+        }
+        if (stderr_log) {
+            int log = open(stderr_log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (log < 0)
+                _exit(127);   /* its errors would land on the caller's terminal */
             dup2(log, 2);
+            close(log);
+        }
         execvp(argv[0], argv);
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
