@@ -135,7 +135,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 
 .SECONDARY:
 
--include $(shell find $(BUILD)/obj $(BUILD)/pic -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/pic $(BUILD)/bench -name '*.d' 2>/dev/null)
 
 # ---- the corpus: every frame shape, gcc and clang, -O0..-Os, +/- frame pointer ---
 include corpus/corpus.mk
@@ -234,14 +234,13 @@ BENCH_OBJS := $(BUILD)/bench/frames.o $(BUILD)/bench/frames_fp.o $(BENCH_CORPUS_
 $(BUILD)/bench/libgcc_walk.o: tests/unwind/libgcc_walk.c tests/unwind/libgcc_walk.h | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) -c $< -o $@
-$(BUILD)/bench/recorded_stacks.o: bench/recorded_stacks.c bench/recorded_stacks.h bench/bench_stats.h | $(DEPS_STAMP)
+$(BUILD)/bench/recorded_stacks.o: bench/recorded_stacks.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -g $(WARN) -I. -c $< -o $@
+	$(CC) -std=gnu11 -O2 -g $(WARN) -I. -MMD -MP -c $< -o $@
 # libunwind-x86_64: libunwind's remote API, which unwinds the recorded stacks.
-$(BUILD)/bench/unwind_bench: bench/unwind_bench.c bench/bench_stats.h bench/recorded_stacks.h $(BENCH_OBJS) \
-		$(BUILD)/bench/recorded_stacks.o $(RUNTIME_A)
+$(BUILD)/bench/unwind_bench: bench/unwind_bench.c $(BENCH_OBJS) $(BUILD)/bench/recorded_stacks.o $(RUNTIME_A)
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-prototypes -I. $< $(BENCH_OBJS) \
+	$(CC) -std=gnu11 -O2 -g -fno-omit-frame-pointer $(WARN) -Wno-missing-prototypes -I. -MMD -MP $< $(BENCH_OBJS) \
 	    $(BUILD)/bench/recorded_stacks.o $(RUNTIME_A) -lz3 -lstdc++ $(LIBGCC_FIRST) -lunwind -lunwind-x86_64 \
 	    -ldl -lpthread -o $@
 

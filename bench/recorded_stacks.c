@@ -15,9 +15,8 @@
 #include <sys/mman.h>
 
 #include "bench/bench_stats.h"
-#include "runtime/objects.h"   /* dwu_object_at: is an IP in loaded code */
+#include "bench/ip_lists.h"
 
-#define MAX_FRAMES 512
 #define DUMP_MAX 65528u                 /* perf's largest stack dump */
 #define ARENA_BYTES (64u << 20)
 #define MAX_RECORDS 8192
@@ -214,6 +213,16 @@ static int get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *addr, void *a
     return -UNW_ENOINFO;
 }
 
+/* A word of a stack copy, as perf's accessor reads one (plain, where
+ * dwu_read_stack_copy also prefetches for eh_elf). */
+static int read_copy(const struct dwu_stack_copy *c, uint64_t addr, unw_word_t *value)
+{
+    if (addr < c->base || c->size < 8 || addr - c->base > c->size - 8)
+        return -UNW_EINVAL;
+    memcpy(value, c->data + (addr - c->base), 8);
+    return 0;
+}
+
 /* The stack from the copy only; code and tables of the loaded objects
  * directly (perf reads those from the files). */
 static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *value, int write, void *arg)
@@ -223,7 +232,7 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *value, i
     if (write)
         return -UNW_EINVAL;
     if (addr >= stack_lo && addr < stack_hi)
-        return dwu_read_stack_copy((void *)v->copy, addr, value) == 0 ? 0 : -UNW_EINVAL;
+        return read_copy(v->copy, addr, value);
     const struct segment *s = holding(segments, nsegments, sizeof *segments, addr);
     if (!s || addr > s->hi - 8)
         return -UNW_EINVAL;
@@ -308,27 +317,6 @@ static int walk(enum unwinder u, unw_addr_space_t as, const struct record *r, ui
     return n;
 }
 
-/* How many leading IPs are in loaded code, counting the first that is not
- * (a return address read where the interrupted code's CFI does not hold:
- * past it, unwinders legitimately part ways). */
-static int in_code(const uint64_t *ips, int n)
-{
-    int k = 0;
-    while (k < n && dwu_object_at(ips[k] - (k > 0)))
-        k++;
-    return k < n ? k + 1 : n;
-}
-
-/* A walks B's IPs: the same up to where either leaves loaded code, and as
- * many when both reached the outermost frame. */
-static int same_ips(const uint64_t *a, int na, int a_complete, const uint64_t *b, int nb, int b_complete)
-{
-    int la = in_code(a, na), lb = in_code(b, nb);
-    if (a_complete && b_complete && la != lb)
-        return 0;
-    return memcmp(a, b, (size_t)(la < lb ? la : lb) * sizeof *a) == 0;
-}
-
 static void report_mismatch(const char *what, const struct record *r, const uint64_t *a, int na,
                             const uint64_t *b, int nb)
 {
@@ -344,7 +332,7 @@ long recorded_stacks_report(const char *title)
 {
     static uint64_t ips[NUNWINDERS][MAX_FRAMES];
     static double ns[NUNWINDERS][NKINDS][MAX_RECORDS], ratio[NUNWINDERS][NKINDS][MAX_RECORDS];
-    static int count[NUNWINDERS][MAX_RECORDS], complete[NUNWINDERS][MAX_RECORDS];
+    static int count[NUNWINDERS][MAX_RECORDS];
     unw_addr_space_t space[NUNWINDERS] = {NULL};
     long mismatches = 0, truncated = 0, frames = 0;
     for (int u = REMOTE_CACHE; u < NUNWINDERS; u++) {
@@ -360,10 +348,10 @@ long recorded_stacks_report(const char *title)
     for (int u = 0; u < NUNWINDERS; u++)
         for (size_t i = 0; i < nrecords; i++) {
             double t0 = now_ns();
-            int n = walk((enum unwinder)u, space[u], &records[i], ips[u], &complete[u][i]);
+            int done, n = walk((enum unwinder)u, space[u], &records[i], ips[u], &done);
             double t1 = now_ns();
             for (int k = 0; k < REPEATS; k++)
-                walk((enum unwinder)u, space[u], &records[i], ips[u], &complete[u][i]);
+                walk((enum unwinder)u, space[u], &records[i], ips[u], &done);
             double t2 = now_ns(), per = n > 0 ? n : 1;
             ns[u][FIRST_WALK][i] = (t1 - t0) / per;
             ns[u][REPEAT_WALKS][i] = (t2 - t1) / REPEATS / per;
@@ -385,7 +373,7 @@ long recorded_stacks_report(const char *title)
                 report_mismatch("eh_elf's walk of the copy differs from its walk of the live stack", r, ips[EH_ELF],
                                 n[EH_ELF], r->live_ips, r->nlive);
         for (int u = REMOTE_CACHE; u < NUNWINDERS; u++)
-            if (!same_ips(ips[EH_ELF], n[EH_ELF], c[EH_ELF], ips[u], n[u], c[u]) && mismatches++ < 5)
+            if (!ips_agree(ips[EH_ELF], n[EH_ELF], c[EH_ELF], ips[u], n[u], c[u]) && mismatches++ < 5)
                 report_mismatch(unwinder_name[u], r, ips[EH_ELF], n[EH_ELF], ips[u], n[u]);
     }
     size_t nratios[NUNWINDERS] = {0};
@@ -402,10 +390,16 @@ long recorded_stacks_report(const char *title)
            dropped ? ", some samples not recorded: the arena was full" : "");
     printf("  %-42s %-18s   %s\n", "", "first walk", "repeated walks");
     printf("  %-42s %9s %8s %9s %8s\n", "unwinder", "ns/frame", "eh_elf x", "ns/frame", "eh_elf x");
+    static double walked[MAX_RECORDS];   /* the stacks the unwinder walked at all */
     for (int u = 0; u < NUNWINDERS; u++) {
         printf("  %-42s", unwinder_name[u]);
-        for (int k = 0; k < NKINDS; k++)
-            printf(" %9.2f %8.1f", median(ns[u][k], nrecords), median(ratio[u][k], nratios[u]));
+        for (int k = 0; k < NKINDS; k++) {
+            size_t nw = 0;
+            for (size_t i = 0; i < nrecords; i++)
+                if (count[u][i] > 0)
+                    walked[nw++] = ns[u][k][i];
+            printf(" %9.2f %8.1f", median(walked, nw), median(ratio[u][k], nratios[u]));
+        }
         printf("\n");
     }
     printf("  IP sequences: %ld mismatches (eh_elf's walk of each copy against its walk of the live stack, "
