@@ -87,6 +87,12 @@ static uint8_t dwarf_reg(unsigned r, int *whole)
     }
 }
 
+/* ah, bh, ch, dh: bits 8-15, not a low part of their register. */
+static int high_byte(x86_reg r)
+{
+    return r == X86_REG_AH || r == X86_REG_BH || r == X86_REG_CH || r == X86_REG_DH;
+}
+
 /* The full register of operand OP if it is a whole 64-bit GPR, else NONE. */
 static uint8_t whole_reg(const cs_x86_op *op)
 {
@@ -376,7 +382,7 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux_reg[1] = dwarf_reg(op0->mem.index, &whole);
         in->target = (uint64_t)op0->mem.disp;
     } else if (ci->id == X86_INS_CMP && op0 && op1 && op0->type == X86_OP_REG && op1->type == X86_OP_IMM &&
-               dwarf_reg(op0->reg, &whole) != IR_REG_NONE && op1->imm >= 0) {
+               !high_byte(op0->reg) && dwarf_reg(op0->reg, &whole) != IR_REG_NONE && op1->imm >= 0) {
         /* The bound of a switch: cmp $N,%i; ja default. */
         in->aux = IR_AUX_CMP_IMM;
         in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
@@ -384,13 +390,16 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
     } else if (ci->id == X86_INS_JA || ci->id == X86_INS_JAE) {
         in->aux = ci->id == X86_INS_JA ? IR_AUX_JA : IR_AUX_JAE;
     } else if ((ci->id == X86_INS_MOVZX || ci->id == X86_INS_MOVSXD || ci->id == X86_INS_MOV) && op0 && op1 &&
-               op0->type == X86_OP_REG && op1->type == X86_OP_REG &&
-               dwarf_reg(op0->reg, &whole) != IR_REG_NONE &&
-               dwarf_reg(op0->reg, &whole) == dwarf_reg(op1->reg, &whole) && op1->size <= 4) {
-        /* movzbl %al,%eax, cltq, mov %eax,%eax: the switch's index widened,
-         * its value (a small unsigned one) kept. */
+               op0->type == X86_OP_REG && op1->type == X86_OP_REG && op0->size >= 4 && op1->size <= 4 &&
+               !high_byte(op1->reg) && dwarf_reg(op0->reg, &whole) != IR_REG_NONE &&
+               dwarf_reg(op0->reg, &whole) == dwarf_reg(op1->reg, &whole)) {
+        /* movzbl %al,%eax, movslq %eax,%rax, mov %eax,%eax: the switch's
+         * index widened, its value (a small unsigned one) kept. */
         in->aux = IR_AUX_WIDEN_SELF;
         in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
+    } else if (ci->id == X86_INS_CDQE) {
+        in->aux = IR_AUX_WIDEN_SELF;   /* cltq: eax into rax */
+        in->aux_reg[0] = 0;
     }
 }
 
