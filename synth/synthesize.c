@@ -39,11 +39,23 @@ struct function_code {
     size_t *table_targets;       /* resolved jump-table targets, as instruction indices */
     size_t *table_first;         /* per instruction: its targets start here (indirect jumps) */
     uint32_t *table_count;       /* per instruction: how many (0: unresolved) */
+    uint8_t *table_read;         /* per instruction: a table was found for it and read */
     size_t ntable_targets;
     struct table_exit *table_exits;   /* cases of bounded tables outside the function */
     size_t ntable_exits, table_exits_cap;
+    struct leaving *leaving;          /* control leaving the function in this pass's flows */
+    size_t nleaving, leaving_cap;
     const struct known_table *known;   /* tables the interpreter's values found (second pass) */
     size_t nknown;
+};
+
+/* Control leaving the function (see synth_exit_fn), held until the flows
+ * are final: a pass the table search discards would hand on states from
+ * a graph that was wrong. */
+struct leaving {
+    uint64_t target;
+    int is_call;
+    struct abs_state state;
 };
 
 /* A case of a bounded jump table that leaves the function (for its .cold
@@ -79,7 +91,9 @@ static void cfg_release(struct function_code *fc)
     free(fc->table_targets);
     free(fc->table_first);
     free(fc->table_count);
+    free(fc->table_read);
     free(fc->table_exits);
+    free(fc->leaving);
     free(fc->blocks);
     free(fc->block_of);
     free(fc->noreturn_call);
@@ -87,8 +101,11 @@ static void cfg_release(struct function_code *fc)
     fc->pads = NULL;
     fc->table_targets = fc->table_first = NULL;
     fc->table_count = NULL;
+    fc->table_read = NULL;
     fc->table_exits = NULL;
     fc->ntable_exits = fc->table_exits_cap = 0;
+    fc->leaving = NULL;
+    fc->nleaving = fc->leaving_cap = 0;
     fc->blocks = NULL;
     fc->block_of = fc->worklist = NULL;
     fc->noreturn_call = NULL;
@@ -492,6 +509,9 @@ static int in_code_section(struct elf_file *ef, uint64_t addr)
 /* Record that the jump at index J may leave for TARGET; -1 when out of memory. */
 static int add_table_exit(struct function_code *fc, size_t j, uint64_t target)
 {
+    for (size_t k = fc->ntable_exits; k-- > 0 && fc->table_exits[k].jump == j;)
+        if (fc->table_exits[k].target == target)
+            return 0;   /* the many cases that share a .cold default */
     if (fc->ntable_exits == fc->table_exits_cap) {
         size_t cap = fc->table_exits_cap ? 2 * fc->table_exits_cap : 8;
         struct table_exit *p = realloc(fc->table_exits, cap * sizeof *p);
@@ -544,10 +564,12 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
         if (!fc->table_first) {
             fc->table_first = calloc(fc->n, sizeof *fc->table_first);
             fc->table_count = calloc(fc->n, sizeof *fc->table_count);
-            if (!fc->table_first || !fc->table_count)
+            fc->table_read = calloc(fc->n, 1);
+            if (!fc->table_first || !fc->table_count || !fc->table_read)
                 goto oom;
         }
         fc->table_first[j] = fc->ntable_targets;
+        fc->table_read[j] = 1;
         unsigned size = rel32 ? 4 : 8, passed_over = 0;
         uint64_t bound = found[k].bound;
         for (uint64_t e = 0; e < (bound ? bound : JUMP_TABLE_MAX); e++) {
@@ -627,7 +649,7 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
         size_t j = blk->last;
         const struct ir_insn *jmp = &fc->insns[j];
         /* *KNOWN, not FC->known: growing it below may have moved it. */
-        if (!blk->reached || jmp->flow != IR_FLOW_JUMP_INDIRECT || (fc->table_count && fc->table_count[j]) ||
+        if (!blk->reached || jmp->flow != IR_FLOW_JUMP_INDIRECT || (fc->table_read && fc->table_read[j]) ||
             find_known(*known, fc->nknown, j))
             continue;
         struct table_pattern p;
@@ -752,6 +774,25 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
     return 0;
 }
 
+/* Control leaves the function for TARGET (a call when IS_CALL) with state
+ * ST: held for rq->exits (when memory runs out, handed on at once). */
+static void leave(struct function_code *fc, uint64_t target, int is_call, const struct abs_state *st)
+{
+    if (!fc->rq->exits)
+        return;
+    if (fc->nleaving == fc->leaving_cap) {
+        size_t cap = fc->leaving_cap ? 2 * fc->leaving_cap : 16;
+        struct leaving *p = realloc(fc->leaving, cap * sizeof *p);
+        if (!p) {
+            fc->rq->exits(fc->rq->exits_arg, target, is_call, st);
+            return;
+        }
+        fc->leaving = p;
+        fc->leaving_cap = cap;
+    }
+    fc->leaving[fc->nleaving++] = (struct leaving){target, is_call, *st};
+}
+
 /* Flow into block B with state ST; queue B when its entry state changed.
  * Returns whether it changed. */
 static int flow_into(struct function_code *fc, size_t b, const struct abs_state *st)
@@ -867,15 +908,14 @@ static void fixpoint(struct function_code *fc)
                 /* A tail call, or a jump to another fragment of this function
                  * (GCC's .cold parts): either continues this frame. */
                 fc->returns = 1;
-                if (fc->rq->exits)
-                    fc->rq->exits(fc->rq->exits_arg, in->target, 0, &out);
+                leave(fc, in->target, 0, &out);
             }
             break;
         }
         case IR_FLOW_JUMP_INDIRECT:
-            for (size_t k = 0; k < fc->ntable_exits && fc->rq->exits; k++)
+            for (size_t k = 0; k < fc->ntable_exits; k++)
                 if (fc->table_exits[k].jump == last)
-                    fc->rq->exits(fc->rq->exits_arg, fc->table_exits[k].target, 0, &out);
+                    leave(fc, fc->table_exits[k].target, 0, &out);
             if (fc->table_count && fc->table_count[last]) {
                 for (uint32_t k = 0; k < fc->table_count[last]; k++)
                     flow_into(fc, fc->block_of[fc->table_targets[fc->table_first[last] + k]], &out);
@@ -894,8 +934,8 @@ static void fixpoint(struct function_code *fc)
         default:
             break;
         }
-        if (in->flow == IR_FLOW_CALL && fc->rq->exits)
-            fc->rq->exits(fc->rq->exits_arg, in->target, 1, &out);
+        if (in->flow == IR_FLOW_CALL)
+            leave(fc, in->target, 1, &out);
         if (falls && fallthrough && last + 1 < fc->n)
             flow_into(fc, fc->block_of[last + 1], fallthrough);
     }
@@ -952,8 +992,7 @@ static size_t flow_to_landing_pads(struct function_code *fc)
         if (!pad->have_state)
             continue;
         if (pad->insn == (size_t)-1) {
-            if (fc->rq->exits)
-                fc->rq->exits(fc->rq->exits_arg, pad->target, 0, &pad->state);
+            leave(fc, pad->target, 0, &pad->state);
             continue;
         }
         n += flow_into(fc, fc->block_of[pad->insn], &pad->state);
@@ -1066,7 +1105,6 @@ static int drap_slot_cfa(const struct abs_state *st, int anchor, int64_t k, int 
                          struct unwind_row *row)
 {
     const struct absval rsp = st->reg[ABI_RSP];
-    int found = 0;
     for (unsigned i = 0; anchor >= 0 && i < st->nslots; i++) {
         const struct stack_slot *s = &st->slot[i];
         if (s->base != AV_ALIGNED || s->value.kind != AV_CFA || s->value.off > 0)
@@ -1077,9 +1115,9 @@ static int drap_slot_cfa(const struct abs_state *st, int anchor, int64_t k, int 
         row->cfa.kind = CFA_RULE_EXPRESSION;
         row->cfa.expr = buf;
         row->cfa.expr_len = breg_expr(buf, anchor, s->off - k, 1, -s->value.off);
-        found = 1;
+        return 1;   /* the lowest such slot */
     }
-    return found;
+    return 0;
 }
 
 void synth_row_from_state(const struct abs_state *st, struct unwind_row *row)
@@ -1348,6 +1386,8 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
             break;
         fixpoint(&fc);
     }
+    for (size_t k = 0; k < fc.nleaving; k++)
+        rq->exits(rq->exits_arg, fc.leaving[k].target, fc.leaving[k].is_call, &fc.leaving[k].state);
     out->returns = fc.returns;
     out->insns = fc.n;
     /* A reachable instruction that does not decode makes the function unknown. */
