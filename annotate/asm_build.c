@@ -230,32 +230,37 @@ static int write_stubs(const char *obj, const char *stubs, size_t *count)
     return f && fclose(f) == 0 ? 0 : -1;
 }
 
+/* $CC's words, then PARTS (NULL-terminated): a new argv (the strings
+ * borrowed), or NULL when out of memory. */
+static char **cc_then(const struct asm_build *b, const char *const *parts)
+{
+    size_t n = 0;
+    while (parts[n])
+        n++;
+    char **argv = calloc(b->ncc + n + 1, sizeof *argv);
+    if (!argv)
+        return NULL;
+    for (size_t i = 0; i < b->ncc; i++)
+        argv[i] = b->cc[i];
+    for (size_t i = 0; i < n; i++)
+        argv[b->ncc + i] = (char *)parts[i];
+    return argv;
+}
+
 static enum build_status link_objects(struct asm_build *b, const char *obj, const char *stubs,
                                       const char *exe, char *err, size_t errlen)
 {
-    size_t n = b->ncc;
-    char *argv[32];
-    for (size_t i = 0; i < n; i++)
-        argv[i] = b->cc[i];
-    static char *const link[] = {"-nostdlib", "-no-pie", "-Wl,-e,0",
-                                 "-Wl,--unresolved-symbols=ignore-all", "-Wl,--build-id=none", "-o"};
-    if (n + 10 > sizeof argv / sizeof argv[0]) {
-        error_set(err, errlen, "$CC has too many words");
-        return BUILD_FAILED;
-    }
-    for (size_t i = 0; i < sizeof link / sizeof link[0]; i++)
-        argv[n++] = link[i];
-    argv[n++] = (char *)exe;
-    argv[n++] = (char *)obj;
-    if (stubs)
-        argv[n++] = (char *)stubs;
-    argv[n] = NULL;
+    const char *parts[] = {"-nostdlib", "-no-pie", "-Wl,-e,0", "-Wl,--unresolved-symbols=ignore-all",
+                           "-Wl,--build-id=none", "-o", exe, obj, stubs, NULL};
     const char *log = asm_build_file(b, "linker.log");
-    if (!log) {
+    char **argv = log ? cc_then(b, parts) : NULL;
+    if (!argv) {
         error_set(err, errlen, "out of memory");
         return BUILD_FAILED;
     }
-    return run(argv, log, "cannot link the object for analysis", err, errlen);
+    enum build_status st = run(argv, log, "cannot link the object for analysis", err, errlen);
+    free(argv);
+    return st;
 }
 
 enum build_status asm_build_link(struct asm_build *b, const char *obj, const char *exe, char *err,
@@ -265,16 +270,12 @@ enum build_status asm_build_link(struct asm_build *b, const char *obj, const cha
                *log = asm_build_file(b, "stubs.log");
     size_t count;
     if (stubs_s && stubs_o && log && write_stubs(obj, stubs_s, &count) == 0 && count > 0) {
-        char *argv[40];
-        size_t n = 0;
-        for (size_t i = 0; i < b->ncc && i < 32; i++)
-            argv[n++] = b->cc[i];
-        const char *tail[] = {"-c", "-o", stubs_o, stubs_s, NULL};
-        for (const char *const *p = tail; *p; p++)
-            argv[n++] = (char *)*p;
-        argv[n] = NULL;
-        if (run(argv, log, "", err, errlen) == BUILD_OK &&
-            link_objects(b, obj, stubs_o, exe, err, errlen) == BUILD_OK)
+        const char *parts[] = {"-c", "-o", stubs_o, stubs_s, NULL};
+        char **argv = cc_then(b, parts);
+        int ok = argv && run(argv, log, "", err, errlen) == BUILD_OK &&
+                 link_objects(b, obj, stubs_o, exe, err, errlen) == BUILD_OK;
+        free(argv);
+        if (ok)
             return BUILD_OK;
     }
     /* No stubs, or they do not link: every unresolved address is 0. */
