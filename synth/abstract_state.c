@@ -173,6 +173,13 @@ static void set_reg(struct abs_state *s, uint8_t r, struct absval v)
         s->frame_pointer = 0;
 }
 
+/* A value that a known amount can move: a place in the frame, an entry
+ * value, a constant (not a table's entry, whose offset names the table). */
+static int offsettable(struct absval v)
+{
+    return v.kind == AV_CFA || v.kind == AV_ENTRY || v.kind == AV_ALIGNED || v.kind == AV_CONST;
+}
+
 void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
 {
     struct absval v = unknown_value;
@@ -246,6 +253,22 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
     case IR_CLOBBER:
         set_reg(s, e->dst, unknown_value);
         return;
+    case IR_ADD: case IR_SUB: {
+        if (e->dst >= STATE_GPRS)
+            return;
+        struct absval a = s->reg[e->dst], b = e->src < STATE_GPRS ? s->reg[e->src] : unknown_value;
+        if (e->kind == IR_SUB && e->src == e->dst)
+            v = (struct absval){AV_CONST, 0, 0};
+        else if (b.kind == AV_CONST && offsettable(a)) {
+            v = a;
+            v.off += e->kind == IR_ADD ? b.off : -b.off;
+        } else if (e->kind == IR_ADD && a.kind == AV_CONST && offsettable(b)) {
+            v = b;
+            v.off += a.off;
+        }
+        set_reg(s, e->dst, v);
+        return;
+    }
     }
 }
 
@@ -264,10 +287,10 @@ void abs_state_step(struct abs_state *s, const struct ir_insn *in)
         set_reg(s, in->aux_reg[0], (struct absval){AV_TABLE_ENTRY, 0, table});
 }
 
-void abs_state_after_call(struct abs_state *s)
+void abs_state_after_call(struct abs_state *s, uint32_t preserved)
 {
     for (unsigned r = 0; r < STATE_GPRS; r++)
-        if (!abi_callee_saved(r) && r != ABI_RSP)
+        if (!abi_callee_saved(r) && r != ABI_RSP && !(preserved & (1u << r)))
             s->reg[r] = unknown_value;
     struct absval rsp = s->reg[ABI_RSP];
     if (rsp.kind == AV_CFA || rsp.kind == AV_ALIGNED)

@@ -74,9 +74,10 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e);
  * (the load of a table entry). */
 void abs_state_step(struct abs_state *s, const struct ir_insn *in);
 
-/* After a call returns: caller-saved registers are unknown, and the callee
- * may have overwritten everything below the stack pointer. */
-void abs_state_after_call(struct abs_state *s);
+/* After a call returns: caller-saved registers are unknown, except those
+ * in PRESERVED (bit R: the callee is known to give R back unchanged), and
+ * the callee may have overwritten everything below the stack pointer. */
+void abs_state_after_call(struct abs_state *s, uint32_t preserved);
 
 /* The value in the slot at CFA + OFF, or unknown. */
 struct absval abs_state_slot(const struct abs_state *s, int64_t off);

@@ -26,12 +26,14 @@ enum ir_effect_kind {
     IR_STORE,     /* [base + imm] := src, SIZE bytes (src NONE: an untracked value) */
     IR_AND,       /* dst := dst & imm            (stack realignment) */
     IR_CLOBBER,   /* dst := a value the interpreter does not know */
+    IR_ADD,       /* dst := dst + src            (add %src,%dst) */
+    IR_SUB,       /* dst := dst - src            (sub %src,%dst: a stack probe's size) */
 };
 
 struct ir_effect {
     uint8_t kind;    /* enum ir_effect_kind */
-    uint8_t dst;     /* IR_SET, IR_LOAD, IR_AND, IR_CLOBBER */
-    uint8_t src;     /* IR_SET, IR_STORE */
+    uint8_t dst;     /* IR_SET, IR_LOAD, IR_AND, IR_CLOBBER, IR_ADD, IR_SUB */
+    uint8_t src;     /* IR_SET, IR_STORE, IR_ADD, IR_SUB */
     uint8_t base;    /* IR_LOAD, IR_STORE */
     uint8_t size;    /* IR_STORE: bytes written */
     int32_t imm;     /* x86_64 displacements and immediates are 32-bit */
@@ -114,6 +116,11 @@ static inline struct ir_effect ir_store(uint8_t base, int32_t disp, uint8_t src,
 static inline struct ir_effect ir_and(uint8_t dst, int32_t mask)
 {
     return (struct ir_effect){.kind = IR_AND, .dst = dst, .src = IR_REG_NONE, .base = IR_REG_NONE, .imm = mask};
+}
+
+static inline struct ir_effect ir_add_reg(uint8_t dst, uint8_t src, int subtract)
+{
+    return (struct ir_effect){.kind = subtract ? IR_SUB : IR_ADD, .dst = dst, .src = src, .base = IR_REG_NONE};
 }
 
 static inline struct ir_effect ir_clobber(uint8_t dst)

@@ -168,6 +168,13 @@ static int noreturn_at(void *arg, uint64_t target)
     return j != (size_t)-1 && p->noreturn[j];
 }
 
+static uint32_t preserved_at(void *arg, uint64_t target)
+{
+    struct synth_program *p = arg;
+    size_t j = function_starting_at(&p->index, target);
+    return j != (size_t)-1 ? p->preserved[j] : 0;
+}
+
 static int first_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
 {
     (void)new_loc;
@@ -335,13 +342,14 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
     p->ninner = calloc(n + 1, sizeof *p->ninner);
     p->called = calloc(n + 1, 1);
     p->noreturn = calloc(n + 1, 1);
-    if (!p->entry || !p->inner || !p->ninner || !p->called || !p->noreturn || !p->insns ||
+    p->preserved = calloc(n + 1, sizeof *p->preserved);
+    if (!p->entry || !p->inner || !p->ninner || !p->called || !p->noreturn || !p->preserved || !p->insns ||
         !p->ninsns) {
         snprintf(err, errlen, "out of memory");
         synth_program_close(p);
         return -1;
     }
-    p->session = (struct synth_session){ef, &p->index, p->decoder, NULL, NULL};
+    p->session = (struct synth_session){ef, &p->index, p->decoder, NULL, NULL, NULL};
 
     /* Pass one: exits of every function. */
     struct pass_one po = {.p = p, .jumped_into = calloc(n + 1, 1)};
@@ -354,8 +362,10 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
         po.hold = may_be_fragment(rq.func);
         int ran = synthesize_function(&p->session, &rq, NULL, &out);
         settle_exits(&po, ran);
-        if (ran == 0)
-            p->noreturn[i] = !out.returns && p->index.funcs[i].source != FUNC_FROM_PLT;
+        if (ran == 0 && p->index.funcs[i].source != FUNC_FROM_PLT) {
+            p->noreturn[i] = !out.returns;
+            p->preserved[i] = out.preserved;
+        }
         p->insns[i] = out.kept_insns;
         p->ninsns[i] = out.nkept_insns;
     }
@@ -395,7 +405,8 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
         return -1;
     }
     p->session.noreturn_at = noreturn_at;
-    p->session.noreturn_arg = p;
+    p->session.preserved_at = preserved_at;
+    p->session.callee_arg = p;
     return 0;
 }
 
@@ -416,6 +427,7 @@ void synth_program_close(struct synth_program *p)
     free(p->ninsns);
     free(p->called);
     free(p->noreturn);
+    free(p->preserved);
     function_index_release(&p->index);
     x86_decoder_free(p->decoder);
     if (p->have_eh)

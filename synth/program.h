@@ -7,7 +7,10 @@
  *     target starts in the entry state) or a jump to a fragment of the same
  *     frame, such as GCC's `.cold` parts, whose FDE starts mid-frame;
  *   - which functions never return (no reachable ret and no tail call), so
- *     calls to them do not fall through.
+ *     calls to them do not fall through;
+ *   - which caller-saved registers a function gives back unchanged (every
+ *     ret finds them as they were on entry: a stack probe keeps rax, which
+ *     the caller then subtracts from rsp), so calls to it keep them.
  * A range that may be a fragment (no name, or a `.cold` one) was run from the
  * ABI's entry state, which is wrong for a fragment: its jumps are held back.
  * Once calls and jumps show which ranges are fragments, the held jumps of the
@@ -38,6 +41,7 @@ struct synth_program {
     size_t *ninner;
     uint8_t *called;            /* per function: some direct call targets it */
     uint8_t *noreturn;          /* per function: found never to return */
+    uint32_t *preserved;        /* per function: caller-saved registers it gives back */
     struct ir_insn **insns;     /* per function: its IR, decoded once in pass one */
     size_t *ninsns;
 };

@@ -29,11 +29,14 @@ struct function_code {
     size_t nblocks;
     size_t *block_of;            /* instruction index -> block index */
     uint8_t *noreturn_call;      /* per instruction: a call that does not return */
+    uint16_t *call_preserves;    /* per instruction: the registers its direct call gives back */
     size_t *worklist;
     size_t nwork;
     int seeding;                 /* the kind of flows now: 0, SEED_INNER or SEED_GUESS */
     const struct synth_request *rq;
     int returns;
+    uint32_t clobbered;          /* registers some return does not give back (all of them
+                                    once the function leaves by a tail call) */
     struct landing_pad *pads;    /* from the function's LSDA */
     size_t npads;
     size_t *table_targets;       /* resolved jump-table targets, as instruction indices */
@@ -97,6 +100,7 @@ static void cfg_release(struct function_code *fc)
     free(fc->blocks);
     free(fc->block_of);
     free(fc->noreturn_call);
+    free(fc->call_preserves);
     free(fc->worklist);
     fc->pads = NULL;
     fc->table_targets = fc->table_first = NULL;
@@ -109,8 +113,10 @@ static void cfg_release(struct function_code *fc)
     fc->blocks = NULL;
     fc->block_of = fc->worklist = NULL;
     fc->noreturn_call = NULL;
+    fc->call_preserves = NULL;
     fc->npads = fc->ntable_targets = fc->nblocks = fc->nwork = 0;
     fc->returns = 0;
+    fc->clobbered = 0;
 }
 
 static void function_code_release(struct function_code *fc)
@@ -669,7 +675,7 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
                 base = st.reg[p.base_reg];
             abs_state_step(&st, &fc->insns[i]);
             if (fc->insns[i].flow == IR_FLOW_CALL || fc->insns[i].flow == IR_FLOW_CALL_INDIRECT)
-                abs_state_after_call(&st);
+                abs_state_after_call(&st, fc->call_preserves[i]);
         }
         uint64_t bound = 0;
         if (!pattern) {
@@ -718,8 +724,9 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
     }
     uint8_t *leader = calloc(fc->n + 1, 1);
     fc->noreturn_call = calloc(fc->n + 1, 1);
+    fc->call_preserves = calloc(fc->n + 1, sizeof *fc->call_preserves);
     fc->block_of = malloc((fc->n + 1) * sizeof *fc->block_of);
-    if (!leader || !fc->noreturn_call || !fc->block_of) {
+    if (!leader || !fc->noreturn_call || !fc->call_preserves || !fc->block_of) {
         free(leader);
         *reason = "out of memory";
         return -1;
@@ -740,7 +747,9 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
         if (in->flow == IR_FLOW_CALL) {
             const char *name = function_index_name_at(ss->index, in->target);
             fc->noreturn_call[i] = (name && function_name_is_noreturn(name)) ||
-                                   (ss->noreturn_at && ss->noreturn_at(ss->noreturn_arg, in->target));
+                                   (ss->noreturn_at && ss->noreturn_at(ss->callee_arg, in->target));
+            if (ss->preserved_at)
+                fc->call_preserves[i] = (uint16_t)ss->preserved_at(ss->callee_arg, in->target);
         }
         if (in->flow == IR_FLOW_JUMP || in->flow == IR_FLOW_COND) {
             size_t t = insn_at(fc, in->target);
@@ -834,7 +843,7 @@ static void run_block(const struct function_code *fc, size_t b, struct abs_state
             observe(arg, in, out, 1);
         abs_state_step(out, in);
         if (in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT) {
-            abs_state_after_call(out);
+            abs_state_after_call(out, fc->call_preserves[i]);
             if (after_call) {
                 *after_call = *out;
                 *have_call = 1;
@@ -866,6 +875,16 @@ static int equal_edge_state(const struct ir_insn *cmp, const struct abs_state *s
     else
         eq->reg[b] = va;
     return 1;
+}
+
+/* The registers (bit R) that hold their own entry value in ST. */
+static uint32_t registers_as_entered(const struct abs_state *st)
+{
+    uint32_t m = 0;
+    for (unsigned r = 0; r < STATE_GPRS; r++)
+        if (st->reg[r].kind == AV_ENTRY && st->reg[r].reg == r && st->reg[r].off == 0)
+            m |= 1u << r;
+    return m;
 }
 
 static void fixpoint(struct function_code *fc)
@@ -908,6 +927,7 @@ static void fixpoint(struct function_code *fc)
                 /* A tail call, or a jump to another fragment of this function
                  * (GCC's .cold parts): either continues this frame. */
                 fc->returns = 1;
+                fc->clobbered = ~0u;
                 leave(fc, in->target, 0, &out);
             }
             break;
@@ -922,6 +942,7 @@ static void fixpoint(struct function_code *fc)
                 break;
             }
             fc->returns = 1;   /* an indirect tail call */
+            fc->clobbered = ~0u;
             /* A lazy-binding PLT stub (jmp *GOT; push $n; jmp PLT0): until
              * the symbol is bound, its GOT entry holds the address just
              * after this jump.  (Padding follows the others.) */
@@ -930,6 +951,7 @@ static void fixpoint(struct function_code *fc)
             break;
         case IR_FLOW_RET:
             fc->returns = 1;
+            fc->clobbered |= ~registers_as_entered(&out);
             break;
         default:
             break;
@@ -973,7 +995,7 @@ static size_t flow_to_landing_pads(struct function_code *fc)
             abs_state_step(&st, in);
             if (!is_call(in))
                 continue;
-            abs_state_after_call(&st);
+            abs_state_after_call(&st, fc->call_preserves[i]);
             for (size_t p = 0; p < fc->npads; p++) {
                 struct landing_pad *pad = &fc->pads[p];
                 if (in->addr < pad->start || in->addr >= pad->end)
@@ -1389,6 +1411,11 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     for (size_t k = 0; k < fc.nleaving; k++)
         rq->exits(rq->exits_arg, fc.leaving[k].target, fc.leaving[k].is_call, &fc.leaving[k].state);
     out->returns = fc.returns;
+    /* Given back only when every way out is a return that the analysis
+     * saw: no tail call, no code reached only by a guess. */
+    for (unsigned r = 0; r < STATE_GPRS && fc.returns && !out->seeded_blocks; r++)
+        if (abi_call_clobbered(r) && !(fc.clobbered & (1u << r)))
+            out->preserved |= 1u << r;
     out->insns = fc.n;
     /* A reachable instruction that does not decode makes the function unknown. */
     for (size_t b = 0; b < fc.nblocks; b++) {

@@ -40,10 +40,14 @@ struct synth_session {
     struct elf_file *ef;
     const struct function_index *index;
     struct x86_decoder *decoder;
-    /* Optional: whether the function at TARGET never returns (beyond the
-     * known names); synth_program answers it from its first pass. */
+    /* Optional facts about the function a direct call reaches at TARGET,
+     * which synth_program answers from its first pass: whether it never
+     * returns (beyond the known names), and which caller-saved registers it
+     * gives back unchanged (bit R: every return leaves R as it was entered;
+     * a stack probe's rax).  Both take CALLEE_ARG. */
     int (*noreturn_at)(void *arg, uint64_t target);
-    void *noreturn_arg;
+    uint32_t (*preserved_at)(void *arg, uint64_t target);
+    void *callee_arg;
 };
 
 /* Per-instruction observer: the state before IN executes.  REACHED is 1 for
@@ -90,6 +94,9 @@ struct synth_request {
 struct synth_outcome {
     const char *reason;        /* why the function is unknown, or NULL */
     int returns;               /* some path returns or leaves by a tail call */
+    uint32_t preserved;        /* caller-saved registers (bit R) that every return gives
+                                  back unchanged; 0 when the function leaves another way
+                                  (a tail call) or code is reached only by a guess */
     size_t insns;
     size_t unreached;          /* instructions left without a state */
     size_t seeded_blocks;      /* blocks given a state by the jump-table / landing-pad rule */

@@ -215,6 +215,18 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
             ir_add(in, ir_set(r0, r1, 0));
             return;
         }
+        /* An immediate into a whole register, or into its low 32 bits
+         * (which zeroes the rest): a constant (a stack probe's size). */
+        if (op0 && op0->type == X86_OP_REG && (op0->size == 8 || op0->size == 4) && op1 &&
+            op1->type == X86_OP_IMM) {
+            int whole;
+            uint8_t r = dwarf_reg(op0->reg, &whole);
+            int64_t value = op0->size == 4 ? (int64_t)(uint32_t)op1->imm : op1->imm;
+            if (r != IR_REG_NONE && fits32(value)) {
+                ir_add(in, ir_set(r, IR_REG_NONE, (int32_t)value));
+                return;
+            }
+        }
         if (r0 != IR_REG_NONE && op1 && op1->type == X86_OP_MEM) {
             uint8_t base = simple_mem(op1, &disp);
             ir_add(in, base != IR_REG_NONE ? ir_load(r0, base, disp) : ir_clobber(r0));
@@ -246,6 +258,10 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
         if (r0 != IR_REG_NONE && op1 && op1->type == X86_OP_IMM && fits32(op1->imm) &&
             op1->imm != INT32_MIN) {
             ir_add(in, ir_set(r0, r0, (int32_t)(ci->id == X86_INS_ADD ? op1->imm : -op1->imm)));
+            return;
+        }
+        if (r0 != IR_REG_NONE && r1 != IR_REG_NONE) {
+            ir_add(in, ir_add_reg(r0, r1, ci->id == X86_INS_SUB));
             return;
         }
         break;

@@ -125,16 +125,41 @@ static void saved_where(const struct unwind_row *syn, unsigned reg, char *buf, s
         buf[0] = '\0';
 }
 
+/* What register value V is, for a message: "0x0", "CFA-16", "rax's entry
+ * value+8", or "" when it is unknown or has no short name. */
+static void describe_value(struct absval v, char *buf, size_t size)
+{
+    long long k = (long long)v.off;
+    switch (v.kind) {
+    case AV_CONST: snprintf(buf, size, "%s0x%llx", k < 0 ? "-" : "", k < 0 ? -(unsigned long long)k : (unsigned long long)k); break;
+    case AV_CFA: snprintf(buf, size, "CFA%+lld", k); break;
+    case AV_ENTRY:
+        snprintf(buf, size, k ? "%s's entry value%+lld" : "%s's entry value",
+                 v.reg == STATE_RA ? "ra" : unwind_column_name(v.reg), k);
+        break;
+    default: buf[0] = '\0'; break;
+    }
+}
+
 /* Report register REG's rule, whose verdict V is known to be FAILS, or HOLDS
- * for an `undefined` rule (imprecise when synthesis knows the value). */
+ * for an `undefined` rule (imprecise when synthesis knows the value).  ST is
+ * the state the verdict came from. */
 static void check_register(struct checker *c, const struct ir_insn *in, const struct unwind_row *dw,
-                           const struct unwind_row *syn, unsigned reg, enum rule_verdict v)
+                           const struct unwind_row *syn, const struct abs_state *st, unsigned reg,
+                           enum rule_verdict v)
 {
     const struct unwind_rule *rule = &dw->reg[reg];
     const char *name = reg == ABI_RA ? "ra" : unwind_column_name((int)reg);
-    char d[48], s[48];
+    char d[48], s[48], value[40];
     format_reg_rule(d, sizeof d, rule);
     format_reg_rule(s, sizeof s, &syn->reg[reg]);
+    /* No rule recovers the entry value, but the register's own value is
+     * known: say what it holds instead ("rbx = 0x0"). */
+    if (syn->reg[reg].kind == REG_RULE_UNKNOWN && reg < STATE_GPRS) {
+        describe_value(st->reg[reg], value, sizeof value);
+        if (value[0])
+            snprintf(s, sizeof s, "%s = %s", name, value);
+    }
     if (v == RULE_HOLDS) {
         if (rule->kind == REG_RULE_UNDEFINED && reg != ABI_RA && syn->reg[reg].kind == REG_RULE_OFFSET)
             add_finding(c, FINDING_IMPRECISE, SEVERITY_INFO, (int)reg, in->addr, d, s,
@@ -259,7 +284,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
             synth_row_from_state(st, &syn);
             have_syn = 1;
         }
-        check_register(c, in, dw, &syn, reg, v);
+        check_register(c, in, dw, &syn, st, reg, v);
     }
 }
 

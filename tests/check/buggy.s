@@ -87,6 +87,37 @@ drap_call:
 	.cfi_endproc
 	.size	drap_call, .-drap_call
 
+# A frame sized by a stack probe (which gives rax back), described without
+# the push before it: cfa-mismatch at +0xe, after the sub.
+	.globl	probed_frame
+	.type	probed_frame, @function
+probed_frame:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	movl	$0x1000, %eax
+	call	.Lprobe
+	subq	%rax, %rsp
+	.cfi_def_cfa_offset 0x1008
+	addq	$0x1000, %rsp
+	.cfi_def_cfa_offset 16
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	probed_frame, .-probed_frame
+
+.Lprobe:
+	.cfi_startproc
+	movq	%rax, %r11
+1:	testq	%rsp, -8(%rsp)
+	subq	$0x1000, %r11
+	ja	1b
+	ret
+	.cfi_endproc
+	.size	.Lprobe, .-.Lprobe
+
 # No CFI at all: fde-gap.
 	.globl	no_cfi
 	.type	no_cfi, @function

@@ -23,11 +23,12 @@ for want in "stale_cfa+0x1: error: cfa-mismatch: CFA rule rsp+8 does not give th
             "undescribed_save+0x4: error: clobbered-not-described: rbx is clobbered here" \
             "wrong_slot+0x2: error: reg-mismatch: r12 rule c-24 does not give r12's value on entry (synthesis: c-16)" \
             "drap_call+0x13: warning: call-clobbered-rule: at this call the CFA rule r10+0 reads r10" \
+            "probed_frame+0xe: error: cfa-mismatch: CFA rule rsp+4104 does not give the CFA (synthesis: rsp+4112)" \
             "no_cfi+0x0: warning: fde-gap: "; do
     grep -qF "$buggy: $want" <<< "$out" && ok "found: ${want%%:*}" || not_ok "found: $want" "$out"
 done
 grep -q "correct+" <<< "$out" && not_ok "no finding in correct" "$out" || ok "no finding in correct"
-[ "$(grep -c ': error: ' <<< "$out")" -eq 3 ] && ok "exactly 3 errors" || not_ok "exactly 3 errors" "$out"
+[ "$(grep -c ': error: ' <<< "$out")" -eq 4 ] && ok "exactly 4 errors" || not_ok "exactly 4 errors" "$out"
 
 # 2. Correct CFI is clean; exit codes and --fail-on.
 out=$("$dwcheck" "$shapes"); rc=$?
@@ -59,6 +60,15 @@ cc -nostdlib -no-pie -Wl,-e,absolute_table -Wl,--build-id=none -o "$work/absolut
 all_checked "tables of addresses loaded into a register, one of them jumped through in another block (non-PIE)" "$work/absolute_table"
 cc -shared -nostdlib -Wl,-z,lazy -Wl,--build-id=none -o "$work/plt_call.so" tests/check/plt_call.s || exit 1
 all_checked "a lazy-binding PLT stub" "$work/plt_call.so"
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/stack_probe.so" tests/check/stack_probe.s || exit 1
+all_checked "frames larger than a page, sized by a stack probe that gives rax back" "$work/stack_probe.so"
+# A probe that changes rax: the frame after it is not known; no guess, no finding.
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/stack_probe_clobbered.so" tests/check/stack_probe_clobbered.s || exit 1
+json=$("$dwcheck" --format=json "$work/stack_probe_clobbered.so"); rc=$?
+[ "$rc" -eq 0 ] && grep -qF '"findings":[]' <<< "$json" &&
+    grep -qF '"synthesis does not know the register the CFA rule reads":2' <<< "$json" &&
+    ok "a probe that changes rax: the two addresses after it unchecked, no finding" ||
+    not_ok "a probe that changes rax: the two addresses after it unchecked, no finding (exit $rc)" "$json"
 "$dwcheck" --fail-on=never "$buggy" > /dev/null; rc=$?
 [ "$rc" -eq 0 ] && ok "--fail-on=never: exit 0" || not_ok "--fail-on=never: exit $rc"
 "$dwcheck" --fail-on=warning "$shapes" > /dev/null; rc=$?
@@ -81,7 +91,7 @@ missing=$(for k in $kinds; do grep -qw -- "$k" <<< "$help" || echo "$k"; done)
 # 3. JSON: one object per file with the documented fields.
 json=$("$dwcheck" --format=json -j2 "$buggy" "$shapes")
 [ "$(wc -l <<< "$json")" -eq 2 ] && ok "json: one line per file" || not_ok "json: one line per file" "$json"
-for field in '"file":' '"fdes":7' '"rows_checked":' '"addresses_checked":' '"unchecked":' \
+for field in '"file":' '"fdes":9' '"rows_checked":' '"addresses_checked":' '"unchecked":' \
              '"kind":"cfa-mismatch","severity":"error","function":"stale_cfa","address":' \
              '"dwarf":"rsp+8","synth":"rsp+16"'; do
     grep -qF "$field" <<< "$(head -1 <<< "$json")" && ok "json: $field" || not_ok "json: $field" "$json"
@@ -97,7 +107,7 @@ run = d["runs"][0]
 rules = {r["id"] for r in run["tool"]["driver"]["rules"]}
 assert run["tool"]["driver"]["name"] == "dwcheck"
 res = run["results"]
-assert len(res) == 5, len(res)
+assert len(res) == 6, len(res)
 for r in res:
     assert r["ruleId"] in rules and r["level"] in ("error", "warning", "note")
     loc = r["locations"][0]
@@ -107,7 +117,7 @@ for r in res:
 assert {r["ruleId"] for r in res} == {"cfa-mismatch", "clobbered-not-described", "reg-mismatch",
                                     "call-clobbered-rule", "fde-gap"}
 PY
-then ok "sarif: valid 2.1.0 document, 5 results with declared rules"; else not_ok "sarif document"; fi
+then ok "sarif: valid 2.1.0 document, 6 results with declared rules"; else not_ok "sarif document"; fi
 
 # 3c. The HTML report: written whole, and rendered by a real browser
 #     (headless Chromium) with its parts in place.
@@ -116,7 +126,7 @@ rm -rf "$html"
 "$dwcheck" --html="$html" "$buggy" "$shapes" > /dev/null
 page=$html/index.html
 if [ -s "$page" ] && [ ! -e "$html/.index.html.tmp" ]; then ok "html: index.html written"; else not_ok "html: index.html written"; fi
-for want in 'id="summary"' '<svg id="chart"' '<table id="files">' 'id="kind-cfa-mismatch">cfa-mismatch (1)' \
+for want in 'id="summary"' '<svg id="chart"' '<table id="files">' 'id="kind-cfa-mismatch">cfa-mismatch (2)' \
             'id="kind-fde-gap">fde-gap (1)' 'class="excerpt"' '<tr class="here"><td>0x'; do
     grep -qF "$want" "$page" && ok "html: $want" || not_ok "html: $want"
 done

@@ -848,7 +848,7 @@ static void test_after_call(void **state)
     store8(&s, RSP, -16, ABI_RDI);                   /* [CFA-64]: below */
     assert_int_equal(s.nslots, 7);
 
-    abs_state_after_call(&s);
+    abs_state_after_call(&s, 0);
     static const unsigned caller_saved[] = {ABI_RAX, ABI_RDX, ABI_RCX, ABI_RSI, ABI_RDI,
                                             ABI_R8,  ABI_R9,  ABI_R10, ABI_R11};
     for (unsigned i = 0; i < sizeof caller_saved / sizeof caller_saved[0]; i++)
@@ -886,18 +886,28 @@ static void test_after_call(void **state)
     store8(&s, RSP, -4, ABI_RBX);                    /* [CFA-36, CFA-28) */
     store8(&s, RSP, 8, ABI_R12);                     /* [CFA-24, CFA-16) */
     assert_int_equal(s.nslots, 3);
-    abs_state_after_call(&s);
+    abs_state_after_call(&s, 0);
     assert_unknown(abs_state_slot(&s, -36));
     assert_entry(abs_state_slot(&s, -24), ABI_R12, 0);
     assert_int_equal(s.nslots, 2);
 
     /* At entry (a tail position): nothing below CFA-8 to forget. */
     abs_state_entry(&s);
-    abs_state_after_call(&s);
+    abs_state_after_call(&s, 0);
     assert_int_equal(s.nslots, 1);
     assert_cfa(s.reg[RSP], -8);
     assert_unknown(s.reg[ABI_RDI]);
     assert_entry(s.reg[ABI_RBX], ABI_RBX, 0);
+
+    /* A callee known to give rax back (a stack probe): rax keeps its value,
+     * the other caller-saved registers do not. */
+    abs_state_entry(&s);
+    run1(&s, ir_set(ABI_RAX, RSP, 0));               /* rax = CFA-8 */
+    run1(&s, ir_set(ABI_RDX, RSP, 0));
+    abs_state_after_call(&s, 1u << ABI_RAX);
+    assert_cfa(s.reg[ABI_RAX], -8);
+    assert_unknown(s.reg[ABI_RDX]);
+    assert_unknown(s.reg[ABI_RDI]);
 }
 
 /* ---- join ---------------------------------------------------------------- */
@@ -1034,6 +1044,36 @@ static void test_constants(void **state)
     push(&s, ABI_RBX);                                /* [CFA-16] := the constant */
     assert_unknown(abs_state_slot(&s, -16));
     assert_entry(abs_state_slot(&s, -8), STATE_RA, 0);
+}
+
+/* add/sub of a register: a constant moves a known value by its amount
+ * (mov $0x2008,%eax; call probe; sub %rax,%rsp allocates a large frame);
+ * anything else makes the result unknown; sub %r,%r is 0. */
+static void test_add_sub_register(void **state)
+{
+    (void)state;
+    struct abs_state s;
+    abs_state_entry(&s);
+    push(&s, ABI_RBX);                                /* rsp = CFA-16 */
+    run1(&s, ir_set(ABI_RAX, NONE, 0x2008));
+    run1(&s, ir_add_reg(RSP, ABI_RAX, 1));            /* sub %rax,%rsp */
+    assert_cfa(s.reg[RSP], -16 - 0x2008);
+    run1(&s, ir_add_reg(RSP, ABI_RAX, 0));            /* add %rax,%rsp */
+    assert_cfa(s.reg[RSP], -16);
+    run1(&s, ir_set(ABI_RDX, ABI_RDI, 0));            /* rdx = entry(rdi) */
+    run1(&s, ir_add_reg(ABI_RAX, ABI_RDX, 0));        /* add %rdx,%rax: constant + known */
+    assert_entry(s.reg[ABI_RAX], ABI_RDI, 0x2008);
+    run1(&s, ir_add_reg(ABI_RAX, ABI_RDX, 1));        /* known - known: unknown */
+    assert_unknown(s.reg[ABI_RAX]);
+    run1(&s, ir_add_reg(ABI_RDX, ABI_RAX, 0));        /* known + unknown: unknown */
+    assert_unknown(s.reg[ABI_RDX]);
+    run1(&s, ir_add_reg(ABI_RCX, ABI_RCX, 1));        /* sub %rcx,%rcx */
+    assert_int_equal(s.reg[ABI_RCX].kind, AV_CONST);
+    assert_true(s.reg[ABI_RCX].off == 0);
+    run1(&s, ir_set(ABI_RSI, NONE, 0x4000));          /* a table's entry does not move */
+    s.reg[ABI_R8] = (struct absval){AV_TABLE_ENTRY, 0, 0x4000};
+    run1(&s, ir_add_reg(ABI_R8, ABI_RSI, 0));
+    assert_unknown(s.reg[ABI_R8]);
 }
 
 /* mov T(,%i,8),%r (a load with aux LOAD_ABS64) makes r an entry of the table
@@ -1255,6 +1295,7 @@ int main(void)
         cmocka_unit_test(test_join_different_values),
         cmocka_unit_test(test_join_slots),
         cmocka_unit_test(test_constants),
+        cmocka_unit_test(test_add_sub_register),
         cmocka_unit_test(test_table_entries),
         cmocka_unit_test(test_join_idempotent),
         cmocka_unit_test(test_join_frame_pointer),
