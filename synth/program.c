@@ -315,6 +315,42 @@ static void take_entry_contracts(struct synth_program *p)
     cfi_eval_release(&ev);
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A library calls its own exported functions through its PLT (they could
+ * be interposed): a stub whose symbol this file defines as a function that
+ * never returns (Perl_croak) never returns either. */
+static void plt_stubs_of_noreturn(struct synth_program *p)
+{
+    const struct function_index *ix = &p->index;
+    const char **names = malloc((ix->nfuncs + 1) * sizeof *names);
+    size_t n = 0;
+    if (!names)
+        return;
+    for (size_t i = 0; i < ix->nfuncs; i++)
+        if (p->noreturn[i] && ix->funcs[i].source != FUNC_FROM_PLT && ix->funcs[i].name[0])
+            names[n++] = ix->funcs[i].name;
+    qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < ix->nfuncs && n; i++) {
+        const struct function_range *f = &ix->funcs[i];
+        size_t len = strlen(f->name);
+        if (f->source != FUNC_FROM_PLT || len <= 4 || strcmp(f->name + len - 4, "@plt") != 0)
+            continue;
+        char symbol[256];
+        if (len - 4 >= sizeof symbol)
+            continue;
+        memcpy(symbol, f->name, len - 4);
+        symbol[len - 4] = '\0';
+        const char *key = symbol;
+        if (bsearch(&key, names, n, sizeof *names, by_name))
+            p->noreturn[i] = 1;
+    }
+    free(names);
+}
+
 int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_error,
                        size_t eh_errlen, char *err, size_t errlen)
 {
@@ -370,6 +406,7 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
         p->ninsns[i] = out.nkept_insns;
     }
     if (!po.oom) {
+        plt_stubs_of_noreturn(p);
         mark_called(p);
         /* The held jumps of ranges that turned out to be functions entered
          * the ordinary way count as they are; fragments run again below. */

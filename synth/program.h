@@ -7,7 +7,9 @@
  *     target starts in the entry state) or a jump to a fragment of the same
  *     frame, such as GCC's `.cold` parts, whose FDE starts mid-frame;
  *   - which functions never return (no reachable ret and no tail call), so
- *     calls to them do not fall through;
+ *     calls to them do not fall through; nor do calls through the PLT to
+ *     such a function of the file itself (Perl_croak: a library calls its
+ *     exported functions through its PLT);
  *   - which caller-saved registers a function gives back unchanged (every
  *     ret finds them as they were on entry: a stack probe keeps rax, which
  *     the caller then subtracts from rsp), so calls to it keep them.

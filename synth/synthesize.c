@@ -1356,11 +1356,12 @@ static void run_known_flows(struct function_code *fc, const struct synth_request
             flow_into(fc, fc->block_of[at], &rq->more_entries[k].state);
     }
     fixpoint(fc);
-    if (rq->entry_is_guess) {
+    /* The landing pads of calls that only those jumps reach (a .cold part
+     * whose path from its start ends in a call that never returns). */
+    if (rq->entry_is_guess)
         fc->seeding = 0;
-        for (int round = 0; round < 2 && flow_to_landing_pads(fc); round++)
-            fixpoint(fc);
-    }
+    for (int round = 0; round < 2 && flow_to_landing_pads(fc); round++)
+        fixpoint(fc);
 }
 
 int synthesize_function(struct synth_session *ss, const struct synth_request *rq,

@@ -60,6 +60,8 @@ cc -nostdlib -no-pie -Wl,-e,absolute_table -Wl,--build-id=none -o "$work/absolut
 all_checked "tables of addresses loaded into a register, one of them jumped through in another block (non-PIE)" "$work/absolute_table"
 cc -shared -nostdlib -Wl,-z,lazy -Wl,--build-id=none -o "$work/plt_call.so" tests/check/plt_call.s || exit 1
 all_checked "a lazy-binding PLT stub" "$work/plt_call.so"
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/noreturn_plt.so" tests/check/noreturn_plt.s || exit 1
+all_checked "a library's own function that never returns, called through its PLT; a landing pad of a .cold part reached from its middle" "$work/noreturn_plt.so"
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/stack_probe.so" tests/check/stack_probe.s || exit 1
 all_checked "frames larger than a page, sized by a stack probe that gives rax back" "$work/stack_probe.so"
 # A probe that changes rax: the frame after it is not known; no guess, no finding.
