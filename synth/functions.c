@@ -278,11 +278,22 @@ int function_name_is_noreturn(const char *name)
         "_longjmp", "__longjmp_chk", "__fortify_fail", "__chk_fail", "__libc_fatal",
         "pthread_exit", "err", "errx", "verr", "verrx", "__stack_chk_fail_local",
         "_ZSt9terminatev", "__ubsan_handle_builtin_unreachable", "__gnat_last_chance_handler",
+        /* The GNAT run time's, declared No_Return (its own code never returns). */
+        "__gnat_raise_exception", "__gnat_reraise", "__gnat_reraise_zcx", "__gnat_raise_with_msg",
+        "__gnat_raise_constraint_error", "__gnat_raise_constraint_error_msg",
+        "__gnat_raise_program_error", "__gnat_raise_program_error_msg",
+        "__gnat_raise_storage_error", "__gnat_raise_storage_error_msg",
+        "__gnat_unhandled_except_handler", "system__assertions__raise_assert_failure",
+        "ada__exceptions__raise_exception", "ada__exceptions__raise_exception_no_defer",
+        "ada__exceptions__reraise_occurrence_always", "ada__exceptions__reraise_occurrence_no_defer",
     };
     size_t len = strcspn(name, "@");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strlen(names[i]) == len && strncmp(names[i], name, len) == 0)
             return 1;
+    /* GNAT's run-time checks: __gnat_rcheck_CE_Index_Check ... */
+    if (strncmp(name, "__gnat_rcheck_", 14) == 0)
+        return 1;
     /* libstdc++'s std::__throw_* helpers: _ZSt16__throw_bad_allocv ... */
     return strncmp(name, "_ZSt", 4) == 0 && strstr(name, "__throw_") != NULL && strstr(name, "__throw_") < name + len;
 }

@@ -84,7 +84,8 @@ struct landing_pad {
     size_t insn;                 /* index of the landing pad's instruction, (size_t)-1 outside */
     uint64_t target;             /* the landing pad's address */
     int have_state;
-    struct abs_state state;      /* join of the states after those calls */
+    int seeded;                  /* the surest way those calls were reached (see block) */
+    struct abs_state state;      /* join of the states after those calls reached so */
 };
 
 /* Free what build_blocks and the flows made, keeping the instructions. */
@@ -808,10 +809,11 @@ static int flow_into(struct function_code *fc, size_t b, const struct abs_state 
 {
     struct block *blk = &fc->blocks[b];
     int changed;
-    /* A guess never changes what real paths established. */
+    /* A guess never changes what surer paths established, and they replace
+     * what it gave. */
     if (fc->seeding && blk->reached && blk->seeded < fc->seeding)
         return 0;
-    if (!blk->reached) {
+    if (!blk->reached || fc->seeding < blk->seeded) {
         blk->in = *st;
         blk->reached = 1;
         blk->seeded = fc->seeding;
@@ -890,9 +892,12 @@ static uint32_t registers_as_entered(const struct abs_state *st)
 static void fixpoint(struct function_code *fc)
 {
     struct abs_state out;
+    int phase = fc->seeding;
     while (fc->nwork > 0) {
         size_t b = fc->worklist[--fc->nwork];
         fc->blocks[b].queued = 0;
+        /* What a block hands on is no surer than how it was reached. */
+        fc->seeding = fc->blocks[b].seeded > phase ? fc->blocks[b].seeded : phase;
         run_block(fc, b, &out, NULL, NULL, NULL, NULL);
         size_t last = fc->blocks[b].last;
         const struct ir_insn *in = &fc->insns[last];
@@ -961,6 +966,7 @@ static void fixpoint(struct function_code *fc)
         if (falls && fallthrough && last + 1 < fc->n)
             flow_into(fc, fc->block_of[last + 1], fallthrough);
     }
+    fc->seeding = phase;
 }
 
 static int is_padding_block(const struct function_code *fc, size_t b)
@@ -1000,15 +1006,18 @@ static size_t flow_to_landing_pads(struct function_code *fc)
                 struct landing_pad *pad = &fc->pads[p];
                 if (in->addr < pad->start || in->addr >= pad->end)
                     continue;
-                if (!pad->have_state)
+                if (!pad->have_state || blk->seeded < pad->seeded) {
                     pad->state = st;
-                else
+                    pad->seeded = blk->seeded;
+                } else if (blk->seeded == pad->seeded) {
                     abs_state_join(&pad->state, &st);
+                }
                 pad->have_state = 1;
             }
         }
     }
     size_t n = 0;
+    int phase = fc->seeding;
     for (size_t p = 0; p < fc->npads; p++) {
         const struct landing_pad *pad = &fc->pads[p];
         if (!pad->have_state)
@@ -1017,8 +1026,10 @@ static size_t flow_to_landing_pads(struct function_code *fc)
             leave(fc, pad->target, 0, &pad->state);
             continue;
         }
+        fc->seeding = pad->seeded > phase ? pad->seeded : phase;
         n += flow_into(fc, fc->block_of[pad->insn], &pad->state);
     }
+    fc->seeding = phase;
     return n;
 }
 
