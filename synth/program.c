@@ -161,18 +161,13 @@ static void settle_exits(struct pass_one *po, int rc)
     po->npending = 0;
 }
 
-static int noreturn_at(void *arg, uint64_t target)
+static uint32_t callee_at(void *arg, uint64_t target)
 {
     struct synth_program *p = arg;
     size_t j = function_starting_at(&p->index, target);
-    return j != (size_t)-1 && p->noreturn[j];
-}
-
-static uint32_t preserved_at(void *arg, uint64_t target)
-{
-    struct synth_program *p = arg;
-    size_t j = function_starting_at(&p->index, target);
-    return j != (size_t)-1 ? p->preserved[j] : 0;
+    if (j == (size_t)-1)
+        return 0;
+    return p->preserved[j] | (p->noreturn[j] ? SYNTH_NEVER_RETURNS : 0);
 }
 
 static int first_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
@@ -385,7 +380,7 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
         synth_program_close(p);
         return -1;
     }
-    p->session = (struct synth_session){ef, &p->index, p->decoder, NULL, NULL, NULL};
+    p->session = (struct synth_session){ef, &p->index, p->decoder, NULL, NULL};
 
     /* Pass one: exits of every function. */
     struct pass_one po = {.p = p, .jumped_into = calloc(n + 1, 1)};
@@ -441,8 +436,7 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
         synth_program_close(p);
         return -1;
     }
-    p->session.noreturn_at = noreturn_at;
-    p->session.preserved_at = preserved_at;
+    p->session.callee_at = callee_at;
     p->session.callee_arg = p;
     return 0;
 }

@@ -11,7 +11,8 @@
 
 /* How a block got its state (flows of a later kind never change an earlier one's). */
 #define SEED_INNER 1    /* a jump from another fragment of the frame */
-#define SEED_GUESS 2    /* the unreached-block rules of seed_unreached */
+#define SEED_GUESS 2
+#define PAD_ROUNDS_MAX 8    /* the unreached-block rules of seed_unreached */
 
 struct block {
     size_t first, last;          /* instruction indices, inclusive */
@@ -19,6 +20,7 @@ struct block {
     int seeded;                  /* how it was first reached: 0 from the entry or a landing pad,
                                     SEED_INNER from another fragment, SEED_GUESS by a guess */
     int queued;                  /* on the worklist (each block is there at most once) */
+    int pad_calls;               /* has a call that a landing pad catches */
     struct abs_state in;
 };
 
@@ -28,8 +30,8 @@ struct function_code {
     struct block *blocks;
     size_t nblocks;
     size_t *block_of;            /* instruction index -> block index */
-    uint8_t *noreturn_call;      /* per instruction: a call that does not return */
-    uint16_t *call_preserves;    /* per instruction: the registers its direct call gives back */
+    uint16_t *call_facts;        /* per instruction: for a direct call, the registers the
+                                    callee gives back, and SYNTH_NEVER_RETURNS */
     size_t *worklist;
     size_t nwork;
     int seeding;                 /* the kind of flows now: 0, SEED_INNER or SEED_GUESS */
@@ -100,8 +102,7 @@ static void cfg_release(struct function_code *fc)
     free(fc->leaving);
     free(fc->blocks);
     free(fc->block_of);
-    free(fc->noreturn_call);
-    free(fc->call_preserves);
+    free(fc->call_facts);
     free(fc->worklist);
     fc->pads = NULL;
     fc->table_targets = fc->table_first = NULL;
@@ -113,8 +114,7 @@ static void cfg_release(struct function_code *fc)
     fc->nleaving = fc->leaving_cap = 0;
     fc->blocks = NULL;
     fc->block_of = fc->worklist = NULL;
-    fc->noreturn_call = NULL;
-    fc->call_preserves = NULL;
+    fc->call_facts = NULL;
     fc->npads = fc->ntable_targets = fc->nblocks = fc->nwork = 0;
     fc->returns = 0;
     fc->clobbered = 0;
@@ -259,6 +259,12 @@ static int decode_function(struct synth_session *ss, const struct function_range
     return rc;
 }
 
+/* The caller-saved registers that the call at instruction I leaves alone. */
+static uint32_t registers_given_back(const struct function_code *fc, size_t i)
+{
+    return fc->call_facts[i] & ~SYNTH_NEVER_RETURNS;
+}
+
 static int ends_block(const struct function_code *fc, size_t i)
 {
     switch (fc->insns[i].flow) {
@@ -266,7 +272,7 @@ static int ends_block(const struct function_code *fc, size_t i)
     case IR_FLOW_JUMP_INDIRECT: case IR_FLOW_INVALID:
         return 1;
     default:
-        return fc->noreturn_call[i];
+        return (fc->call_facts[i] & SYNTH_NEVER_RETURNS) != 0;
     }
 }
 
@@ -676,7 +682,7 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
                 base = st.reg[p.base_reg];
             abs_state_step(&st, &fc->insns[i]);
             if (fc->insns[i].flow == IR_FLOW_CALL || fc->insns[i].flow == IR_FLOW_CALL_INDIRECT)
-                abs_state_after_call(&st, fc->call_preserves[i]);
+                abs_state_after_call(&st, registers_given_back(fc, i));
         }
         uint64_t bound = 0;
         if (!pattern) {
@@ -717,6 +723,11 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
     return added;
 }
 
+static int is_call(const struct ir_insn *in)
+{
+    return in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT;
+}
+
 static int build_blocks(struct synth_session *ss, struct function_code *fc, const char **reason)
 {
     if (find_landing_pads(ss, fc) != 0 || resolve_jump_tables(ss, fc) != 0) {
@@ -724,10 +735,9 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
         return -1;
     }
     uint8_t *leader = calloc(fc->n + 1, 1);
-    fc->noreturn_call = calloc(fc->n + 1, 1);
-    fc->call_preserves = calloc(fc->n + 1, sizeof *fc->call_preserves);
+    fc->call_facts = calloc(fc->n + 1, sizeof *fc->call_facts);
     fc->block_of = malloc((fc->n + 1) * sizeof *fc->block_of);
-    if (!leader || !fc->noreturn_call || !fc->call_preserves || !fc->block_of) {
+    if (!leader || !fc->call_facts || !fc->block_of) {
         free(leader);
         *reason = "out of memory";
         return -1;
@@ -747,10 +757,10 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
         const struct ir_insn *in = &fc->insns[i];
         if (in->flow == IR_FLOW_CALL) {
             const char *name = function_index_name_at(ss->index, in->target);
-            fc->noreturn_call[i] = (name && function_name_is_noreturn(name)) ||
-                                   (ss->noreturn_at && ss->noreturn_at(ss->callee_arg, in->target));
-            if (ss->preserved_at)
-                fc->call_preserves[i] = (uint16_t)ss->preserved_at(ss->callee_arg, in->target);
+            uint32_t facts = ss->callee_at ? ss->callee_at(ss->callee_arg, in->target) : 0;
+            if (name && function_name_is_noreturn(name))
+                facts |= SYNTH_NEVER_RETURNS;
+            fc->call_facts[i] = (uint16_t)facts;
         }
         if (in->flow == IR_FLOW_JUMP || in->flow == IR_FLOW_COND) {
             size_t t = insn_at(fc, in->target);
@@ -778,6 +788,8 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
         }
         fc->blocks[b].last = i;
         fc->block_of[i] = b;
+        for (size_t p = 0; p < fc->npads && is_call(&fc->insns[i]) && !fc->blocks[b].pad_calls; p++)
+            fc->blocks[b].pad_calls = fc->insns[i].addr >= fc->pads[p].start && fc->insns[i].addr < fc->pads[p].end;
     }
     fc->nblocks = nblocks;
     free(leader);
@@ -845,7 +857,7 @@ static void run_block(const struct function_code *fc, size_t b, struct abs_state
             observe(arg, in, out, 1);
         abs_state_step(out, in);
         if (in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT) {
-            abs_state_after_call(out, fc->call_preserves[i]);
+            abs_state_after_call(out, registers_given_back(fc, i));
             if (after_call) {
                 *after_call = *out;
                 *have_call = 1;
@@ -918,7 +930,7 @@ static void fixpoint(struct function_code *fc)
         }
         switch (in->flow) {
         case IR_FLOW_NEXT: case IR_FLOW_CALL: case IR_FLOW_CALL_INDIRECT:
-            falls = !fc->noreturn_call[last];
+            falls = !(fc->call_facts[last] & SYNTH_NEVER_RETURNS);
             break;
         case IR_FLOW_COND:
             falls = 1;
@@ -977,11 +989,6 @@ static int is_padding_block(const struct function_code *fc, size_t b)
     return 1;
 }
 
-static int is_call(const struct ir_insn *in)
-{
-    return in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT;
-}
-
 /* Landing pads start in the state after their call sites (the unwinder
  * resumes there with the frame as the call left it).  Returns how many pads'
  * states changed (another round is needed only then). */
@@ -993,7 +1000,7 @@ static size_t flow_to_landing_pads(struct function_code *fc)
         fc->pads[p].have_state = 0;
     for (size_t b = 0; b < fc->nblocks; b++) {
         const struct block *blk = &fc->blocks[b];
-        if (!blk->reached)
+        if (!blk->reached || !blk->pad_calls)
             continue;
         struct abs_state st = blk->in;
         for (size_t i = blk->first; i <= blk->last; i++) {
@@ -1001,7 +1008,7 @@ static size_t flow_to_landing_pads(struct function_code *fc)
             abs_state_step(&st, in);
             if (!is_call(in))
                 continue;
-            abs_state_after_call(&st, fc->call_preserves[i]);
+            abs_state_after_call(&st, registers_given_back(fc, i));
             for (size_t p = 0; p < fc->npads; p++) {
                 struct landing_pad *pad = &fc->pads[p];
                 if (in->addr < pad->start || in->addr >= pad->end)
@@ -1345,6 +1352,14 @@ static int abandon(struct function_code *fc, struct known_table *known, struct u
 
 /* The flows from what is known to enter the function: its entry, the
  * landing pads of its calls, and jumps from other fragments of its frame. */
+/* Landing pads until their states settle: a pad's own calls may land in
+ * another (each round is bounded; states only grow, so few are needed). */
+static void flow_to_landing_pads_until_stable(struct function_code *fc)
+{
+    for (int round = 0; round < PAD_ROUNDS_MAX && flow_to_landing_pads(fc); round++)
+        fixpoint(fc);
+}
+
 static void run_known_flows(struct function_code *fc, const struct synth_request *rq)
 {
     struct abs_state entry;
@@ -1356,9 +1371,7 @@ static void run_known_flows(struct function_code *fc, const struct synth_request
     flow_into(fc, 0, rq->entry ? rq->entry : &entry);
     if (!rq->entry_is_guess) {
         fixpoint(fc);
-        /* Landing pads, twice: a pad's own calls may land in another. */
-        for (int round = 0; round < 2 && flow_to_landing_pads(fc); round++)
-            fixpoint(fc);
+        flow_to_landing_pads_until_stable(fc);
     }
     fc->seeding = rq->entry_is_guess ? 0 : SEED_INNER;
     for (size_t k = 0; k < rq->nmore_entries; k++) {
@@ -1371,8 +1384,8 @@ static void run_known_flows(struct function_code *fc, const struct synth_request
      * whose path from its start ends in a call that never returns). */
     if (rq->entry_is_guess)
         fc->seeding = 0;
-    for (int round = 0; round < 2 && flow_to_landing_pads(fc); round++)
-        fixpoint(fc);
+    if (rq->nmore_entries)
+        flow_to_landing_pads_until_stable(fc);
 }
 
 int synthesize_function(struct synth_session *ss, const struct synth_request *rq,

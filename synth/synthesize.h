@@ -40,15 +40,17 @@ struct synth_session {
     struct elf_file *ef;
     const struct function_index *index;
     struct x86_decoder *decoder;
-    /* Optional facts about the function a direct call reaches at TARGET,
-     * which synth_program answers from its first pass: whether it never
-     * returns (beyond the known names), and which caller-saved registers it
-     * gives back unchanged (bit R: every return leaves R as it was entered;
-     * a stack probe's rax).  Both take CALLEE_ARG. */
-    int (*noreturn_at)(void *arg, uint64_t target);
-    uint32_t (*preserved_at)(void *arg, uint64_t target);
+    /* Optional: what is known of the function a direct call reaches at
+     * TARGET, which synth_program answers from its first pass: the
+     * caller-saved registers it gives back unchanged (bit R: every return
+     * leaves R as it was entered; a stack probe's rax), and SYNTH_NEVER_RETURNS
+     * when it never returns (beyond the known names). */
+    uint32_t (*callee_at)(void *arg, uint64_t target);
     void *callee_arg;
 };
+
+/* In callee_at's answer (bit 15 is r15's, which a callee must restore anyway). */
+#define SYNTH_NEVER_RETURNS (1u << 15)
 
 /* Per-instruction observer: the state before IN executes.  REACHED is 1 for
  * instructions a path reaches, 0 for those none does (the state is then
