@@ -49,6 +49,7 @@ LIB_SRCS := \
 	semantics/lsda.c \
 	semantics/table_print.c \
 	synth/x86_decode.c \
+	synth/x86_unknown.c \
 	synth/abstract_state.c \
 	synth/functions.c \
 	synth/synthesize.c \
@@ -84,7 +85,7 @@ RUNTIME_A := $(BUILD)/lib/libdwunwind.a
 RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_table \
-	test_abstract_state test_cfi_reader
+	test_abstract_state test_cfi_reader test_x86_unknown
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: all check check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-full bench fuzz \

@@ -36,7 +36,8 @@ int absval_equal(struct absval a, struct absval b)
 int abs_state_equal(const struct abs_state *a, const struct abs_state *b)
 {
     if (a->nslots != b->nslots || a->frame_pointer != b->frame_pointer ||
-        a->realigned != b->realigned)
+        a->realigned != b->realigned || a->realign_log2 != b->realign_log2 ||
+        a->realign_from != b->realign_from)
         return 0;
     for (unsigned r = 0; r < STATE_GPRS; r++)
         if (!absval_equal(a->reg[r], b->reg[r]))
@@ -72,6 +73,11 @@ int abs_state_join(struct abs_state *into, const struct abs_state *from)
     }
     if (into->realigned != from->realigned && into->realigned != 2) {
         into->realigned = 2;   /* paths disagree: no new realignment is trusted */
+        changed = 1;
+    }
+    if (into->realign_log2 &&
+        (into->realign_log2 != from->realign_log2 || into->realign_from != from->realign_from)) {
+        into->realign_log2 = 0;   /* two different roundings: neither is known */
         changed = 1;
     }
     return changed;
@@ -244,8 +250,13 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         int64_t align = -(int64_t)e->imm;
         if (e->dst == ABI_RSP && s->reg[e->dst].kind == AV_CFA && align >= 2 &&
             (align & (align - 1)) == 0 && !s->realigned) {
+            int64_t from = s->reg[e->dst].off;
             s->reg[e->dst] = (struct absval){AV_ALIGNED, 0, 0};
             s->realigned = 1;
+            if (from >= INT32_MIN && from <= INT32_MAX) {
+                s->realign_from = (int32_t)from;
+                s->realign_log2 = (uint8_t)__builtin_ctzll((unsigned long long)align);
+            }
             return;
         }
         set_reg(s, e->dst, unknown_value);

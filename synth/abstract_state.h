@@ -10,9 +10,11 @@
  * entries live in registers only: a stored one is forgotten, so that the
  * slots hold the frame's facts.
  * ALIGNED is the stack pointer right after a realignment (and $-32,%rsp):
- * unknown relative to the CFA, but fixed, so the frame below it (saved
+ * not a constant offset from the CFA, but fixed, so the frame below it (saved
  * registers, GCC's DRAP slot holding the CFA) is still tracked; slots live in
- * the CFA's space or in ALIGNED's.  On entry
+ * the CFA's space or in ALIGNED's.  The realignment itself is remembered
+ * (the CFA offset it rounded down, and to what), so that rules computing the
+ * same rounding from the CFA can be evaluated.  On entry
  * rsp = CFA - 8, the slot at CFA - 8 holds entry(RA), and every register
  * R holds entry(R).  Join is per-location equality: locations that differ
  * become unknown, so the lattice has finite height and fixpoints are reached
@@ -52,7 +54,11 @@ struct abs_state {
     struct stack_slot slot[STATE_MAX_SLOTS];   /* sorted by (base, off) */
     uint8_t nslots;
     uint8_t frame_pointer;    /* rbp was set from rsp: the CFA is rbp-based */
-    uint8_t realigned;        /* ALIGNED exists: the stack was realigned once */
+    uint8_t realigned;        /* ALIGNED exists: the stack was realigned once (2: paths
+                                 disagree) */
+    uint8_t realign_log2;     /* ALIGNED = (CFA + realign_from) & -(1 << realign_log2), the CFA
+                                 being 16-byte aligned (the ABI); 0 when not known */
+    int32_t realign_from;
 };
 
 /* The state on function entry. */

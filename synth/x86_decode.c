@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "x86_unknown.h"
+
 struct x86_decoder {
     csh handle;
     cs_insn *insn;
@@ -419,38 +421,22 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
     }
 }
 
-/*
- * The CET shadow-stack instructions that Capstone 4 does not know and
- * libgcc's unwinder uses (_Unwind_RaiseException, statically linked into
- * programs): rdssp{d,q} %r, which writes r, and incssp{d,q} %r.  Returns
- * the length, with the name and the GPR written (DWARF number, or
- * IR_REG_NONE); 0 for anything else.
- */
-static unsigned shadow_stack_insn(const uint8_t *code, size_t n, const char **name, uint8_t *writes)
+/* An instruction Capstone does not decode but x86_unknown knows: its
+ * length and effects in IN. */
+static unsigned lower_unknown(const uint8_t *code, size_t n, struct ir_insn *in)
 {
-    /* x86 register encoding (rax, rcx, rdx, rbx, rsp, rbp, rsi, rdi) to DWARF. */
-    static const uint8_t dwarf_of_encoding[8] = {0, 2, 1, 3, 7, 6, 4, 5};
-    size_t i = 0;
-    uint8_t rex = 0;
-    if (n < 4 || code[i++] != 0xf3)
+    struct x86_unknown_insn u;
+    if (!x86_unknown_decode(code, n, &u))
         return 0;
-    if ((code[i] & 0xf0) == 0x40)
-        rex = code[i++];
-    if (i + 3 > n || code[i] != 0x0f || code[i + 2] >> 6 != 3)
-        return 0;
-    uint8_t op = code[i + 1], modrm = code[i + 2];
-    unsigned reg = (modrm >> 3) & 7, rm = modrm & 7;
-    if (op == 0x1e && reg == 1) {
-        *name = rex & 8 ? "rdsspq" : "rdsspd";
-        *writes = (uint8_t)(rex & 1 ? 8 + rm : dwarf_of_encoding[rm]);
-        return (unsigned)i + 3;
-    }
-    if (op == 0xae && reg == 5) {
-        *name = rex & 8 ? "incsspq" : "incsspd";
-        *writes = IR_REG_NONE;
-        return (unsigned)i + 3;
-    }
-    return 0;
+    in->len = (uint8_t)u.len;
+    in->flow = IR_FLOW_NEXT;
+    for (unsigned i = 0; i < u.nwrites; i++)
+        ir_add(in, ir_clobber(u.writes[i]));
+    if (u.stores && u.base != 0xff && !u.has_index && u.exact_disp)
+        ir_add(in, ir_store(u.base, u.disp, IR_REG_NONE, (uint8_t)u.store_size));
+    else if (u.stores && (u.base == 7 || u.base == 6))
+        in->clobbers_unknown = 1;   /* somewhere in the frame */
+    return u.len;
 }
 
 unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64_t addr,
@@ -462,14 +448,12 @@ unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64
     size_t left = n;
     uint64_t a = addr;
     if (!cs_disasm_iter(d->handle, &p, &left, &a, d->insn)) {
-        const char *name;
-        uint8_t writes;
-        unsigned len = shadow_stack_insn(code, n, &name, &writes);
         in->cmp_a = in->cmp_b = IR_REG_NONE;
-        in->len = (uint8_t)(len ? len : 1);
-        in->flow = len ? IR_FLOW_NEXT : IR_FLOW_INVALID;
-        if (len && writes != IR_REG_NONE)
-            ir_add(in, ir_clobber(writes));
+        unsigned len = lower_unknown(code, n, in);
+        if (!len) {
+            in->flow = IR_FLOW_INVALID;
+            in->len = 1;
+        }
         return len;
     }
     in->len = (uint8_t)d->insn->size;
@@ -518,10 +502,9 @@ int x86_disassemble(struct x86_decoder *d, const uint8_t *code, size_t n, uint64
     size_t left = n;
     uint64_t a = addr;
     if (!cs_disasm_iter(d->handle, &p, &left, &a, d->insn)) {
-        const char *name;
-        uint8_t writes;
-        unsigned len = shadow_stack_insn(code, n, &name, &writes);
-        snprintf(buf, size, "%s", len ? name : "(bad)");
+        struct x86_unknown_insn u;
+        unsigned len = x86_unknown_decode(code, n, &u);
+        snprintf(buf, size, "%s", len ? u.name : "(bad)");
         return (int)len;
     }
     snprintf(buf, size, "%s %s", d->insn->mnemonic, d->insn->op_str);

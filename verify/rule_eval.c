@@ -7,11 +7,14 @@
 #include "semantics/dwarf_expr.h"
 
 /* CFA-relative values become CFA_BASE + k and values relative to a realigned
- * stack ALIGNED_BASE + k; anything else is unavailable. */
+ * stack ALIGNED_BASE + k; anything else is unavailable.  When the state knows
+ * the realignment, ALIGNED_BASE is that rounding of CFA_BASE (TIED), so an
+ * expression that rounds the CFA itself lands on the realigned frame. */
 struct concrete {
     const struct abs_state *st;
     uint64_t cfa_base, aligned_base;
     uint64_t rip;
+    int tied;
 };
 
 #define SPACE_SPAN 0x100000000ull   /* offsets within a frame stay below 4 GiB */
@@ -37,59 +40,68 @@ static int concrete_reg(void *arg, unsigned reg, uint64_t *value)
     return reg < STATE_GPRS ? concrete_value(c, c->st->reg[reg], value) : -1;
 }
 
-/* The stack space and offset of a concrete address. */
-static int concrete_slot(const struct concrete *c, uint64_t addr, uint8_t *base, int64_t *off)
+static int near(uint64_t addr, uint64_t base)
 {
-    if (addr - c->cfa_base + SPACE_SPAN / 2 < SPACE_SPAN) {
-        *base = AV_CFA;
-        *off = (int64_t)(addr - c->cfa_base);
-        return 0;
-    }
-    if (addr - c->aligned_base + SPACE_SPAN / 2 < SPACE_SPAN) {
-        *base = AV_ALIGNED;
-        *off = (int64_t)(addr - c->aligned_base);
-        return 0;
-    }
-    return -1;
+    return addr - base + SPACE_SPAN / 2 < SPACE_SPAN;
 }
 
+/* A word of the frame an expression reads: the tracked slot at ADDR, in the
+ * realigned frame or the CFA's (tied bases are close: the space where the
+ * state has a value is the one meant). */
 static int concrete_mem(void *arg, uint64_t addr, unsigned size, uint64_t *value)
 {
     const struct concrete *c = arg;
-    uint8_t base;
-    int64_t off;
-    if (size != 8 || concrete_slot(c, addr, &base, &off) != 0)
+    if (size != 8)
         return -1;
-    return concrete_value(c, abs_state_slot_in(c->st, base, off), value);
+    if (near(addr, c->aligned_base) &&
+        concrete_value(c, abs_state_slot_in(c->st, AV_ALIGNED, (int64_t)(addr - c->aligned_base)), value) == 0)
+        return 0;
+    if (near(addr, c->cfa_base) &&
+        concrete_value(c, abs_state_slot_in(c->st, AV_CFA, (int64_t)(addr - c->cfa_base)), value) == 0)
+        return 0;
+    return -1;
 }
 
-/* Evaluate an expression twice, with two unrelated pairs of bases: 0 with the
- * symbolic address (*BASE + *OFF) when both runs agree on it, -1 otherwise. */
+/* Where an expression's value lies: CFA + CFA_OFF (HAS_CFA) and/or ALIGNED +
+ * ALIGNED_OFF (HAS_ALIGNED); both when the realignment is a fixed offset. */
+struct place {
+    int has_cfa, has_aligned;
+    int64_t cfa_off, aligned_off;
+};
+
+/* Evaluate an expression concretely, with unrelated bases each time and
+ * CFAs in different positions modulo the realignment (any 16-byte aligned
+ * CFA is possible): a space in which every run gives the same offset holds
+ * the value.  Returns 0 with *AT, or -1 (undecided). */
 static int eval_in_state(const uint8_t *expr, uint32_t len, const struct abs_state *st,
-                         uint64_t rip, int push_cfa, uint8_t *base, int64_t *off)
+                         uint64_t rip, int push_cfa, struct place *at)
 {
     struct dwarf_op ops[64];
     const char *error;
     int n = len <= 64 ? dwarf_expr_decode(expr, len, 8, ops, 64, &error) : -1;
     if (n < 0)
         return -1;
-    static const uint64_t cfa_bases[2] = {0x7ff000001000ull, 0x10000000000ull};
-    static const uint64_t aligned_bases[2] = {0x500000000000ull, 0x300000000000ull};
-    uint8_t got_base[2];
-    int64_t got_off[2];
-    for (int i = 0; i < 2; i++) {
-        struct concrete c = {st, cfa_bases[i], aligned_bases[i], rip};
+    static const uint64_t cfa_high[3] = {0x7ff000100000ull, 0x10000100000ull, 0x200000100000ull};
+    static const uint64_t unrelated_aligned[3] = {0x500000000000ull, 0x300000000000ull, 0x600000000000ull};
+    int tied = st->realigned == 1 && st->realign_log2 > 0 && st->realign_log2 < 32;
+    uint64_t align = tied ? (uint64_t)1 << st->realign_log2 : 64;
+    uint64_t cfa[3], aligned[3], result[3];
+    for (int i = 0; i < 3; i++) {
+        uint64_t residue = i == 0 ? 0 : i == 1 ? 16 % align : (align - 16) % align;
+        cfa[i] = cfa_high[i] + residue;
+        aligned[i] = tied ? (cfa[i] + (uint64_t)(int64_t)st->realign_from) & ~(align - 1) : unrelated_aligned[i];
+        struct concrete c = {st, cfa[i], aligned[i], rip, tied};
         struct dwarf_expr_env env = {concrete_reg, concrete_mem, &c};
-        uint64_t init = cfa_bases[i], result;
-        if (dwarf_expr_eval(ops, (size_t)n, &env, push_cfa ? &init : NULL, &result, &error) != 0 ||
-            concrete_slot(&c, result, &got_base[i], &got_off[i]) != 0)
+        uint64_t init = cfa[i];
+        if (dwarf_expr_eval(ops, (size_t)n, &env, push_cfa ? &init : NULL, &result[i], &error) != 0)
             return -1;
     }
-    if (got_base[0] != got_base[1] || got_off[0] != got_off[1])
-        return -1;
-    *base = got_base[0];
-    *off = got_off[0];
-    return 0;
+    *at = (struct place){1, st->realigned == 1, (int64_t)(result[0] - cfa[0]), (int64_t)(result[0] - aligned[0])};
+    for (int i = 0; i < 3; i++) {
+        at->has_cfa &= near(result[i], cfa[i]) && (int64_t)(result[i] - cfa[i]) == at->cfa_off;
+        at->has_aligned &= near(result[i], aligned[i]) && (int64_t)(result[i] - aligned[i]) == at->aligned_off;
+    }
+    return at->has_cfa || at->has_aligned ? 0 : -1;
 }
 
 /* Is V entry(REG)?  Unknown values are undecided. */
@@ -128,8 +140,6 @@ static enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t ba
 enum rule_verdict rule_eval_reg(const struct unwind_rule *rule, unsigned reg,
                                 const struct abs_state *st, uint64_t rip)
 {
-    int64_t k;
-    uint8_t base;
     switch (rule->kind) {
     case REG_RULE_UNDEFINED:
         return RULE_HOLDS;
@@ -139,10 +149,18 @@ enum rule_verdict rule_eval_reg(const struct unwind_rule *rule, unsigned reg,
         return slot_holds_entry(st, AV_CFA, rule->offset, reg);
     case REG_RULE_REGISTER:
         return rule->reg < STATE_GPRS ? holds_entry(st->reg[rule->reg], reg) : RULE_UNDECIDED;
-    case REG_RULE_EXPRESSION:
-        if (eval_in_state(rule->expr, rule->expr_len, st, rip, 1, &base, &k) != 0)
+    case REG_RULE_EXPRESSION: {
+        struct place at;
+        if (eval_in_state(rule->expr, rule->expr_len, st, rip, 1, &at) != 0)
             return RULE_UNDECIDED;
-        return slot_holds_entry(st, base, k, reg);
+        enum rule_verdict in_cfa = at.has_cfa ? slot_holds_entry(st, AV_CFA, at.cfa_off, reg) : RULE_FAILS;
+        enum rule_verdict in_aligned =
+            at.has_aligned ? slot_holds_entry(st, AV_ALIGNED, at.aligned_off, reg) : RULE_FAILS;
+        /* The same place named in two spaces: either name may be the tracked one. */
+        if (in_cfa == RULE_HOLDS || in_aligned == RULE_HOLDS)
+            return RULE_HOLDS;
+        return in_cfa == RULE_FAILS && in_aligned == RULE_FAILS ? RULE_FAILS : RULE_UNDECIDED;
+    }
     default:
         return RULE_UNDECIDED;
     }
@@ -151,8 +169,6 @@ enum rule_verdict rule_eval_reg(const struct unwind_rule *rule, unsigned reg,
 enum rule_verdict rule_eval_cfa(const struct unwind_rule *cfa, const struct abs_state *st,
                                 uint64_t rip)
 {
-    int64_t k;
-    uint8_t base;
     switch (cfa->kind) {
     case CFA_RULE_REG_OFFSET: {
         if (cfa->reg >= STATE_GPRS)
@@ -164,10 +180,12 @@ enum rule_verdict rule_eval_cfa(const struct unwind_rule *cfa, const struct abs_
             return RULE_UNDECIDED;
         return v.off + cfa->offset == 0 ? RULE_HOLDS : RULE_FAILS;
     }
-    case CFA_RULE_EXPRESSION:
-        if (eval_in_state(cfa->expr, cfa->expr_len, st, rip, 0, &base, &k) != 0)
+    case CFA_RULE_EXPRESSION: {
+        struct place at;
+        if (eval_in_state(cfa->expr, cfa->expr_len, st, rip, 0, &at) != 0)
             return RULE_UNDECIDED;
-        return base == AV_CFA && k == 0 ? RULE_HOLDS : RULE_FAILS;
+        return at.has_cfa && at.cfa_off == 0 ? RULE_HOLDS : RULE_FAILS;
+    }
     case CFA_RULE_UNSET:
         return RULE_FAILS;
     default:

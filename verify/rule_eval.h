@@ -9,10 +9,14 @@
  * reads something the state does not know).  `undefined` always holds: it is
  * imprecise, never wrong.
  *
- * DWARF expressions are evaluated concretely twice, with unrelated bases for
- * the CFA and for a realigned stack, so a result that is the same symbolic
- * address both times is one; rip is concrete (the address checked), which
- * covers the PLT's `rip & 15` rule.
+ * DWARF expressions are evaluated concretely three times, with unrelated
+ * bases and CFAs at different 16-byte positions modulo the realignment, so a
+ * result that is the same symbolic address every time is one, and one that
+ * depends on where the CFA happens to lie is undecided.  When the state
+ * knows how the stack was realigned, the realigned base is that rounding of
+ * the CFA, so a rule that rounds the CFA itself (glibc's libmvec) names the
+ * realigned frame.  rip is concrete (the address checked), which covers the
+ * PLT's `rip & 15` rule.
  */
 #ifndef DWCHECK_RULE_EVAL_H
 #define DWCHECK_RULE_EVAL_H

@@ -118,6 +118,34 @@ probed_frame:
 	.cfi_endproc
 	.size	.Lprobe, .-.Lprobe
 
+# r12 saved below a realigned stack, its rule rounding the CFA as the code
+# rounded rsp, but 8 bytes off (-184 for -176): reg-mismatch at +0x14.
+	.globl	rounded_wrong
+	.type	rounded_wrong, @function
+rounded_wrong:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	andq	$-64, %rsp
+	subq	$0xc0, %rsp
+	movq	%r12, 0x10(%rsp)
+	.cfi_escape 0x10, 0x0c, 0x0e, 0x38, 0x1c, 0x0d, 0xc0, 0xff, 0xff, 0xff, 0x1a, 0x0d, 0x48, 0xff, 0xff, 0xff, 0x22
+	movq	%rdi, %r12
+	call	helper
+	movq	0x10(%rsp), %r12
+	.cfi_restore %r12
+	movq	%rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	popq	%rbp
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rbp
+	ret
+	.cfi_endproc
+	.size	rounded_wrong, .-rounded_wrong
+
 # No CFI at all: fde-gap.
 	.globl	no_cfi
 	.type	no_cfi, @function

@@ -24,11 +24,12 @@ for want in "stale_cfa+0x1: error: cfa-mismatch: CFA rule rsp+8 does not give th
             "wrong_slot+0x2: error: reg-mismatch: r12 rule c-24 does not give r12's value on entry (synthesis: c-16)" \
             "drap_call+0x13: warning: call-clobbered-rule: at this call the CFA rule r10+0 reads r10" \
             "probed_frame+0xe: error: cfa-mismatch: CFA rule rsp+4104 does not give the CFA (synthesis: rsp+4112)" \
+            "rounded_wrong+0x14: error: reg-mismatch: r12 rule exp does not give r12's value on entry" \
             "no_cfi+0x0: warning: fde-gap: "; do
     grep -qF "$buggy: $want" <<< "$out" && ok "found: ${want%%:*}" || not_ok "found: $want" "$out"
 done
 grep -q "correct+" <<< "$out" && not_ok "no finding in correct" "$out" || ok "no finding in correct"
-[ "$(grep -c ': error: ' <<< "$out")" -eq 4 ] && ok "exactly 4 errors" || not_ok "exactly 4 errors" "$out"
+[ "$(grep -c ': error: ' <<< "$out")" -eq 5 ] && ok "exactly 5 errors" || not_ok "exactly 5 errors" "$out"
 
 # 2. Correct CFI is clean; exit codes and --fail-on.
 out=$("$dwcheck" "$shapes"); rc=$?
@@ -63,8 +64,10 @@ cc -shared -nostdlib -Wl,-z,lazy -Wl,--build-id=none -o "$work/plt_call.so" test
 all_checked "a lazy-binding PLT stub" "$work/plt_call.so"
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/noreturn_plt.so" tests/check/noreturn_plt.s || exit 1
 all_checked "calls that never return (a library's own, through its PLT; GNAT's run-time checks) and landing pads of .cold parts (reached from the middle; after a padding byte)" "$work/noreturn_plt.so"
-cc -shared -nostdlib -Wl,--build-id=none -o "$work/shadow_stack.so" tests/check/shadow_stack.s || exit 1
-all_checked "CET shadow-stack instructions Capstone 4 does not decode (rdssp, incssp)" "$work/shadow_stack.so"
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/realigned_rules.so" tests/check/realigned_rules.s || exit 1
+all_checked "a save below a realigned stack, its rule rounding the CFA as the code rounded rsp" "$work/realigned_rules.so"
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/capstone_gaps.so" tests/check/capstone_gaps.s || exit 1
+all_checked "instructions Capstone 4 does not decode (CET's rdssp and incssp, AVX-512 compares into masks, kmov)" "$work/capstone_gaps.so"
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/stack_probe.so" tests/check/stack_probe.s || exit 1
 all_checked "frames larger than a page, sized by a stack probe that gives rax back" "$work/stack_probe.so"
 # A probe that changes rax: the frame after it is not known; no guess, no finding.
@@ -96,7 +99,7 @@ missing=$(for k in $kinds; do grep -qw -- "$k" <<< "$help" || echo "$k"; done)
 # 3. JSON: one object per file with the documented fields.
 json=$("$dwcheck" --format=json -j2 "$buggy" "$shapes")
 [ "$(wc -l <<< "$json")" -eq 2 ] && ok "json: one line per file" || not_ok "json: one line per file" "$json"
-for field in '"file":' '"fdes":9' '"rows_checked":' '"addresses_checked":' '"unchecked":' \
+for field in '"file":' '"fdes":10' '"rows_checked":' '"addresses_checked":' '"unchecked":' \
              '"kind":"cfa-mismatch","severity":"error","function":"stale_cfa","address":' \
              '"dwarf":"rsp+8","synth":"rsp+16"'; do
     grep -qF "$field" <<< "$(head -1 <<< "$json")" && ok "json: $field" || not_ok "json: $field" "$json"
@@ -112,7 +115,7 @@ run = d["runs"][0]
 rules = {r["id"] for r in run["tool"]["driver"]["rules"]}
 assert run["tool"]["driver"]["name"] == "dwcheck"
 res = run["results"]
-assert len(res) == 6, len(res)
+assert len(res) == 7, len(res)
 for r in res:
     assert r["ruleId"] in rules and r["level"] in ("error", "warning", "note")
     loc = r["locations"][0]
@@ -122,7 +125,7 @@ for r in res:
 assert {r["ruleId"] for r in res} == {"cfa-mismatch", "clobbered-not-described", "reg-mismatch",
                                     "call-clobbered-rule", "fde-gap"}
 PY
-then ok "sarif: valid 2.1.0 document, 6 results with declared rules"; else not_ok "sarif document"; fi
+then ok "sarif: valid 2.1.0 document, 7 results with declared rules"; else not_ok "sarif document"; fi
 
 # 3c. The HTML report: written whole, and rendered by a real browser
 #     (headless Chromium) with its parts in place.
