@@ -11,8 +11,9 @@
 
 /* How a block got its state (flows of a later kind never change an earlier one's). */
 #define SEED_INNER 1    /* a jump from another fragment of the frame */
-#define SEED_GUESS 2
-#define PAD_ROUNDS_MAX 8    /* the unreached-block rules of seed_unreached */
+#define SEED_GUESS 2    /* the unreached-block rules of seed_unreached */
+
+#define PAD_ROUNDS_MAX 8    /* landing-pad rounds (a pad's calls may land in another) */
 
 struct block {
     size_t first, last;          /* instruction indices, inclusive */
@@ -257,6 +258,11 @@ static int decode_function(struct synth_session *ss, const struct function_range
     if (rc != 0)
         *reason = "out of memory";
     return rc;
+}
+
+static int is_call(const struct ir_insn *in)
+{
+    return in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT;
 }
 
 /* The caller-saved registers that the call at instruction I leaves alone. */
@@ -681,7 +687,7 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
             if (pattern && i == p.add)
                 base = st.reg[p.base_reg];
             abs_state_step(&st, &fc->insns[i]);
-            if (fc->insns[i].flow == IR_FLOW_CALL || fc->insns[i].flow == IR_FLOW_CALL_INDIRECT)
+            if (is_call(&fc->insns[i]))
                 abs_state_after_call(&st, registers_given_back(fc, i));
         }
         uint64_t bound = 0;
@@ -721,11 +727,6 @@ static size_t tables_from_values(const struct function_code *fc, struct known_ta
         added++;
     }
     return added;
-}
-
-static int is_call(const struct ir_insn *in)
-{
-    return in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT;
 }
 
 static int build_blocks(struct synth_session *ss, struct function_code *fc, const char **reason)
@@ -856,7 +857,7 @@ static void run_block(const struct function_code *fc, size_t b, struct abs_state
         if (observe)
             observe(arg, in, out, 1);
         abs_state_step(out, in);
-        if (in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT) {
+        if (is_call(in)) {
             abs_state_after_call(out, registers_given_back(fc, i));
             if (after_call) {
                 *after_call = *out;
