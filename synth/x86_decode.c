@@ -295,7 +295,7 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
     case X86_INS_RET: case X86_INS_RETF: case X86_INS_RETFQ:
         in->flow = IR_FLOW_RET;
         return;
-    case X86_INS_HLT: case X86_INS_UD2: case X86_INS_INT3: case X86_INS_UD0:
+    case X86_INS_HLT: case X86_INS_UD2: case X86_INS_INT3: case X86_INS_UD0: case X86_INS_UD2B:
         in->flow = IR_FLOW_STOP;
         return;
     default:
@@ -439,6 +439,31 @@ static unsigned lower_unknown(const uint8_t *code, size_t n, struct ir_insn *in)
     return u.len;
 }
 
+/*
+ * ud1 (0F B9 /r) takes a ModRM operand, which Capstone 4 (calling it ud2b)
+ * leaves out: LLVM's trapping sanitizer checks put the check's kind in it
+ * (ud1l 0x16(%eax),%eax).  Its true length, from CAPSTONE_LEN (the prefixes
+ * and 0F B9), or CAPSTONE_LEN when the bytes run out.
+ */
+static unsigned ud1_length(const uint8_t *code, size_t n, unsigned capstone_len)
+{
+    size_t i = capstone_len;
+    if (i >= n)
+        return capstone_len;
+    unsigned modrm = code[i++], mod = modrm >> 6, rm = modrm & 7;
+    size_t disp = mod == 1 ? 1 : mod == 2 ? 4 : 0;
+    if (mod != 3 && rm == 4) {
+        if (i >= n)
+            return capstone_len;
+        if (mod == 0 && (code[i] & 7) == 5)
+            disp = 4;
+        i++;
+    } else if (mod == 0 && rm == 5) {
+        disp = 4;
+    }
+    return i + disp <= n ? (unsigned)(i + disp) : capstone_len;
+}
+
 unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64_t addr,
                     struct ir_insn *in)
 {
@@ -456,7 +481,7 @@ unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64
         }
         return len;
     }
-    in->len = (uint8_t)d->insn->size;
+    in->len = (uint8_t)(d->insn->id == X86_INS_UD2B ? ud1_length(code, n, d->insn->size) : d->insn->size);
     in->flow = IR_FLOW_NEXT;
     in->cmp_a = in->cmp_b = IR_REG_NONE;
     lower(d, d->insn, in);

@@ -2,7 +2,8 @@
 # (synth/x86_unknown.c), so that the functions are synthesised and every
 # address checked (tests/check/run.sh): libgcc's unwinder pops the CET
 # shadow stack (rdssp, incssp); glibc's evex string functions compare into
-# mask registers and move them to GPRs.
+# mask registers and move them to GPRs; LLVM's trapping sanitizer checks end
+# in ud1 with a ModRM operand, which Capstone 4 leaves out of its length.
 	.text
 	.globl	shadow_pop
 	.type	shadow_pop, @function
@@ -43,3 +44,25 @@ mask_compare:
 	ret
 	.cfi_endproc
 	.size	mask_compare, .-mask_compare
+
+	.globl	trap_checks
+	.type	trap_checks, @function
+trap_checks:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	testl	%edi, %edi
+	jne	1f
+	ud1l	0x16(%eax), %eax
+1:	cmpl	$1, %edi
+	jne	2f
+	ud1	0x10(%rsp,%rax,4), %edx
+2:	cmpl	$2, %edi
+	jne	3f
+	ud1	%rax, %rcx
+3:	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	trap_checks, .-trap_checks
