@@ -40,6 +40,23 @@ static unsigned shadow_stack(const uint8_t *code, size_t n, struct x86_unknown_i
     return out->len = (unsigned)i + 3;
 }
 
+/* WAITPKG's umonitor %r, umwait %r and tpause %r: F3, F2 and 66, then
+ * [REX] 0F AE /6 with a register operand.  They write no GPR (only flags). */
+static unsigned wait_package(const uint8_t *code, size_t n, struct x86_unknown_insn *out)
+{
+    size_t i = 0;
+    if (n < 4 || (code[0] != 0xf3 && code[0] != 0xf2 && code[0] != 0x66))
+        return 0;
+    uint8_t prefix = code[i++];
+    if ((code[i] & 0xf0) == 0x40)
+        i++;
+    if (i + 3 > n || code[i] != 0x0f || code[i + 1] != 0xae || code[i + 2] >> 6 != 3 ||
+        ((code[i + 2] >> 3) & 7) != 6)
+        return 0;
+    out->name = prefix == 0xf3 ? "umonitor" : prefix == 0xf2 ? "umwait" : "tpause";
+    return out->len = (unsigned)i + 3;
+}
+
 /* The fields of a VEX or EVEX prefix that matter here. */
 struct vex {
     int evex;
@@ -197,5 +214,7 @@ unsigned x86_unknown_decode(const uint8_t *code, size_t n, struct x86_unknown_in
         return out->len = 3;
     }
     unsigned len = shadow_stack(code, n, out);
+    if (!len)
+        len = wait_package(code, n, out);
     return len ? len : vex_insn(code, n, out);
 }

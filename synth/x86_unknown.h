@@ -4,7 +4,8 @@
  * Capstone 4.0 rejects some encodings compilers and hand-written assembly
  * emit today: AVX-512 compares and tests into mask registers (glibc's evex
  * string functions), kmov, vbroadcasti128, VBMI/IFMA forms (OpenSSL), the
- * CET shadow-stack instructions of libgcc's unwinder (rdssp, incssp), and
+ * CET shadow-stack instructions of libgcc's unwinder (rdssp, incssp),
+ * WAITPKG's umonitor, umwait and tpause (LLVM's OpenMP run time), and
  * rdpkru.  A function with one of them on a reachable path could not be
  * synthesised at all.
  *

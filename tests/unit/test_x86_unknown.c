@@ -63,6 +63,10 @@ static const struct expected cases[] = {
     {"rdsspq %rbx", {0xf3, 0x48, 0x0f, 0x1e, 0xcb}, 5, W(3), 0, NONE, 0, 0, 0},
     {"incsspq %rax", {0xf3, 0x48, 0x0f, 0xae, 0xe8}, 5, 0, 0, NONE, 0, 0, 0},
     {"rdsspd %r9d", {0xf3, 0x41, 0x0f, 0x1e, 0xc9}, 5, W(9), 0, NONE, 0, 0, 0},
+    {"tpause %edi", {0x66, 0x0f, 0xae, 0xf7}, 4, 0, 0, NONE, 0, 0, 0},
+    {"umonitor %rdi", {0xf3, 0x0f, 0xae, 0xf7}, 4, 0, 0, NONE, 0, 0, 0},
+    {"umwait %ecx", {0xf2, 0x0f, 0xae, 0xf1}, 4, 0, 0, NONE, 0, 0, 0},
+    {"umwait %r9d", {0xf2, 0x41, 0x0f, 0xae, 0xf1}, 5, 0, 0, NONE, 0, 0, 0},
 };
 
 static void test_encodings(void **state)
@@ -103,10 +107,12 @@ static void test_not_ours(void **state)
     static const uint8_t endbr64[] = {0xf3, 0x0f, 0x1e, 0xfa};      /* F3 0F 1E /7, not rdssp */
     static const uint8_t bad_evex[] = {0x62, 0xff, 0x7d, 0x20, 0x74, 0x07};   /* reserved bits set */
     static const uint8_t vex_map4[] = {0xc4, 0xe4, 0x7d, 0x5a, 0x07};
+    static const uint8_t lfence[] = {0x66, 0x0f, 0xae, 0xe8};    /* 0F AE /5: not WAITPKG */
     assert_int_equal(x86_unknown_decode(mov_rsp_rbp, sizeof mov_rsp_rbp, &u), 0);
     assert_int_equal(x86_unknown_decode(endbr64, sizeof endbr64, &u), 0);
     assert_int_equal(x86_unknown_decode(bad_evex, sizeof bad_evex, &u), 0);
     assert_int_equal(x86_unknown_decode(vex_map4, sizeof vex_map4, &u), 0);
+    assert_int_equal(x86_unknown_decode(lfence, sizeof lfence, &u), 0);
     assert_int_equal(x86_unknown_decode(mov_rsp_rbp, 0, &u), 0);
 }
 
