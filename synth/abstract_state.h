@@ -27,7 +27,9 @@
 #ifndef DWCHECK_ABSTRACT_STATE_H
 #define DWCHECK_ABSTRACT_STATE_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "ir.h"
 
@@ -50,8 +52,6 @@ struct stack_slot {
 };
 
 struct abs_state {
-    struct absval reg[STATE_GPRS];
-    struct stack_slot slot[STATE_MAX_SLOTS];   /* sorted by (base, off) */
     uint8_t nslots;
     uint8_t frame_pointer;    /* rbp was set from rsp: the CFA is rbp-based */
     uint8_t realigned;        /* ALIGNED exists: the stack was realigned once (2: paths
@@ -59,7 +59,16 @@ struct abs_state {
     uint8_t realign_log2;     /* ALIGNED = (CFA + realign_from) & -(1 << realign_log2), the CFA
                                  being 16-byte aligned (the ABI); 0 when not known */
     int32_t realign_from;
+    struct absval reg[STATE_GPRS];
+    struct stack_slot slot[STATE_MAX_SLOTS];   /* sorted by (base, off); last, so that a
+                                                  copy can stop at the slots in use */
 };
+
+/* DST := SRC, copying only the slots in use (a state is mostly slots). */
+static inline void abs_state_copy(struct abs_state *dst, const struct abs_state *src)
+{
+    memcpy(dst, src, offsetof(struct abs_state, slot) + src->nslots * sizeof src->slot[0]);
+}
 
 /* The state on function entry. */
 void abs_state_entry(struct abs_state *s);

@@ -827,7 +827,7 @@ static int flow_into(struct function_code *fc, size_t b, const struct abs_state 
     if (fc->seeding && blk->reached && blk->seeded < fc->seeding)
         return 0;
     if (!blk->reached || fc->seeding < blk->seeded) {
-        blk->in = *st;
+        abs_state_copy(&blk->in, st);
         blk->reached = 1;
         blk->seeded = fc->seeding;
         changed = 1;
@@ -851,7 +851,7 @@ static void run_block(const struct function_code *fc, size_t b, struct abs_state
                       synth_insn_fn observe, void *arg, struct abs_state *after_call, int *have_call)
 {
     const struct block *blk = &fc->blocks[b];
-    *out = blk->in;
+    abs_state_copy(out, &blk->in);
     for (size_t i = blk->first; i <= blk->last; i++) {
         const struct ir_insn *in = &fc->insns[i];
         if (observe)
@@ -860,7 +860,7 @@ static void run_block(const struct function_code *fc, size_t b, struct abs_state
         if (is_call(in)) {
             abs_state_after_call(out, registers_given_back(fc, i));
             if (after_call) {
-                *after_call = *out;
+                abs_state_copy(after_call, out);
                 *have_call = 1;
             }
         }
