@@ -194,7 +194,7 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         if (e->src < STATE_GPRS && s->reg[e->src].kind != AV_UNKNOWN &&
             (s->reg[e->src].kind != AV_TABLE_ENTRY || e->imm == 0)) {
             v = s->reg[e->src];
-            v.off += e->imm;
+            v.off = (int64_t)((uint64_t)v.off + (uint64_t)(int64_t)e->imm);
         } else if (e->src == IR_REG_NONE) {
             v = (struct absval){AV_CONST, 0, e->imm};
         }
@@ -272,10 +272,11 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
             v = (struct absval){AV_CONST, 0, 0};
         else if (b.kind == AV_CONST && offsettable(a)) {
             v = a;
-            v.off += e->kind == IR_ADD ? b.off : -b.off;
+            v.off = (int64_t)(e->kind == IR_ADD ? (uint64_t)v.off + (uint64_t)b.off
+                                                : (uint64_t)v.off - (uint64_t)b.off);
         } else if (e->kind == IR_ADD && a.kind == AV_CONST && offsettable(b)) {
             v = b;
-            v.off += a.off;
+            v.off = (int64_t)((uint64_t)v.off + (uint64_t)a.off);
         }
         set_reg(s, e->dst, v);
         return;

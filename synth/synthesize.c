@@ -13,7 +13,7 @@
 #define SEED_INNER 1    /* a jump from another fragment of the frame */
 #define SEED_GUESS 2    /* the unreached-block rules of seed_unreached */
 
-#define PAD_ROUNDS_MAX 8    /* landing-pad rounds (a pad's calls may land in another) */
+#define PAD_ROUNDS_MAX 64   /* landing-pad rounds (a pad's calls may land in another) */
 
 struct block {
     size_t first, last;          /* instruction indices, inclusive */
@@ -892,6 +892,18 @@ static int equal_edge_state(const struct ir_insn *cmp, const struct abs_state *s
     return 1;
 }
 
+/* Whether a call is reachable.  Only a leaf's returns are trusted to give
+ * registers back: across a call, a register kept in the frame may be
+ * written through a pointer to it, which the states do not follow. */
+static int reaches_a_call(const struct function_code *fc)
+{
+    for (size_t b = 0; b < fc->nblocks; b++)
+        for (size_t i = fc->blocks[b].first; fc->blocks[b].reached && i <= fc->blocks[b].last; i++)
+            if (is_call(&fc->insns[i]))
+                return 1;
+    return 0;
+}
+
 /* The registers (bit R) that hold their own entry value in ST. */
 static uint32_t registers_as_entered(const struct abs_state *st)
 {
@@ -1439,9 +1451,10 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     out->returns = fc.returns;
     /* Given back only when every way out is a return that the analysis
      * saw: no tail call, no code reached only by a guess. */
-    for (unsigned r = 0; r < STATE_GPRS && fc.returns && !out->seeded_blocks; r++)
-        if (abi_call_clobbered(r) && !(fc.clobbered & (1u << r)))
-            out->preserved |= 1u << r;
+    if (fc.returns && !out->seeded_blocks && !reaches_a_call(&fc))
+        for (unsigned r = 0; r < STATE_GPRS; r++)
+            if (abi_call_clobbered(r) && !(fc.clobbered & (1u << r)))
+                out->preserved |= 1u << r;
     out->insns = fc.n;
     /* A reachable instruction that does not decode makes the function unknown. */
     for (size_t b = 0; b < fc.nblocks; b++) {

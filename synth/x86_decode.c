@@ -295,6 +295,33 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
     case X86_INS_RET: case X86_INS_RETF: case X86_INS_RETFQ:
         in->flow = IR_FLOW_RET;
         return;
+    /* Writes Capstone 4 does not list: the kernel's return registers, the
+     * compare-exchange's accumulator and memory, mxcsr's store. */
+    case X86_INS_SYSCALL: case X86_INS_SYSENTER:
+        ir_add(in, ir_clobber(0));
+        ir_add(in, ir_clobber(2));
+        ir_add(in, ir_clobber(11));
+        return;
+    case X86_INS_CMPXCHG: case X86_INS_CMPXCHG8B: case X86_INS_CMPXCHG16B:
+    case X86_INS_STMXCSR: case X86_INS_VSTMXCSR:
+        if (ci->id == X86_INS_CMPXCHG8B || ci->id == X86_INS_CMPXCHG16B || ci->id == X86_INS_CMPXCHG) {
+            ir_add(in, ir_clobber(0));
+            if (ci->id != X86_INS_CMPXCHG)
+                ir_add(in, ir_clobber(1));
+        }
+        if (op0 && op0->type == X86_OP_MEM) {
+            uint8_t base = simple_mem(op0, &disp);
+            if (base != IR_REG_NONE)
+                ir_add(in, ir_store(base, disp, IR_REG_NONE, op0->size ? op0->size : 16));
+            else if (op0->mem.base == X86_REG_RSP || op0->mem.base == X86_REG_RBP)
+                in->clobbers_unknown = 1;
+        } else if (op0 && op0->type == X86_OP_REG) {
+            int whole;
+            uint8_t r = dwarf_reg(op0->reg, &whole);
+            if (r != IR_REG_NONE)
+                ir_add(in, ir_clobber(r));
+        }
+        return;
     case X86_INS_HLT: case X86_INS_UD2: case X86_INS_INT3: case X86_INS_UD0: case X86_INS_UD2B:
         in->flow = IR_FLOW_STOP;
         return;

@@ -111,9 +111,10 @@ static int is_store(const struct vex *v, unsigned op)
         return op == 0x11 || op == 0x13 || op == 0x17 || op == 0x29 || op == 0x2b || op == 0x7f || op == 0x91 ||
                op == 0xd6 || op == 0xe7 || (op == 0x7e && v->pp == 1);
     case 2:
-        /* compress, masked moves, scatters; EVEX.F3 down-converting moves */
+        /* compress, masked moves, scatters, CMPccXADD, AMX's tile stores;
+         * EVEX.F3 down-converting moves */
         return op == 0x8a || op == 0x8b || op == 0x8e || op == 0x2e || op == 0x2f || op == 0x63 ||
-               (op >= 0xa0 && op <= 0xa3) ||
+               (op >= 0xa0 && op <= 0xa3) || (op >= 0xe0 && op <= 0xef) || op == 0x49 || op == 0x4b ||
                (v->pp == 2 && (op >> 4) >= 1 && (op >> 4) <= 3 && (op & 15) <= 5);
     default:
         /* extracts */
@@ -137,6 +138,8 @@ static void gpr_writes(const struct vex *v, unsigned op, unsigned mod, unsigned 
             writes(out, rm);
         break;
     case 2:
+        if (op >= 0xe0 && op <= 0xef)
+            writes(out, reg);   /* CMPccXADD: the old value */
         if (op == 0xf3) {
             writes(out, v->vvvv);   /* blsr, blsmsk, blsi: reg is the opcode's extension */
         } else if (op >= 0xf2 && op <= 0xf7) {
@@ -158,9 +161,16 @@ static unsigned vex_insn(const uint8_t *code, size_t n, struct x86_unknown_insn 
 {
     struct vex v;
     size_t i = vex_prefix(code, n, &v);
-    if (!i || v.map < 1 || v.map > 3 || i + 2 > n)
+    if (!i || v.map < 1 || v.map > 3 || i + 1 > n)
         return 0;
-    unsigned op = code[i++], modrm = code[i++];
+    unsigned op = code[i++];
+    if (v.map == 1 && op == 0x77 && !v.evex) {   /* vzeroupper, vzeroall: no ModRM */
+        out->name = "VEX instruction";
+        return out->len = (unsigned)i;
+    }
+    if (i >= n)
+        return 0;
+    unsigned modrm = code[i++];
     unsigned mod = modrm >> 6, reg = ((modrm >> 3) & 7) | (v.r << 3), rm = modrm & 7;
     size_t disp_len = mod == 1 ? 1 : mod == 2 ? 4 : 0;
     if (mod != 3) {
@@ -170,7 +180,10 @@ static unsigned vex_insn(const uint8_t *code, size_t n, struct x86_unknown_insn 
                 return 0;
             unsigned sib = code[i++];
             base = sib & 7;
-            out->has_index = (((sib >> 3) & 7) | (v.x << 3)) != 4;
+            /* Gathers and scatters (VSIB) always index by a vector. */
+            out->has_index = (((sib >> 3) & 7) | (v.x << 3)) != 4 ||
+                             (v.map == 2 && ((op >= 0x90 && op <= 0x93) || (op >= 0xa0 && op <= 0xa3) ||
+                                             op == 0xc6 || op == 0xc7));
         }
         if (mod == 0 && base == 5) {
             disp_len = 4;   /* RIP-relative, or no base */

@@ -51,15 +51,20 @@ static int near(uint64_t addr, uint64_t base)
 static int concrete_mem(void *arg, uint64_t addr, unsigned size, uint64_t *value)
 {
     const struct concrete *c = arg;
+    uint64_t in_aligned, in_cfa;
     if (size != 8)
         return -1;
-    if (near(addr, c->aligned_base) &&
-        concrete_value(c, abs_state_slot_in(c->st, AV_ALIGNED, (int64_t)(addr - c->aligned_base)), value) == 0)
-        return 0;
-    if (near(addr, c->cfa_base) &&
-        concrete_value(c, abs_state_slot_in(c->st, AV_CFA, (int64_t)(addr - c->cfa_base)), value) == 0)
-        return 0;
-    return -1;
+    int have_aligned = near(addr, c->aligned_base) &&
+        concrete_value(c, abs_state_slot_in(c->st, AV_ALIGNED, (int64_t)(addr - c->aligned_base)), &in_aligned) == 0;
+    int have_cfa = near(addr, c->cfa_base) &&
+        concrete_value(c, abs_state_slot_in(c->st, AV_CFA, (int64_t)(addr - c->cfa_base)), &in_cfa) == 0;
+    /* Both spaces tracking the word, differently: one of them is stale. */
+    if (have_aligned && have_cfa && in_aligned != in_cfa)
+        return -1;
+    if (!have_aligned && !have_cfa)
+        return -1;
+    *value = have_aligned ? in_aligned : in_cfa;
+    return 0;
 }
 
 /* Where an expression's value lies: CFA + CFA_OFF (HAS_CFA) and/or ALIGNED +
@@ -81,15 +86,17 @@ static int eval_in_state(const uint8_t *expr, uint32_t len, const struct abs_sta
     int n = len <= 64 ? dwarf_expr_decode(expr, len, 8, ops, 64, &error) : -1;
     if (n < 0)
         return -1;
-    static const uint64_t cfa_high[3] = {0x7ff000100000ull, 0x10000100000ull, 0x200000100000ull};
-    static const uint64_t unrelated_aligned[3] = {0x500000000000ull, 0x300000000000ull, 0x600000000000ull};
-    int tied = st->realigned == 1 && st->realign_log2 > 0 && st->realign_log2 < 32;
+    /* Tied: every 16-byte position of the CFA modulo the alignment (up to
+     * 4 KiB: 256 runs); else three runs, the CFA at unrelated bases. */
+    int tied = st->realigned == 1 && st->realign_log2 > 0 && st->realign_log2 <= 12;
     uint64_t align = tied ? (uint64_t)1 << st->realign_log2 : 64;
-    uint64_t cfa[3], aligned[3], result[3];
-    for (int i = 0; i < 3; i++) {
-        uint64_t residue = i == 0 ? 0 : i == 1 ? 16 % align : (align - 16) % align;
-        cfa[i] = cfa_high[i] + residue;
-        aligned[i] = tied ? (cfa[i] + (uint64_t)(int64_t)st->realign_from) & ~(align - 1) : unrelated_aligned[i];
+    int runs = tied ? (align / 16 > 3 ? (int)(align / 16) : 3) : 3;
+    uint64_t cfa[256], aligned[256], result[256];
+    for (int i = 0; i < runs; i++) {
+        uint64_t residue = tied ? (uint64_t)(16 * i) % align : (uint64_t[]){0, 16, 48}[i];
+        cfa[i] = 0x7ff000100000ull - (uint64_t)i * 0x10000000ull + residue;
+        aligned[i] = tied ? (cfa[i] + (uint64_t)(int64_t)st->realign_from) & ~(align - 1)
+                          : 0x300000000000ull + (uint64_t)i * 0x100000000000ull;
         struct concrete c = {st, cfa[i], aligned[i], rip, tied};
         struct dwarf_expr_env env = {concrete_reg, concrete_mem, &c};
         uint64_t init = cfa[i];
@@ -97,7 +104,7 @@ static int eval_in_state(const uint8_t *expr, uint32_t len, const struct abs_sta
             return -1;
     }
     *at = (struct place){1, st->realigned == 1, (int64_t)(result[0] - cfa[0]), (int64_t)(result[0] - aligned[0])};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < runs; i++) {
         at->has_cfa &= near(result[i], cfa[i]) && (int64_t)(result[i] - cfa[i]) == at->cfa_off;
         at->has_aligned &= near(result[i], aligned[i]) && (int64_t)(result[i] - aligned[i]) == at->aligned_off;
     }
@@ -153,13 +160,20 @@ enum rule_verdict rule_eval_reg(const struct unwind_rule *rule, unsigned reg,
         struct place at;
         if (eval_in_state(rule->expr, rule->expr_len, st, rip, 1, &at) != 0)
             return RULE_UNDECIDED;
-        enum rule_verdict in_cfa = at.has_cfa ? slot_holds_entry(st, AV_CFA, at.cfa_off, reg) : RULE_FAILS;
-        enum rule_verdict in_aligned =
-            at.has_aligned ? slot_holds_entry(st, AV_ALIGNED, at.aligned_off, reg) : RULE_FAILS;
-        /* The same place named in two spaces: either name may be the tracked one. */
-        if (in_cfa == RULE_HOLDS || in_aligned == RULE_HOLDS)
-            return RULE_HOLDS;
-        return in_cfa == RULE_FAILS && in_aligned == RULE_FAILS ? RULE_FAILS : RULE_UNDECIDED;
+        if (!at.has_aligned)
+            return slot_holds_entry(st, AV_CFA, at.cfa_off, reg);
+        if (!at.has_cfa)
+            return slot_holds_entry(st, AV_ALIGNED, at.aligned_off, reg);
+        /* One place named in both spaces (a realignment that is a fixed
+         * offset): the space that tracks the word decides; both tracking it
+         * must agree (one may be stale). */
+        enum rule_verdict in_cfa = slot_holds_entry(st, AV_CFA, at.cfa_off, reg);
+        enum rule_verdict in_aligned = slot_holds_entry(st, AV_ALIGNED, at.aligned_off, reg);
+        int tracked_cfa = abs_state_slot_in(st, AV_CFA, at.cfa_off).kind != AV_UNKNOWN;
+        int tracked_aligned = abs_state_slot_in(st, AV_ALIGNED, at.aligned_off).kind != AV_UNKNOWN;
+        if (tracked_cfa != tracked_aligned)
+            return tracked_cfa ? in_cfa : in_aligned;
+        return in_cfa == in_aligned ? in_cfa : RULE_UNDECIDED;
     }
     default:
         return RULE_UNDECIDED;

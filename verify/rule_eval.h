@@ -9,13 +9,17 @@
  * reads something the state does not know).  `undefined` always holds: it is
  * imprecise, never wrong.
  *
- * DWARF expressions are evaluated concretely three times, with unrelated
- * bases and CFAs at different 16-byte positions modulo the realignment, so a
- * result that is the same symbolic address every time is one, and one that
- * depends on where the CFA happens to lie is undecided.  When the state
- * knows how the stack was realigned, the realigned base is that rounding of
- * the CFA, so a rule that rounds the CFA itself (glibc's libmvec) names the
- * realigned frame.  rip is concrete (the address checked), which covers the
+ * DWARF expressions are evaluated concretely several times, with unrelated
+ * bases, so a result that is the same symbolic address every time is one,
+ * and one that depends on where the CFA happens to lie is undecided.  When
+ * the state knows how the stack was realigned (up to 4 KiB), the realigned
+ * base is that rounding of the CFA and the CFA takes every 16-byte position
+ * modulo the alignment: a rule that rounds the CFA as the code did (glibc's
+ * libmvec) names the realigned frame.  This assumes the ABI's 16-byte
+ * aligned CFA, which functions built to accept a misaligned stack
+ * (force_align_arg_pointer) do not promise.  Where a place has a name in
+ * both frames (a realignment that is a fixed offset), the frame that tracks
+ * the word decides, and two that track it must agree.  rip is concrete (the address checked), which covers the
  * PLT's `rip & 15` rule.
  */
 #ifndef DWCHECK_RULE_EVAL_H
