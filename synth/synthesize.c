@@ -1451,7 +1451,9 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     out->returns = fc.returns;
     /* Given back only when every way out is a return that the analysis
      * saw: no tail call, no code reached only by a guess. */
-    if (fc.returns && !out->seeded_blocks && !reaches_a_call(&fc))
+    /* Only a run that builds no table (synth_program's first pass) hands
+     * its summary on. */
+    if (!rq->emit && fc.returns && !out->seeded_blocks && !reaches_a_call(&fc))
         for (unsigned r = 0; r < STATE_GPRS; r++)
             if (abi_call_clobbered(r) && !(fc.clobbered & (1u << r)))
                 out->preserved |= 1u << r;

@@ -98,7 +98,8 @@ struct synth_outcome {
     int returns;               /* some path returns or leaves by a tail call */
     uint32_t preserved;        /* caller-saved registers (bit R) that every return gives
                                   back unchanged; 0 unless the function is a leaf that
-                                  leaves only by returns, none reached by a guess */
+                                  leaves only by returns, none reached by a guess;
+                                  computed only when RQ->emit is 0 */
     size_t insns;
     size_t unreached;          /* instructions left without a state */
     size_t seeded_blocks;      /* blocks given a state by the jump-table / landing-pad rule */

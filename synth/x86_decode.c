@@ -302,24 +302,25 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
         ir_add(in, ir_clobber(2));
         ir_add(in, ir_clobber(11));
         return;
-    case X86_INS_CMPXCHG: case X86_INS_CMPXCHG8B: case X86_INS_CMPXCHG16B:
+    case X86_INS_CMPXCHG8B: case X86_INS_CMPXCHG16B:
+        ir_add(in, ir_clobber(1));   /* rdx, and rax below */
+        /* fall through */
+    case X86_INS_CMPXCHG:
+        ir_add(in, ir_clobber(0));
+        /* fall through */
     case X86_INS_STMXCSR: case X86_INS_VSTMXCSR:
-        if (ci->id == X86_INS_CMPXCHG8B || ci->id == X86_INS_CMPXCHG16B || ci->id == X86_INS_CMPXCHG) {
-            ir_add(in, ir_clobber(0));
-            if (ci->id != X86_INS_CMPXCHG)
-                ir_add(in, ir_clobber(1));
-        }
-        if (op0 && op0->type == X86_OP_MEM) {
+        /* The destination, which Capstone 4 does not mark as written. */
+        if (op0 && op0->type == X86_OP_REG) {
+            int whole;
+            uint8_t r = dwarf_reg(op0->reg, &whole);
+            if (r != IR_REG_NONE)
+                ir_add(in, ir_clobber(r));
+        } else if (op0 && op0->type == X86_OP_MEM) {
             uint8_t base = simple_mem(op0, &disp);
             if (base != IR_REG_NONE)
                 ir_add(in, ir_store(base, disp, IR_REG_NONE, op0->size ? op0->size : 16));
             else if (op0->mem.base == X86_REG_RSP || op0->mem.base == X86_REG_RBP)
                 in->clobbers_unknown = 1;
-        } else if (op0 && op0->type == X86_OP_REG) {
-            int whole;
-            uint8_t r = dwarf_reg(op0->reg, &whole);
-            if (r != IR_REG_NONE)
-                ir_add(in, ir_clobber(r));
         }
         return;
     case X86_INS_HLT: case X86_INS_UD2: case X86_INS_INT3: case X86_INS_UD0: case X86_INS_UD2B:
@@ -474,21 +475,9 @@ static unsigned lower_unknown(const uint8_t *code, size_t n, struct ir_insn *in)
  */
 static unsigned ud1_length(const uint8_t *code, size_t n, unsigned capstone_len)
 {
-    size_t i = capstone_len;
-    if (i >= n)
-        return capstone_len;
-    unsigned modrm = code[i++], mod = modrm >> 6, rm = modrm & 7;
-    size_t disp = mod == 1 ? 1 : mod == 2 ? 4 : 0;
-    if (mod != 3 && rm == 4) {
-        if (i >= n)
-            return capstone_len;
-        if (mod == 0 && (code[i] & 7) == 5)
-            disp = 4;
-        i++;
-    } else if (mod == 0 && rm == 5) {
-        disp = 4;
-    }
-    return i + disp <= n ? (unsigned)(i + disp) : capstone_len;
+    struct x86_modrm m;
+    unsigned used = capstone_len < n ? x86_modrm_parse(code + capstone_len, n - capstone_len, &m) : 0;
+    return capstone_len + used;
 }
 
 unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64_t addr,

@@ -157,6 +157,42 @@ static void gpr_writes(const struct vex *v, unsigned op, unsigned mod, unsigned 
     }
 }
 
+unsigned x86_modrm_parse(const uint8_t *code, size_t n, struct x86_modrm *m)
+{
+    memset(m, 0, sizeof *m);
+    size_t i = 0;
+    if (i >= n)
+        return 0;
+    unsigned modrm = code[i++];
+    m->mod = modrm >> 6;
+    m->reg = (modrm >> 3) & 7;
+    m->rm = modrm & 7;
+    m->base = m->rm;
+    if (m->mod == 3)
+        return (unsigned)i;
+    m->disp_len = m->mod == 1 ? 1 : m->mod == 2 ? 4 : 0;
+    if (m->rm == 4) {
+        if (i >= n)
+            return 0;
+        unsigned sib = code[i++];
+        m->has_sib = 1;
+        m->base = sib & 7;
+        m->index = (sib >> 3) & 7;
+    }
+    if (m->mod == 0 && m->base == 5) {
+        m->disp_len = 4;   /* RIP-relative, or no base */
+        m->base = X86_MODRM_NO_BASE;
+    }
+    if (i + m->disp_len > n)
+        return 0;
+    if (m->disp_len == 1)
+        m->disp = (int8_t)code[i];
+    else if (m->disp_len == 4)
+        m->disp = (int32_t)((uint32_t)code[i] | (uint32_t)code[i + 1] << 8 | (uint32_t)code[i + 2] << 16 |
+                            (uint32_t)code[i + 3] << 24);
+    return (unsigned)(i + m->disp_len);
+}
+
 static unsigned vex_insn(const uint8_t *code, size_t n, struct x86_unknown_insn *out)
 {
     struct vex v;
@@ -168,48 +204,28 @@ static unsigned vex_insn(const uint8_t *code, size_t n, struct x86_unknown_insn 
         out->name = "VEX instruction";
         return out->len = (unsigned)i;
     }
-    if (i >= n)
+    struct x86_modrm m;
+    unsigned used = x86_modrm_parse(code + i, n - i, &m);
+    if (!used)
         return 0;
-    unsigned modrm = code[i++];
-    unsigned mod = modrm >> 6, reg = ((modrm >> 3) & 7) | (v.r << 3), rm = modrm & 7;
-    size_t disp_len = mod == 1 ? 1 : mod == 2 ? 4 : 0;
-    if (mod != 3) {
-        unsigned base = rm;
-        if (rm == 4) {
-            if (i >= n)
-                return 0;
-            unsigned sib = code[i++];
-            base = sib & 7;
-            /* Gathers and scatters (VSIB) always index by a vector. */
-            out->has_index = (((sib >> 3) & 7) | (v.x << 3)) != 4 ||
-                             (v.map == 2 && ((op >= 0x90 && op <= 0x93) || (op >= 0xa0 && op <= 0xa3) ||
-                                             op == 0xc6 || op == 0xc7));
-        }
-        if (mod == 0 && base == 5) {
-            disp_len = 4;   /* RIP-relative, or no base */
-            out->base = NO_REG;
-        } else {
-            out->base = dwarf_of_encoding[base | (v.b << 3)];
-        }
-        if (i + disp_len > n)
-            return 0;
-        int32_t disp = 0;
-        if (disp_len == 1)
-            disp = (int8_t)code[i];
-        else if (disp_len == 4)
-            disp = (int32_t)((uint32_t)code[i] | (uint32_t)code[i + 1] << 8 |
-                             (uint32_t)code[i + 2] << 16 | (uint32_t)code[i + 3] << 24);
-        out->disp = disp;
-        out->exact_disp = !(v.evex && disp_len == 1);   /* EVEX scales disp8 by the operand */
+    i += used;
+    unsigned reg = m.reg | (v.r << 3), rm = m.rm;
+    if (m.mod != 3) {
+        /* Gathers and scatters (VSIB) always index by a vector. */
+        out->has_index = (m.has_sib && (m.index | (v.x << 3)) != 4) ||
+                         (v.map == 2 && ((op >= 0x90 && op <= 0x93) || (op >= 0xa0 && op <= 0xa3) ||
+                                         op == 0xc6 || op == 0xc7));
+        out->base = m.base == X86_MODRM_NO_BASE ? NO_REG : dwarf_of_encoding[m.base | (v.b << 3)];
+        out->disp = m.disp;
+        out->exact_disp = !(v.evex && m.disp_len == 1);   /* EVEX scales disp8 by the operand */
         out->stores = is_store(&v, op);
         out->store_size = 64;
-        i += disp_len;
     }
     if (v.map == 3 || (v.map == 1 && map1_has_imm8(op)))
         i++;
     if (i > n)
         return 0;
-    gpr_writes(&v, op, mod, reg, rm | (v.b << 3), out);
+    gpr_writes(&v, op, m.mod, reg, rm | (v.b << 3), out);
     out->name = v.evex ? "EVEX instruction" : "VEX instruction";
     return out->len = (unsigned)i;
 }

@@ -38,6 +38,22 @@ struct x86_unknown_insn {
     unsigned store_size;       /* at most this many bytes */
 };
 
+/* A ModRM byte and what follows it: SIB and displacement.  REG, RM, BASE
+ * and INDEX are the 3-bit fields, before any REX/VEX extension. */
+struct x86_modrm {
+    unsigned mod, reg, rm;
+    int has_sib;
+    unsigned base;             /* X86_MODRM_NO_BASE: RIP-relative, or no base */
+    unsigned index;            /* with has_sib; 4 is "no index" unless extended */
+    unsigned disp_len;
+    int32_t disp;
+};
+#define X86_MODRM_NO_BASE 8
+
+/* Parse the ModRM operand at CODE (N bytes available).  Returns the bytes
+ * it takes, or 0 when they run out. */
+unsigned x86_modrm_parse(const uint8_t *code, size_t n, struct x86_modrm *m);
+
 /* Decode the instruction at CODE (N bytes available) if it is one of the
  * encodings above.  Returns its length, with *OUT filled; 0 otherwise. */
 unsigned x86_unknown_decode(const uint8_t *code, size_t n, struct x86_unknown_insn *out);
