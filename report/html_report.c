@@ -173,11 +173,12 @@ static void chart(FILE *out, const size_t *by_kind)
 
 static int write_page(FILE *out, const struct html_report *h)
 {
-    size_t by_kind[FINDING_KINDS] = {0}, sev[3] = {0}, checked = 0, unchecked = 0;
+    size_t by_kind[FINDING_KINDS] = {0}, sev[3] = {0}, checked = 0, unchecked = 0, padding = 0;
     for (size_t i = 0; i < h->n; i++) {
         const struct check_result *r = &h->files[i].result;
         checked += r->addresses_checked;
         unchecked += r->unchecked_total;
+        padding += r->unchecked[UNCHECKED_PADDING];
         for (size_t j = 0; j < r->nfindings; j++) {
             by_kind[r->findings[j].kind]++;
             sev[r->findings[j].severity]++;
@@ -186,12 +187,12 @@ static int write_page(FILE *out, const struct html_report *h)
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                  "<title>dwcheck audit</title><style>%s</style></head><body>\n"
                  "<h1>dwcheck audit of unwind tables</h1>\n"
-                 "<p class=\"summary\" id=\"summary\">%zu files; %zu addresses checked, %zu unchecked; "
-                 "<b>%zu errors</b>, %zu warnings, %zu notes.</p>\n"
+                 "<p class=\"summary\" id=\"summary\">%zu files; %zu addresses checked, %zu unchecked "
+                 "(%zu of them alignment padding); <b>%zu errors</b>, %zu warnings, %zu notes.</p>\n"
                  "<p>Every rule of every row of each file's <code>.eh_frame</code> is evaluated in "
                  "the state derived from the machine code at that address.</p>\n"
                  "<h2>Findings by kind</h2>\n",
-            style, h->n, checked, unchecked, sev[SEVERITY_ERROR], sev[SEVERITY_WARNING],
+            style, h->n, checked, unchecked, padding, sev[SEVERITY_ERROR], sev[SEVERITY_WARNING],
             sev[SEVERITY_INFO]);
     chart(out, by_kind);
     fputs("<h2>Files</h2>\n<table id=\"files\"><tr><th>file</th><th>FDEs</th><th>rows checked</th>"

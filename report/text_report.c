@@ -28,9 +28,11 @@ void report_text_file(FILE *out, const char *path, const struct check_result *r)
             fprintf(out, " (and %zu more addresses)", f->count - 1);
         fputc('\n', out);
     }
-    fprintf(out, "%s: %zu FDEs, %zu addresses checked in %zu rows, %zu unchecked; "
-                 "%zu errors, %zu warnings, %zu notes\n",
-            path, r->fdes, r->addresses_checked, r->rows_checked, r->unchecked_total,
+    fprintf(out, "%s: %zu FDEs, %zu addresses checked in %zu rows, %zu unchecked", path, r->fdes,
+            r->addresses_checked, r->rows_checked, r->unchecked_total);
+    if (r->unchecked[UNCHECKED_PADDING])
+        fprintf(out, " (%zu of them alignment padding)", r->unchecked[UNCHECKED_PADDING]);
+    fprintf(out, "; %zu errors, %zu warnings, %zu notes\n",
             check_count(r, SEVERITY_ERROR), check_count(r, SEVERITY_WARNING) - check_count(r, SEVERITY_ERROR),
             r->nfindings - check_count(r, SEVERITY_WARNING));
 }
@@ -71,6 +73,8 @@ void report_totals_add(struct report_totals *t, const struct check_result *r)
     t->files++;
     t->addresses_checked += r->addresses_checked;
     t->unchecked += r->unchecked_total;
+    for (int u = 0; u < UNCHECKED_REASONS; u++)
+        t->unchecked_by_reason[u] += r->unchecked[u];
     for (size_t i = 0; i < r->nfindings; i++) {
         t->by_severity[r->findings[i].severity]++;
         t->by_kind[r->findings[i].kind]++;
@@ -85,6 +89,20 @@ void report_text_summary(FILE *out, const struct report_totals *t)
     if (t->files_failed)
         fprintf(out, ", %zu could not be read", t->files_failed);
     fprintf(out, "; %zu addresses checked, %zu unchecked\n", t->addresses_checked, t->unchecked);
+    /* Why, by reason: addresses, then register rules (counted per rule, at
+     * addresses otherwise checked). */
+    for (int per_rule = 0; per_rule < 2; per_rule++) {
+        int header = 0;
+        for (int u = 0; u < UNCHECKED_REASONS; u++) {
+            if ((u == UNCHECKED_SLOT_UNKNOWN || u == UNCHECKED_VALUE_UNKNOWN) != per_rule ||
+                !t->unchecked_by_reason[u])
+                continue;
+            if (!header++)
+                fputs(per_rule ? "undecided register rules, at addresses checked:\n" : "unchecked addresses:\n",
+                      out);
+            fprintf(out, "  %10zu  %s\n", t->unchecked_by_reason[u], unchecked_reason_text((enum unchecked_reason)u));
+        }
+    }
     fprintf(out, "findings: %zu errors, %zu warnings, %zu notes\n", t->by_severity[SEVERITY_ERROR],
             t->by_severity[SEVERITY_WARNING], t->by_severity[SEVERITY_INFO]);
     for (int k = 0; k < FINDING_KINDS; k++)

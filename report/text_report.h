@@ -2,7 +2,8 @@
  * text_report: the audit for people and for machines, as text and JSON Lines.
  *
  * Text: one line per finding, `FILE: func+0xoff: severity: kind: message`,
- * then a line of figures per file.  JSON: one object per file on one line,
+ * then a line of figures per file; the summary after many files adds what
+ * was left unchecked, by reason.  JSON: one object per file on one line,
  * {file, fdes, rows_checked, addresses_checked, unchecked, findings: [...]}.
  */
 #ifndef DWCHECK_TEXT_REPORT_H
@@ -19,6 +20,7 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
 struct report_totals {
     size_t files, files_failed, files_skipped;
     size_t addresses_checked, unchecked;
+    size_t unchecked_by_reason[UNCHECKED_REASONS];
     size_t by_severity[3];
     size_t by_kind[FINDING_KINDS];
 };

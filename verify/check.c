@@ -38,11 +38,14 @@ const char *severity_name(enum severity severity)
 const char *unchecked_reason_text(enum unchecked_reason r)
 {
     static const char *const texts[UNCHECKED_REASONS] = {
-        [UNCHECKED_UNREACHED] = "unreached code or alignment padding",
+        [UNCHECKED_UNREACHED] = "code no path reaches",
+        [UNCHECKED_PADDING] = "alignment padding (nop, int3) no path reaches",
         [UNCHECKED_CFA_UNKNOWN] = "synthesis does not know the register the CFA rule reads",
         [UNCHECKED_SLOT_UNKNOWN] = "a register rule reads a slot synthesis does not track",
+        [UNCHECKED_VALUE_UNKNOWN] = "a register rule reads a register whose value synthesis cannot follow",
         [UNCHECKED_OTHER_FRAME] = "the table describes another frame (a context switch)",
-        [UNCHECKED_GUESSED] = "reached only through an unresolved indirect jump or landing pad",
+        [UNCHECKED_GUESSED] = "the state is a guess: no path from the entry is known (an unresolved jump "
+                              "table, dead code)",
     };
     return r < UNCHECKED_REASONS ? texts[r] : "?";
 }
@@ -217,6 +220,14 @@ static void check_call_site(struct checker *c, const struct ir_insn *in, const s
     }
 }
 
+/* Does RULE give the value a register holds now (its own under "unchanged",
+ * or another one), rather than a slot's? */
+static int reads_register(const struct unwind_rule *rule)
+{
+    return rule->kind == REG_RULE_UNREFERENCED || rule->kind == REG_RULE_SAME_VALUE ||
+           rule->kind == REG_RULE_REGISTER;
+}
+
 static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
 {
     struct checker *c = arg;
@@ -232,7 +243,9 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     if (reached != 1) {
         /* Nothing runs there (unreached code, padding: no unwinder ever
          * stands on it), or only a guess says what the state is. */
-        r->unchecked[reached == SYNTH_GUESSED ? UNCHECKED_GUESSED : UNCHECKED_UNREACHED]++;
+        r->unchecked[reached == SYNTH_GUESSED ? UNCHECKED_GUESSED
+                     : reached == SYNTH_PADDING || in->is_padding ? UNCHECKED_PADDING
+                                                  : UNCHECKED_UNREACHED]++;
         r->unchecked_total++;
         return;
     }
@@ -275,7 +288,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         enum rule_verdict v = rule_eval_reg(rule, reg, st, in->addr);
         if (v == RULE_UNDECIDED) {
             if (reg != ABI_RA)
-                r->unchecked[UNCHECKED_SLOT_UNKNOWN]++;
+                r->unchecked[reads_register(rule) ? UNCHECKED_VALUE_UNKNOWN : UNCHECKED_SLOT_UNKNOWN]++;
             continue;
         }
         if (v == RULE_HOLDS && rule->kind != REG_RULE_UNDEFINED)

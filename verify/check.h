@@ -54,10 +54,14 @@ struct finding {
 
 enum unchecked_reason {
     UNCHECKED_UNREACHED,            /* no path reaches the instruction */
+    UNCHECKED_PADDING,              /* a nop or int3 no path reaches: alignment */
     UNCHECKED_CFA_UNKNOWN,          /* synthesis does not know what the CFA rule reads */
     UNCHECKED_SLOT_UNKNOWN,         /* a saved-register slot synthesis did not track */
+    UNCHECKED_VALUE_UNKNOWN,        /* a register rule reads a register (its own, under
+                                       "unchanged") whose value synthesis lost */
     UNCHECKED_OTHER_FRAME,          /* the CFA is an argument: the table describes another context */
-    UNCHECKED_GUESSED,              /* the state there is a guess (unresolved indirect jumps) */
+    UNCHECKED_GUESSED,              /* the state there is a guess (unresolved indirect jumps,
+                                       landing pads of guessed calls, dead code) */
     UNCHECKED_REASONS
 };
 
@@ -66,7 +70,8 @@ struct check_result {
     size_t rows_checked;            /* DWARF rows with at least one address checked */
     size_t addresses_checked;
     size_t addresses_outermost;     /* RA undefined: the end of the stack, not checked */
-    size_t unchecked[UNCHECKED_REASONS];   /* addresses (SLOT_UNKNOWN: register rules) */
+    size_t unchecked[UNCHECKED_REASONS];   /* addresses (SLOT_ and VALUE_UNKNOWN: register
+                                              rules, not in unchecked_total) */
     size_t unchecked_total;         /* addresses not checked */
     size_t functions_unchecked;     /* FDE-covered functions synthesis could not do at all */
     struct finding *findings;

@@ -46,7 +46,7 @@ all_checked() {
     local json rc
     json=$("$dwcheck" --format=json "$2"); rc=$?
     [ "$rc" -eq 0 ] && grep -qF '"findings":[]' <<< "$json" &&
-        grep -qF '"reached only through an unresolved indirect jump or landing pad":0' <<< "$json" &&
+        grep -qF '"the state is a guess: no path from the entry is known (an unresolved jump table, dead code)":0' <<< "$json" &&
         grep -qF '"synthesis does not know the register the CFA rule reads":0' <<< "$json" &&
         grep -qF '"functions_unchecked":0' <<< "$json" &&
         ok "$1: every instruction checked, clean" || not_ok "$1: every instruction checked, clean (exit $rc)" "$json"
@@ -77,6 +77,31 @@ json=$("$dwcheck" --format=json "$work/stack_probe_clobbered.so"); rc=$?
     grep -qF '"synthesis does not know the register the CFA rule reads":6' <<< "$json" &&
     ok "probes that change rax or may (r11, a system call, a slot handed to a call): two addresses after each unchecked, no finding" ||
     not_ok "probes that change rax or may: two addresses after each unchecked, no finding (exit $rc)" "$json"
+# Each reason for leaving an address unchecked counted apart; the expected
+# counts come from objdump's disassembly (instructions after the function's
+# first ret, nops, instructions after the multiply).
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/unchecked_reasons.so" tests/check/unchecked_reasons.s || exit 1
+listing=$(objdump -d --no-show-raw-insn "$work/unchecked_reasons.so")
+insns_of() { awk -v f="<$1>:" '$2 == f { on = 1; next } on && NF == 0 { exit } on' <<< "$listing"; }
+nops=$(insns_of padded | grep -c 'nop')
+dead=$(insns_of dead_code | awk 'seen { n++ } /\tret/ { seen = 1 } END { print n + 0 }')
+after_mul=$(insns_of helper_clobbers | awk 'seen { n++ } /imul/ { seen = 1 } END { print n + 0 }')
+json=$("$dwcheck" --format=json "$work/unchecked_reasons.so"); rc=$?
+[ "$rc" -eq 0 ] && [ "$nops" -ge 1 ] && [ "$dead" -eq 2 ] && [ "$after_mul" -eq 2 ] &&
+    grep -qF '"findings":[]' <<< "$json" &&
+    grep -qF "\"alignment padding (nop, int3) no path reaches\":$nops," <<< "$json" &&
+    grep -qF "\"the state is a guess: no path from the entry is known (an unresolved jump table, dead code)\":$dead" <<< "$json" &&
+    grep -qF "\"a register rule reads a register whose value synthesis cannot follow\":$after_mul," <<< "$json" &&
+    grep -qF '"a register rule reads a slot synthesis does not track":0,' <<< "$json" &&
+    grep -qF '"code no path reaches":0,' <<< "$json" &&
+    ok "unchecked, by reason: $nops padding nops, $dead dead instructions guessed, rbx undecided at $after_mul after a helper's multiply" ||
+    not_ok "unchecked, by reason (objdump: $nops nops, $dead dead, $after_mul after imul; exit $rc)" "$json"
+cp "$work/unchecked_reasons.so" "$work/unchecked_reasons_copy.so"
+out=$("$dwcheck" "$work/unchecked_reasons.so" "$work/unchecked_reasons_copy.so")
+grep -qF "unchecked_reasons.so: 3 FDEs, " <<< "$out" && grep -qF " unchecked ($nops of them alignment padding); 0 errors" <<< "$out" &&
+    grep -qE "^ +$((2 * nops))  alignment padding \(nop, int3\) no path reaches$" <<< "$out" &&
+    grep -qE "^ +$((2 * after_mul))  a register rule reads a register whose value synthesis cannot follow$" <<< "$out" &&
+    ok "text: padding on the file's line, the summary's unchecked by reason" || not_ok "text: unchecked by reason" "$out"
 "$dwcheck" --fail-on=never "$buggy" > /dev/null; rc=$?
 [ "$rc" -eq 0 ] && ok "--fail-on=never: exit 0" || not_ok "--fail-on=never: exit $rc"
 "$dwcheck" --fail-on=warning "$shapes" > /dev/null; rc=$?
