@@ -70,6 +70,8 @@ enum ir_aux {
     IR_AUX_JAE,          /* jae: taken when above or equal (unsigned) */
     IR_AUX_WIDEN_SELF,   /* movzx/movsxd/mov of a register's low part into itself:
                             aux_reg[0] = r */
+    IR_AUX_LEA_SCALED4,  /* lea 0(,%i,4),%r (-O0 scales a switch's index so):
+                            aux_reg[0] = r, aux_reg[1] = i */
 };
 
 #define IR_COND_EQ 1   /* je: taken when the compared values are equal */

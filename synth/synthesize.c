@@ -457,12 +457,23 @@ static uint64_t table_bound_of(const struct function_code *fc, size_t k, uint8_t
     return 0;
 }
 
-/* The bound of the table load of pattern P (a movslq; -O0's load has its
- * index scaled before, and is not bounded here). */
+/* The bound of the table load of pattern P: a movslq's index register's;
+ * for -O0's load through two registers, that of the index the other one
+ * was scaled from (lea 0(,%i,4),%r, then straight-line code that leaves r). */
 static uint64_t load_bound(const struct function_code *fc, const struct table_pattern *p)
 {
     const struct ir_insn *load = &fc->insns[p->load];
-    return load->aux == IR_AUX_LOAD_REL32 ? table_bound_of(fc, p->load, load->aux_reg[2]) : 0;
+    if (load->aux == IR_AUX_LOAD_REL32)
+        return table_bound_of(fc, p->load, load->aux_reg[2]);
+    for (size_t k = p->load, steps = 0; p->other_reg != IR_REG_NONE && k-- > 0 && steps < 8 &&
+                                        fc->insns[k].flow == IR_FLOW_NEXT; steps++) {
+        const struct ir_insn *in = &fc->insns[k];
+        if (!writes_reg(in, p->other_reg))
+            continue;
+        return in->aux == IR_AUX_LEA_SCALED4 && in->aux_reg[0] == p->other_reg
+                   ? table_bound_of(fc, k, in->aux_reg[1]) : 0;
+    }
+    return 0;
 }
 
 /* The table the indirect jump at index J reads, in *T (see struct
@@ -544,7 +555,8 @@ static int add_table_exit(struct function_code *fc, size_t j, uint64_t target)
 }
 
 /* Resolve jump tables.  Where the code bounds the index (cmp $N,%i; ja),
- * exactly that many entries are read.  Otherwise entries are taken while
+ * exactly that many entries are read, each a case (at -O0 an empty one may
+ * be a nop).  Otherwise entries are taken while
  * they name instructions of this function other than alignment padding (no
  * compiler jumps there) or its start, up to where another of the
  * function's tables starts; a table of addresses may hold a few null
@@ -612,7 +624,7 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
              * function, between its cases: a few such entries in a row are
              * passed over; more end the table, as does the function's own
              * start (a pointer to the function: data). */
-            int usable = t != (size_t)-1 && !fc->insns[t].is_padding && target != f->lo;
+            int usable = t != (size_t)-1 && (bound || !fc->insns[t].is_padding) && target != f->lo;
             if (bound && !usable) {
                 if ((target < f->lo || target > f->hi) && in_code_section(ss->ef, target) &&
                     add_table_exit(fc, j, target) != 0)

@@ -413,6 +413,13 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
         in->aux_reg[1] = dwarf_reg(op1->mem.base, &whole);
         in->aux_reg[2] = dwarf_reg(op1->mem.index, &whole);
+    } else if (ci->id == X86_INS_LEA && op1 && op1->type == X86_OP_MEM && op1->mem.base == X86_REG_INVALID &&
+               op1->mem.index != X86_REG_INVALID && op1->mem.scale == 4 && op1->mem.disp == 0 &&
+               op1->mem.segment == X86_REG_INVALID && whole_reg(op0) != IR_REG_NONE &&
+               dwarf_reg(op1->mem.index, &whole) != IR_REG_NONE && whole) {
+        in->aux = IR_AUX_LEA_SCALED4;
+        in->aux_reg[0] = whole_reg(op0);
+        in->aux_reg[1] = dwarf_reg(op1->mem.index, &whole);
     } else if (ci->id == X86_INS_ADD && op0 && op1 && op1->type == X86_OP_REG &&
                whole_reg(op0) != IR_REG_NONE && whole_reg(op1) != IR_REG_NONE) {
         in->aux = IR_AUX_ADD_REG;

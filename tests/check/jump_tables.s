@@ -184,6 +184,46 @@ table_at_O0:
 	.cfi_endproc
 	.size	table_at_O0, .-table_at_O0
 
+# The same as gdb's -O0 code has it: the index compared in its register and
+# widened in place, then scaled by 4 before the load; the default, an
+# empty case, is a nop.  The bound says every entry is a case.
+	.globl	table_at_O0_nop_default
+	.type	table_at_O0_nop_default, @function
+table_at_O0_nop_default:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	movl	%edi, -0x1d4(%rbp)
+	movl	-0x1d4(%rbp), %eax
+	cmpl	$2, %eax
+	ja	.LO0n_default
+	movl	%eax, %eax
+	leaq	0(,%rax,4), %rdx
+	leaq	.LO0n_table(%rip), %rax
+	movl	(%rdx,%rax), %eax
+	cltq
+	leaq	.LO0n_table(%rip), %rdx
+	addq	%rdx, %rax
+	jmp	*%rax
+.LO0n_case1:
+	movl	$2, %eax
+	jmp	.LO0n_join
+.LO0n_case2:
+	movl	$3, %eax
+	jmp	.LO0n_join
+.LO0n_default:
+	nop
+	jmp	.LO0n_join
+.LO0n_join:
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	ret
+	.cfi_endproc
+	.size	table_at_O0_nop_default, .-table_at_O0_nop_default
+
 	.type	goto_helper, @function
 goto_helper:
 	.cfi_startproc
@@ -348,6 +388,10 @@ pie_addresses:
 .LO0_table:
 	.long	.LO0_case0-.LO0_table
 	.long	.LO0_case1-.LO0_table
+.LO0n_table:
+	.long	.LO0n_default-.LO0n_table
+	.long	.LO0n_case1-.LO0n_table
+	.long	.LO0n_case2-.LO0n_table
 .Ltp_table:
 	.long	.Ltp_case0-.Ltp_table
 	.long	.Ltp_case1-.Ltp_table

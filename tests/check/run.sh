@@ -52,7 +52,7 @@ all_checked() {
         ok "$1: every instruction checked, clean" || not_ok "$1: every instruction checked, clean (exit $rc)" "$json"
 }
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/jump_tables.so" tests/check/jump_tables.s || exit 1
-all_checked "jump tables (computed goto, register set before a loop, nested, -O0, then padding, bounded with a case in a cold part, unreachable default, addresses by relocation)" "$work/jump_tables.so"
+all_checked "jump tables (computed goto, register set before a loop, nested, -O0 (also bounded in its register, its empty default a nop), then padding, bounded with a case in a cold part, unreachable default, addresses by relocation)" "$work/jump_tables.so"
 # lld leaves zeros where the loader writes a table's addresses (GNU ld also
 # writes the addends there): the relocations are read.
 cc -shared -nostdlib -fuse-ld=lld -Wl,--build-id=none -o "$work/jump_tables_lld.so" tests/check/jump_tables.s || exit 1
