@@ -188,7 +188,7 @@ static int write_page(FILE *out, const struct html_report *h)
                  "<title>dwcheck audit</title><style>%s</style></head><body>\n"
                  "<h1>dwcheck audit of unwind tables</h1>\n"
                  "<p class=\"summary\" id=\"summary\">%zu files; %zu addresses checked, %zu unchecked "
-                 "(%zu of them alignment padding); <b>%zu errors</b>, %zu warnings, %zu notes.</p>\n"
+                 "(%zu of them padding or traps); <b>%zu errors</b>, %zu warnings, %zu notes.</p>\n"
                  "<p>Every rule of every row of each file's <code>.eh_frame</code> is evaluated in "
                  "the state derived from the machine code at that address.</p>\n"
                  "<h2>Findings by kind</h2>\n",

@@ -31,7 +31,7 @@ void report_text_file(FILE *out, const char *path, const struct check_result *r)
     fprintf(out, "%s: %zu FDEs, %zu addresses checked in %zu rows, %zu unchecked", path, r->fdes,
             r->addresses_checked, r->rows_checked, r->unchecked_total);
     if (r->unchecked[UNCHECKED_PADDING])
-        fprintf(out, " (%zu of them alignment padding)", r->unchecked[UNCHECKED_PADDING]);
+        fprintf(out, " (%zu of them padding or traps)", r->unchecked[UNCHECKED_PADDING]);
     fprintf(out, "; %zu errors, %zu warnings, %zu notes\n",
             check_count(r, SEVERITY_ERROR), check_count(r, SEVERITY_WARNING) - check_count(r, SEVERITY_ERROR),
             r->nfindings - check_count(r, SEVERITY_WARNING));

@@ -1014,6 +1014,16 @@ static int is_padding_block(const struct function_code *fc, size_t b)
     return 1;
 }
 
+/* A block of traps only (ud2, hlt, padding): what compilers put after a
+ * call that does not return.  No guess is made for it: nothing runs there. */
+static int is_trap_block(const struct function_code *fc, size_t b)
+{
+    for (size_t i = fc->blocks[b].first; i <= fc->blocks[b].last; i++)
+        if (!fc->insns[i].is_padding && fc->insns[i].flow != IR_FLOW_STOP)
+            return 0;
+    return 1;
+}
+
 /* Landing pads start in the state after their call sites (the unwinder
  * resumes there with the frame as the call left it).  Returns how many pads'
  * states changed (another round is needed only then). */
@@ -1097,7 +1107,7 @@ static size_t seed_unreached(struct function_code *fc)
                 run_block(fc, b, &out, NULL, NULL, &after_call, &have_call);
             continue;
         }
-        if (is_padding_block(fc, b))
+        if (is_padding_block(fc, b) || is_trap_block(fc, b))
             continue;
         if (have_indirect) {
             flow_into(fc, b, &indirect);
@@ -1494,10 +1504,10 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         if (blk->reached) {
             em.how = blk->seeded == SEED_GUESS ? SYNTH_GUESSED : 1;
             run_block(&fc, b, &last, emit_observer, &em, NULL, NULL);
-        } else if (is_padding_block(&fc, b) && b > 0 && fc.blocks[b - 1].reached) {
-            /* Alignment padding carries on the row of the jump or return
-             * before it: the compiler's CFI for the next block starts at its
-             * label, after the padding. */
+        } else if ((is_padding_block(&fc, b) || is_trap_block(&fc, b)) && b > 0 && fc.blocks[b - 1].reached) {
+            /* Alignment padding, and the ud2 after a call that does not
+             * return, carry on the row of the instruction before them: the
+             * compiler's CFI for the next block starts at its label. */
             for (size_t i = blk->first; i <= blk->last; i++)
                 emit_observer(&em, &fc.insns[i], &last, SYNTH_PADDING);
         } else if (is_padding_block(&fc, b) && b + 1 < fc.nblocks && fc.blocks[b + 1].reached) {

@@ -54,8 +54,9 @@ struct synth_session {
 
 /* Per-instruction observer: the state before IN executes.  REACHED is 1 for
  * instructions a path reaches, 0 for those none does (the state is then
- * meaningless), SYNTH_PADDING for unreached alignment padding, which carries
- * the state of the code around it, as compilers' tables do, SYNTH_GUESSED for
+ * meaningless), SYNTH_PADDING for unreached alignment padding and traps
+ * (the ud2 after a call that does not return), which carry the state of the
+ * code around them, as compilers' tables do, SYNTH_GUESSED for
  * code only a guess reaches (the join of unresolved indirect jumps, the call
  * before an unlisted landing pad). */
 #define SYNTH_PADDING 2

@@ -39,7 +39,7 @@ const char *unchecked_reason_text(enum unchecked_reason r)
 {
     static const char *const texts[UNCHECKED_REASONS] = {
         [UNCHECKED_UNREACHED] = "code no path reaches",
-        [UNCHECKED_PADDING] = "alignment padding (nop, int3) no path reaches",
+        [UNCHECKED_PADDING] = "alignment padding or a trap (nop, int3, ud2) no path reaches",
         [UNCHECKED_CFA_UNKNOWN] = "synthesis does not know the register the CFA rule reads",
         [UNCHECKED_SLOT_UNKNOWN] = "a register rule reads a slot synthesis does not track",
         [UNCHECKED_VALUE_UNKNOWN] = "a register rule reads a register whose value synthesis cannot follow",

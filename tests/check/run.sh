@@ -78,28 +78,29 @@ json=$("$dwcheck" --format=json "$work/stack_probe_clobbered.so"); rc=$?
     ok "probes that change rax or may (r11, a system call, a slot handed to a call): two addresses after each unchecked, no finding" ||
     not_ok "probes that change rax or may: two addresses after each unchecked, no finding (exit $rc)" "$json"
 # Each reason for leaving an address unchecked counted apart; the expected
-# counts come from objdump's disassembly (instructions after the function's
-# first ret, nops, instructions after the multiply).
+# counts come from objdump's disassembly (nops, and ud2 after a call;
+# instructions after the function's first ret; instructions after the
+# multiply).
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/unchecked_reasons.so" tests/check/unchecked_reasons.s || exit 1
 listing=$(objdump -d --no-show-raw-insn "$work/unchecked_reasons.so")
 insns_of() { awk -v f="<$1>:" '$2 == f { on = 1; next } on && NF == 0 { exit } on' <<< "$listing"; }
-nops=$(insns_of padded | grep -c 'nop')
+nops=$(( $(insns_of padded | grep -c 'nop') + $(insns_of after_noreturn | awk 'seen && /ud2/ { n++ } /call/ { seen = 1 } END { print n + 0 }') ))
 dead=$(insns_of dead_code | awk 'seen { n++ } /\tret/ { seen = 1 } END { print n + 0 }')
 after_mul=$(insns_of helper_clobbers | awk 'seen { n++ } /imul/ { seen = 1 } END { print n + 0 }')
 json=$("$dwcheck" --format=json "$work/unchecked_reasons.so"); rc=$?
-[ "$rc" -eq 0 ] && [ "$nops" -ge 1 ] && [ "$dead" -eq 2 ] && [ "$after_mul" -eq 2 ] &&
+[ "$rc" -eq 0 ] && [ "$nops" -ge 2 ] && [ "$dead" -eq 2 ] && [ "$after_mul" -eq 2 ] &&
     grep -qF '"findings":[]' <<< "$json" &&
-    grep -qF "\"alignment padding (nop, int3) no path reaches\":$nops," <<< "$json" &&
+    grep -qF "\"alignment padding or a trap (nop, int3, ud2) no path reaches\":$nops," <<< "$json" &&
     grep -qF "\"the state is a guess: no path from the entry is known (an unresolved jump table, dead code)\":$dead" <<< "$json" &&
     grep -qF "\"a register rule reads a register whose value synthesis cannot follow\":$after_mul," <<< "$json" &&
     grep -qF '"a register rule reads a slot synthesis does not track":0,' <<< "$json" &&
     grep -qF '"code no path reaches":0,' <<< "$json" &&
-    ok "unchecked, by reason: $nops padding nops, $dead dead instructions guessed, rbx undecided at $after_mul after a helper's multiply" ||
+    ok "unchecked, by reason: $nops padding nops and traps after a call that does not return, $dead dead instructions guessed, rbx undecided at $after_mul after a helper's multiply" ||
     not_ok "unchecked, by reason (objdump: $nops nops, $dead dead, $after_mul after imul; exit $rc)" "$json"
 cp "$work/unchecked_reasons.so" "$work/unchecked_reasons_copy.so"
 out=$("$dwcheck" "$work/unchecked_reasons.so" "$work/unchecked_reasons_copy.so")
-grep -qF "unchecked_reasons.so: 3 FDEs, " <<< "$out" && grep -qF " unchecked ($nops of them alignment padding); 0 errors" <<< "$out" &&
-    grep -qE "^ +$((2 * nops))  alignment padding \(nop, int3\) no path reaches$" <<< "$out" &&
+grep -qF "unchecked_reasons.so: 5 FDEs, " <<< "$out" && grep -qF " unchecked ($nops of them padding or traps); 0 errors" <<< "$out" &&
+    grep -qE "^ +$((2 * nops))  alignment padding or a trap \(nop, int3, ud2\) no path reaches$" <<< "$out" &&
     grep -qE "^ +$((2 * after_mul))  a register rule reads a register whose value synthesis cannot follow$" <<< "$out" &&
     ok "text: padding on the file's line, the summary's unchecked by reason" || not_ok "text: unchecked by reason" "$out"
 "$dwcheck" --fail-on=never "$buggy" > /dev/null; rc=$?

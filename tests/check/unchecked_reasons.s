@@ -2,6 +2,8 @@
 # counts them against objdump's disassembly of this file):
 # - padded: the nops that align a label after a return run never: alignment
 #   padding;
+# - after_noreturn: the ud2 after a call that does not return is a trap no
+#   path reaches, like padding;
 # - dead_code: two instructions after a return that no path reaches, given
 #   the state before them as a guess;
 # - helper_clobbers: a helper that does not keep rbx, as OpenSSL's and
@@ -23,6 +25,24 @@ padded:
 	ret
 	.cfi_endproc
 	.size	padded, .-padded
+
+	.type	never_returns, @function
+never_returns:
+	.cfi_startproc
+	ud2
+	.cfi_endproc
+	.size	never_returns, .-never_returns
+
+	.globl	after_noreturn
+	.type	after_noreturn, @function
+after_noreturn:
+	.cfi_startproc
+	subq	$8, %rsp
+	.cfi_def_cfa_offset 16
+	call	never_returns
+	ud2
+	.cfi_endproc
+	.size	after_noreturn, .-after_noreturn
 
 	.globl	dead_code
 	.type	dead_code, @function
