@@ -53,6 +53,9 @@ struct function_code {
     size_t nleaving, leaving_cap;
     const struct known_table *known;   /* tables the interpreter's values found (second pass) */
     size_t nknown;
+    size_t *labels;              /* address-taken labels (computed gotos), instruction indices */
+    size_t nlabels;
+    int labels_sought;
 };
 
 /* Control leaving the function (see synth_exit_fn), held until the flows
@@ -124,6 +127,7 @@ static void cfg_release(struct function_code *fc)
 static void function_code_release(struct function_code *fc)
 {
     cfg_release(fc);
+    free(fc->labels);
     if (!fc->rq->insns && !fc->rq->keep_insns)
         free(fc->insns);
 }
@@ -661,6 +665,101 @@ oom:
     return -1;
 }
 
+#define LABEL_TABLE_MAX 4096
+
+/* The address a table of addresses holds at ADDR: a position-independent
+ * file's relocation, or an executable's stored word (not in code).  1 and
+ * *V, or 0. */
+static int address_stored_at(struct elf_file *ef, uint64_t addr, uint64_t *v)
+{
+    if (elf_file_relative_at(ef, addr, v))
+        return 1;
+    struct elf_section *sec = ef->ehdr.e_type == ET_EXEC ? elf_file_section_at(ef, addr) : NULL;
+    uint64_t n;
+    char err[ELF_FILE_ERRLEN];
+    const uint8_t *bytes = sec && !(sec->flags & SHF_EXECINSTR) ? elf_file_section_bytes(ef, sec, &n, err, sizeof err)
+                                                               : NULL;
+    if (!bytes || addr - sec->addr > n || n - (addr - sec->addr) < 8)
+        return 0;
+    memcpy(v, bytes + (addr - sec->addr), 8);
+    return 1;
+}
+
+/* Record instruction index T as an address-taken label (once); -1 when out
+ * of memory. */
+static int add_label(struct function_code *fc, size_t t, size_t *cap)
+{
+    for (size_t k = 0; k < fc->nlabels; k++)
+        if (fc->labels[k] == t)
+            return 0;
+    if (fc->nlabels == *cap) {
+        size_t n = *cap ? 2 * *cap : 16;
+        size_t *p = realloc(fc->labels, n * sizeof *p);
+        if (!p)
+            return -1;
+        fc->labels = p;
+        *cap = n;
+    }
+    fc->labels[fc->nlabels++] = t;
+    return 0;
+}
+
+/*
+ * The labels whose addresses the function takes, as GCC's computed gotos
+ * (`&&label`, threaded interpreters: Oniguruma, CPython's sre) do: the
+ * instructions of the function a lea of its own names (but the next one:
+ * that is the current address), and those a table of addresses names that
+ * a lea of the function points at (a few entries that name something else
+ * are passed over).  A computed goto may only reach labels of its own
+ * function, so every jump the tables do not explain may go to each of them.
+ * Sought once, when the function has such a jump; the count found, or
+ * (size_t)-1 when out of memory.
+ */
+static size_t find_address_taken_labels(struct synth_session *ss, struct function_code *fc)
+{
+    const struct function_range *f = fc->rq->func;
+    fc->labels_sought = 1;
+    int unexplained = 0;
+    for (size_t b = 0; b < fc->nblocks && !unexplained; b++) {
+        size_t j = fc->blocks[b].last;
+        unexplained = fc->blocks[b].reached && fc->insns[j].flow == IR_FLOW_JUMP_INDIRECT &&
+                      !(fc->table_count && fc->table_count[j]);
+    }
+    if (!unexplained || !ss->ef || f->source == FUNC_FROM_PLT)
+        return 0;
+    size_t cap = 0;
+    for (size_t i = 0; i < fc->n; i++) {
+        const struct ir_insn *in = &fc->insns[i];
+        if (in->aux != IR_AUX_LEA_RIP)
+            continue;
+        if (in->target >= f->lo && in->target < f->hi) {
+            /* lea 0(%rip): the current address (sanitizers report it), no label. */
+            if (in->target == in->addr + in->len)
+                continue;
+            size_t t = insn_at(fc, in->target);
+            if (t != (size_t)-1 && t > 0 && add_label(fc, t, &cap) != 0)
+                return (size_t)-1;
+            continue;
+        }
+        unsigned passed_over = 0;
+        for (uint64_t e = 0; e < LABEL_TABLE_MAX; e++) {
+            uint64_t v;
+            if (!address_stored_at(ss->ef, in->target + 8 * e, &v))
+                break;
+            size_t t = v > f->lo && v < f->hi ? insn_at(fc, v) : (size_t)-1;
+            if (t == (size_t)-1) {
+                if (++passed_over > TABLE_MAX_PASSED_OVER)
+                    break;
+                continue;
+            }
+            passed_over = 0;
+            if (add_label(fc, t, &cap) != 0)
+                return (size_t)-1;
+        }
+    }
+    return fc->nlabels;
+}
+
 /*
  * Jump tables the code before their jumps does not explain: from the values
  * the interpreter found in the registers.  A table of offsets whose address
@@ -761,6 +860,8 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
             leader[fc->pads[k].insn] = 1;
     for (size_t k = 0; k < fc->ntable_targets; k++)
         leader[fc->table_targets[k]] = 1;
+    for (size_t k = 0; k < fc->nlabels; k++)
+        leader[fc->labels[k]] = 1;
     for (size_t k = 0; k < fc->rq->nmore_entries; k++) {
         size_t at = insn_at(fc, fc->rq->more_entries[k].addr);
         if (at != (size_t)-1)
@@ -983,7 +1084,11 @@ static void fixpoint(struct function_code *fc)
                     flow_into(fc, fc->block_of[fc->table_targets[fc->table_first[last] + k]], &out);
                 break;
             }
-            fc->returns = 1;   /* an indirect tail call */
+            /* Unresolved: a computed goto to any of the function's
+             * address-taken labels, or an indirect tail call. */
+            for (size_t k = 0; k < fc->nlabels; k++)
+                flow_into(fc, fc->block_of[fc->labels[k]], &out);
+            fc->returns = 1;
             fc->clobbered = ~0u;
             /* A lazy-binding PLT stub (jmp *GOT; push $n; jmp PLT0): until
              * the symbol is bound, its GOT entry holds the address just
@@ -1450,12 +1555,14 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
             return abandon(&fc, known, t);
         run_known_flows(&fc, rq);
         size_t found = pass < MAX_TABLE_PASSES && ss->ef ? tables_from_values(&fc, &known, &known_cap) : 0;
-        if (found == (size_t)-1) {
+        size_t labels = !found && !fc.labels_sought ? find_address_taken_labels(ss, &fc) : 0;
+        if (found == (size_t)-1 || labels == (size_t)-1) {
             out->reason = "out of memory";
             return abandon(&fc, known, t);
         }
-        if (!found)
+        if (!found && !labels)
             break;
+        /* Again, the blocks cut at the labels too. */
         cfg_release(&fc);
         fc.known = known;
         fc.nknown += found;
