@@ -45,7 +45,9 @@ struct function_code {
     size_t *table_targets;       /* resolved jump-table targets, as instruction indices */
     size_t *table_first;         /* per instruction: its targets start here (indirect jumps) */
     uint32_t *table_count;       /* per instruction: how many (0: unresolved) */
-    uint8_t *table_read;         /* per instruction: a table was found for it and read */
+    uint8_t *table_read;         /* per instruction: a table was found for it and read
+                                    (TABLE_OF_LABELS: its entries are relative to a label
+                                    of the code, a computed goto's) */
     size_t ntable_targets;
     struct table_exit *table_exits;   /* cases of bounded tables outside the function */
     size_t ntable_exits, table_exits_cap;
@@ -344,6 +346,7 @@ static int find_landing_pads(struct synth_session *ss, struct function_code *fc)
 }
 
 #define JUMP_TABLE_MAX 65536
+#define TABLE_OF_LABELS 2
 #define TABLE_MAX_PASSED_OVER 4
 #define MAX_TABLE_PASSES 3
 
@@ -604,7 +607,7 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
                 goto oom;
         }
         fc->table_first[j] = fc->ntable_targets;
-        fc->table_read[j] = 1;
+        fc->table_read[j] = rel32 && base != table && base >= f->lo && base < f->hi ? TABLE_OF_LABELS : 1;
         unsigned size = rel32 ? 4 : 8, passed_over = 0;
         uint64_t bound = found[k].bound;
         for (uint64_t e = 0; e < (bound ? bound : JUMP_TABLE_MAX); e++) {
@@ -708,9 +711,10 @@ static int add_label(struct function_code *fc, size_t t, size_t *cap)
  * The labels whose addresses the function takes, as GCC's computed gotos
  * (`&&label`, threaded interpreters: Oniguruma, CPython's sre) do: the
  * instructions of the function a lea of its own names (but the next one:
- * that is the current address), and those a table of addresses names that
- * a lea of the function points at (a few entries that name something else
- * are passed over).  A computed goto may only reach labels of its own
+ * that is the current address), those a table of addresses names that a
+ * lea of the function points at (a few entries that name something else
+ * are passed over), and the cases of tables read relative to a label of the
+ * code (glibc's vfprintf: &&label - &&base).  A computed goto may only reach labels of its own
  * function, so every jump the tables do not explain may go to each of them.
  * Sought once, when the function has such a jump; the count found, or
  * (size_t)-1 when out of memory.
@@ -728,6 +732,10 @@ static size_t find_address_taken_labels(struct synth_session *ss, struct functio
     if (!unexplained || !ss->ef || f->source == FUNC_FROM_PLT)
         return 0;
     size_t cap = 0;
+    for (size_t j = 0; fc->table_read && j < fc->n; j++)
+        for (uint32_t k = 0; fc->table_read[j] == TABLE_OF_LABELS && k < fc->table_count[j]; k++)
+            if (add_label(fc, fc->table_targets[fc->table_first[j] + k], &cap) != 0)
+                return (size_t)-1;
     for (size_t i = 0; i < fc->n; i++) {
         const struct ir_insn *in = &fc->insns[i];
         if (in->aux != IR_AUX_LEA_RIP)

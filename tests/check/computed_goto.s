@@ -32,6 +32,43 @@ threaded:
 	.cfi_endproc
 	.size	threaded, .-threaded
 
+# glibc's vfprintf: tables of offsets from a label (&&label - &&base), and
+# a jump whose target a block before it computed, which no table explains.
+# It may go to any case of those tables: case1, which only a table names,
+# is reached.
+	.globl	shared_dispatch
+	.type	shared_dispatch, @function
+shared_dispatch:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	andl	$1, %edi
+	leaq	.Lsd_table(%rip), %rcx
+	leaq	.Lsd_base(%rip), %rsi
+	movslq	(%rcx,%rdi,4), %rax
+	addq	%rsi, %rax
+	testl	%edx, %edx
+	jne	1f
+	movl	$1, %ebx
+1:	jmp	*%rax
+.Lsd_base:
+	movl	%ebx, %eax
+	popq	%rbx
+	.cfi_remember_state
+	.cfi_def_cfa_offset 8
+	ret
+.Lsd_case1:
+	.cfi_restore_state
+	leaq	.Lsd_table(%rip), %rcx
+	leaq	.Lsd_base(%rip), %rsi
+	xorl	%edi, %edi
+	movslq	(%rcx,%rdi,4), %rax
+	addq	%rsi, %rax
+	jmp	*%rax
+	.cfi_endproc
+	.size	shared_dispatch, .-shared_dispatch
+
 # lea 0(%rip) takes the current address (sanitizers report it): not a
 # label.  The indirect tail call after the pop must not flow into it.
 	.globl	current_pc
@@ -51,6 +88,11 @@ current_pc:
 	.cfi_endproc
 	.size	current_pc, .-current_pc
 
+	.section .rodata
+	.p2align 2
+.Lsd_table:
+	.long	.Lsd_base-.Lsd_base
+	.long	.Lsd_case1-.Lsd_base
 	.section .data.rel.ro, "aw"
 	.p2align 3
 .Lops:

@@ -65,7 +65,7 @@ all_checked "a lazy-binding PLT stub" "$work/plt_call.so"
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/noreturn_plt.so" tests/check/noreturn_plt.s || exit 1
 all_checked "calls that never return (a library's own, through its PLT; GNAT's run-time checks) and landing pads of .cold parts (reached from the middle; after a padding byte)" "$work/noreturn_plt.so"
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/computed_goto.so" tests/check/computed_goto.s || exit 1
-all_checked "computed gotos: handlers reached through a table of label addresses (relocated), lea 0(%rip) no label" "$work/computed_goto.so"
+all_checked "computed gotos: handlers reached through a table of label addresses (relocated), or the cases of a table relative to a label (vfprintf); lea 0(%rip) no label" "$work/computed_goto.so"
 cc -nostdlib -no-pie -Wl,-e,threaded -Wl,--build-id=none -o "$work/computed_goto_exec" tests/check/computed_goto.s || exit 1
 all_checked "the same in an executable (the table's addresses stored, not relocated)" "$work/computed_goto_exec"
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/realigned_rules.so" tests/check/realigned_rules.s || exit 1
