@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #define IR_REG_NONE 0xff
+#define IR_REG_RIP 0xfe   /* in IR_AUX_*_MEM patterns only: a rip-relative operand */
 #define IR_MAX_EFFECTS 4
 
 enum ir_effect_kind {
@@ -72,6 +73,12 @@ enum ir_aux {
                             aux_reg[0] = r */
     IR_AUX_LEA_SCALED4,  /* lea 0(,%i,4),%r (-O0 scales a switch's index so):
                             aux_reg[0] = r, aux_reg[1] = i */
+    IR_AUX_CMP_IMM_MEM,  /* cmp $N,D(%b) or D(%rip): aux_reg[0] = b (IR_REG_RIP),
+                            aux_reg[1] = the operand's size, target = N | D << 32
+                            (D: for %rip the address, which then fits 32 bits) */
+    IR_AUX_LOAD_MEM,     /* mov/movzx/movsxd D(%b) or D(%rip) into %r: aux_reg[0] = r,
+                            aux_reg[1] = b (IR_REG_RIP), aux_reg[2] = the operand's
+                            size, target = D (for %rip the address) */
 };
 
 #define IR_COND_EQ 1   /* je: taken when the compared values are equal */
@@ -84,6 +91,7 @@ struct ir_insn {
     uint8_t neffects;
     uint8_t clobbers_unknown;             /* a write the lowering could not model (for diagnostics) */
     uint8_t is_padding;                   /* nop or int3: what compilers align code with */
+    uint8_t writes_cf_zf;                 /* may change CF or ZF (what ja and jae read) */
     uint8_t cmp_a, cmp_b;                 /* cmp %a,%b of two whole registers, else IR_REG_NONE */
     uint8_t cond;                         /* IR_FLOW_COND: IR_COND_EQ, IR_COND_NE or 0 */
     uint8_t aux;                          /* enum ir_aux */

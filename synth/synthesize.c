@@ -445,21 +445,43 @@ static int table_pattern_of(const struct function_code *fc, size_t j, struct tab
 
 /* How many entries the code before the table load at index K lets its
  * index register I reach: cmp $N,%i; ja default (N + 1), or jae (N), then
- * straight-line code that at most widens i in place.  0 when not so. */
+ * straight-line code that at most widens i in place.  Or the switch's value
+ * in memory: cmp $N,D(%b); ja, then i loaded from the same D(%b), of the
+ * same size, b unchanged (the compiler reads it again only where no store
+ * between can change it); up to four instructions that leave the flags may
+ * stand between that compare and its jump.  0 when not so. */
 static uint64_t table_bound_of(const struct function_code *fc, size_t k, uint8_t i)
 {
+    const struct ir_insn *load = NULL;   /* of i from memory, after the jump */
     for (size_t m = k, steps = 0; i != IR_REG_NONE && m-- > 1 && steps < 16; steps++) {
         const struct ir_insn *in = &fc->insns[m];
         if (in->flow == IR_FLOW_COND) {
-            const struct ir_insn *cmp = &fc->insns[m - 1];
-            if ((in->aux != IR_AUX_JA && in->aux != IR_AUX_JAE) || cmp->aux != IR_AUX_CMP_IMM ||
-                cmp->aux_reg[0] != i || cmp->target >= JUMP_TABLE_MAX)
+            if (in->aux != IR_AUX_JA && in->aux != IR_AUX_JAE)
                 return 0;
-            return cmp->target + (in->aux == IR_AUX_JA);
+            size_t c = m - 1;
+            while (load && c > 0 && m - c <= 4 && fc->insns[c].flow == IR_FLOW_NEXT && !fc->insns[c].writes_cf_zf &&
+                   !writes_reg(&fc->insns[c], load->aux_reg[1]))
+                c--;
+            const struct ir_insn *cmp = &fc->insns[c];
+            uint64_t n = cmp->target & 0xffffffffu;
+            int holds = load ? cmp->aux == IR_AUX_CMP_IMM_MEM && cmp->aux_reg[0] == load->aux_reg[1] &&
+                                   cmp->aux_reg[1] == load->aux_reg[2] &&
+                                   (uint32_t)(cmp->target >> 32) == (uint32_t)load->target
+                             : cmp->aux == IR_AUX_CMP_IMM && cmp->aux_reg[0] == i;
+            if (!holds || n >= JUMP_TABLE_MAX)
+                return 0;
+            return n + (in->aux == IR_AUX_JA);
         }
-        if (in->flow != IR_FLOW_NEXT ||
-            (writes_reg(in, i) && !(in->aux == IR_AUX_WIDEN_SELF && in->aux_reg[0] == i)))
+        if (in->flow != IR_FLOW_NEXT)
             return 0;
+        if (load) {
+            if (writes_reg(in, load->aux_reg[1]))
+                return 0;
+        } else if (writes_reg(in, i) && !(in->aux == IR_AUX_WIDEN_SELF && in->aux_reg[0] == i)) {
+            if (in->aux != IR_AUX_LOAD_MEM || in->aux_reg[0] != i)
+                return 0;
+            load = in;
+        }
     }
     return 0;
 }

@@ -368,12 +368,34 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
  *     add    %rdx,%rax
  *     jmp    *%rax
  */
+/* A memory operand a switch's value is read from: D(%b) with a whole GPR
+ * base and no index (*BASE = b, *AT = D), or D(%rip) at an address that
+ * fits 32 bits (*BASE = IR_REG_RIP, *AT = the address). */
+static int pattern_mem(const cs_insn *ci, const cs_x86_op *op, uint8_t *base, int64_t *at)
+{
+    int whole;
+    if (op->type != X86_OP_MEM || op->mem.index != X86_REG_INVALID || op->mem.segment != X86_REG_INVALID ||
+        !fits32(op->mem.disp))
+        return 0;
+    if (op->mem.base == X86_REG_RIP) {
+        uint64_t a = ci->address + ci->size + (uint64_t)op->mem.disp;
+        *base = IR_REG_RIP;
+        *at = (int64_t)a;
+        return a < (1ull << 31);
+    }
+    *base = dwarf_reg(op->mem.base, &whole);
+    *at = op->mem.disp;
+    return *base != IR_REG_NONE && whole;
+}
+
 static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
 {
     const cs_x86 *x = &ci->detail->x86;
     const cs_x86_op *op0 = x->op_count > 0 ? &x->operands[0] : NULL;
     const cs_x86_op *op1 = x->op_count > 1 ? &x->operands[1] : NULL;
     int whole;
+    uint8_t base;
+    int64_t at;
     if (ci->id == X86_INS_LEA && op1 && op1->type == X86_OP_MEM && op1->mem.base == X86_REG_RIP &&
         op1->mem.index == X86_REG_INVALID && whole_reg(op0) != IR_REG_NONE) {
         in->aux = IR_AUX_LEA_RIP;
@@ -420,6 +442,21 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux = IR_AUX_LEA_SCALED4;
         in->aux_reg[0] = whole_reg(op0);
         in->aux_reg[1] = dwarf_reg(op1->mem.index, &whole);
+    } else if (ci->id == X86_INS_CMP && op0 && op1 && op1->type == X86_OP_IMM && op1->imm >= 0 &&
+               op1->imm < (1 << 30) && pattern_mem(ci, op0, &base, &at)) {
+        /* The bound of a switch on a value in memory: cmp $N,D(%b); ja. */
+        in->aux = IR_AUX_CMP_IMM_MEM;
+        in->aux_reg[0] = base;
+        in->aux_reg[1] = op0->size;
+        in->target = (uint64_t)op1->imm | (uint64_t)(uint32_t)at << 32;
+    } else if ((ci->id == X86_INS_MOV || ci->id == X86_INS_MOVZX || ci->id == X86_INS_MOVSXD) && op0 && op1 &&
+               op0->type == X86_OP_REG && dwarf_reg(op0->reg, &whole) != IR_REG_NONE && !high_byte(op0->reg) &&
+               pattern_mem(ci, op1, &base, &at)) {
+        in->aux = IR_AUX_LOAD_MEM;
+        in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
+        in->aux_reg[1] = base;
+        in->aux_reg[2] = op1->size;
+        in->target = (uint64_t)at;
     } else if (ci->id == X86_INS_ADD && op0 && op1 && op1->type == X86_OP_REG &&
                whole_reg(op0) != IR_REG_NONE && whole_reg(op1) != IR_REG_NONE) {
         in->aux = IR_AUX_ADD_REG;
@@ -497,6 +534,7 @@ unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64
     uint64_t a = addr;
     if (!cs_disasm_iter(d->handle, &p, &left, &a, d->insn)) {
         in->cmp_a = in->cmp_b = IR_REG_NONE;
+        in->writes_cf_zf = 1;
         unsigned len = lower_unknown(code, n, in);
         if (!len) {
             in->flow = IR_FLOW_INVALID;
@@ -519,6 +557,9 @@ unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64
     if (in->flow == IR_FLOW_COND)
         in->cond = d->insn->id == X86_INS_JE ? IR_COND_EQ : d->insn->id == X86_INS_JNE ? IR_COND_NE : 0;
     note_table_pattern(d->insn, in);
+    in->writes_cf_zf = (x->eflags & (X86_EFLAGS_MODIFY_CF | X86_EFLAGS_MODIFY_ZF | X86_EFLAGS_RESET_CF |
+                                     X86_EFLAGS_RESET_ZF | X86_EFLAGS_SET_CF | X86_EFLAGS_SET_ZF |
+                                     X86_EFLAGS_UNDEFINED_CF | X86_EFLAGS_UNDEFINED_ZF)) != 0;
     in->is_padding = d->insn->id == X86_INS_NOP || d->insn->id == X86_INS_INT3 ||
                      (d->insn->id == X86_INS_XCHG && x->op_count == 2 &&
                       x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_REG &&

@@ -313,6 +313,44 @@ bounded_switch.cold:
 	.cfi_endproc
 	.size	bounded_switch.cold, .-bounded_switch.cold
 
+# The same bounded by the switch's value in a struct field, as gprofng
+# has it: cmp $2,0x4c(%rdi), a store that leaves the flags, ja, then the
+# value loaded again from the field.  The middle entry leaves for the cold
+# part; the last case is still read.
+	.text
+	.globl	switch_on_field
+	.type	switch_on_field, @function
+switch_on_field:
+	.cfi_startproc
+	cmpl	$2, 0x4c(%rdi)
+	movq	$0, 0xc8(%rdi)
+	ja	.Lsf_default
+	movl	0x4c(%rdi), %eax
+	leaq	.Lsf_table(%rip), %rdx
+	movslq	(%rdx,%rax,4), %rax
+	addq	%rdx, %rax
+	jmp	*%rax
+.Lsf_case0:
+	movl	$1, %eax
+	ret
+.Lsf_case2:
+	movl	$3, %eax
+	ret
+.Lsf_default:
+	xorl	%eax, %eax
+	ret
+	.cfi_endproc
+	.size	switch_on_field, .-switch_on_field
+
+	.section .text.unlikely,"ax",@progbits
+	.type	switch_on_field.cold, @function
+switch_on_field.cold:
+	.cfi_startproc
+	movl	$2, %eax
+	ret
+	.cfi_endproc
+	.size	switch_on_field.cold, .-switch_on_field.cold
+
 # A table of addresses in a position-independent file (CPython's
 # interpreter loop in libpython): the table's address is kept in a register
 # across the loop, and its entries are the loader's, from R_X86_64_RELATIVE
@@ -392,6 +430,10 @@ pie_addresses:
 	.long	.LO0n_default-.LO0n_table
 	.long	.LO0n_case1-.LO0n_table
 	.long	.LO0n_case2-.LO0n_table
+.Lsf_table:
+	.long	.Lsf_case0-.Lsf_table
+	.long	switch_on_field.cold-.Lsf_table
+	.long	.Lsf_case2-.Lsf_table
 .Ltp_table:
 	.long	.Ltp_case0-.Ltp_table
 	.long	.Ltp_case1-.Ltp_table
