@@ -71,6 +71,9 @@ enum ir_aux {
     IR_AUX_JAE,          /* jae: taken when above or equal (unsigned) */
     IR_AUX_WIDEN_SELF,   /* movzx/movsxd/mov of a register's low part into itself:
                             aux_reg[0] = r */
+    IR_AUX_COPY_REG,     /* mov/movzx/movsxd of a register (or its low part) into
+                            another: aux_reg[0] = the destination, aux_reg[1] = the
+                            source */
     IR_AUX_LEA_SCALED4,  /* lea 0(,%i,4),%r (-O0 scales a switch's index so):
                             aux_reg[0] = r, aux_reg[1] = i */
     IR_AUX_CMP_IMM_MEM,  /* cmp $N,D(%b) or D(%rip): aux_reg[0] = b (IR_REG_RIP),

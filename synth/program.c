@@ -22,6 +22,7 @@ static size_t function_starting_at(const struct function_index *ix, uint64_t add
 struct held_exit {
     size_t from;
     uint64_t target;
+    int kind;                   /* see synth_exit_fn */
     struct abs_state state;
 };
 
@@ -30,7 +31,7 @@ struct held_exit {
  * where its jumps go (the bytes after the bad instruction are not code). */
 struct pending_exit {
     uint64_t target;
-    int is_call;
+    int kind;                   /* see synth_exit_fn */
     struct abs_state state;
 };
 
@@ -61,12 +62,13 @@ static int may_be_fragment(const struct function_range *f)
     return f->source == FUNC_FROM_FDE && !named_function(f);
 }
 
-static void record_inner(struct pass_one *po, size_t j, uint64_t target, const struct abs_state *st)
+static void record_inner(struct pass_one *po, size_t j, uint64_t target, int kind, const struct abs_state *st)
 {
     struct synth_program *p = po->p;
     for (size_t k = 0; k < p->ninner[j]; k++)
         if (p->inner[j][k].addr == target) {
             abs_state_join(&p->inner[j][k].state, st);
+            p->inner[j][k].table_cases_only &= kind == SYNTH_EXIT_TABLE_CASE;
             return;
         }
     struct synth_entry *n = realloc(p->inner[j], (p->ninner[j] + 1) * sizeof *n);
@@ -75,7 +77,7 @@ static void record_inner(struct pass_one *po, size_t j, uint64_t target, const s
         return;
     }
     p->inner[j] = n;
-    n[p->ninner[j]++] = (struct synth_entry){target, *st};
+    n[p->ninner[j]++] = (struct synth_entry){target, kind == SYNTH_EXIT_TABLE_CASE, *st};
 }
 
 /* ITEMS (N elements of SIZE bytes, capacity *CAP), grown if needed to hold
@@ -94,22 +96,23 @@ static void *room_for_one(struct pass_one *po, void *items, size_t n, size_t *ca
     return grown;
 }
 
-static void hold_exit(struct pass_one *po, uint64_t target, const struct abs_state *st)
+static void hold_exit(struct pass_one *po, uint64_t target, int kind, const struct abs_state *st)
 {
     struct held_exit *held = room_for_one(po, po->held, po->nheld, &po->capheld, sizeof *held);
     if (held) {
         po->held = held;
-        held[po->nheld++] = (struct held_exit){po->from, target, *st};
+        held[po->nheld++] = (struct held_exit){po->from, target, kind, *st};
     }
 }
 
-/* A jump into function J's range, now taken as fact. */
-static void record_jump(struct pass_one *po, size_t j, uint64_t target, const struct abs_state *st)
+/* A jump (KIND: 0 or SYNTH_EXIT_TABLE_CASE) into function J's range, now
+ * taken as fact. */
+static void record_jump(struct pass_one *po, size_t j, uint64_t target, int kind, const struct abs_state *st)
 {
     struct synth_program *p = po->p;
     if (p->index.funcs[j].lo != target) {
         /* Into the middle of another range: a fragment of the same frame. */
-        record_inner(po, j, target, st);
+        record_inner(po, j, target, kind, st);
         return;
     }
     if (!p->entry[j]) {
@@ -124,13 +127,13 @@ static void record_jump(struct pass_one *po, size_t j, uint64_t target, const st
     }
 }
 
-static void take_exit(struct pass_one *po, uint64_t target, int is_call, const struct abs_state *st)
+static void take_exit(struct pass_one *po, uint64_t target, int kind, const struct abs_state *st)
 {
     struct synth_program *p = po->p;
     size_t j = function_index_at(&p->index, target);
     if (j == (size_t)-1)
         return;
-    if (is_call) {
+    if (kind == SYNTH_EXIT_CALL) {
         if (p->index.funcs[j].lo == target)
             p->called[j] = 1;
         return;
@@ -138,18 +141,18 @@ static void take_exit(struct pass_one *po, uint64_t target, int is_call, const s
     if (j != po->from)
         po->jumped_into[j] = 1;
     if (po->hold)
-        hold_exit(po, target, st);
+        hold_exit(po, target, kind, st);
     else
-        record_jump(po, j, target, st);
+        record_jump(po, j, target, kind, st);
 }
 
-static void record_exit(void *arg, uint64_t target, int is_call, const struct abs_state *st)
+static void record_exit(void *arg, uint64_t target, int kind, const struct abs_state *st)
 {
     struct pass_one *po = arg;
     struct pending_exit *pending = room_for_one(po, po->pending, po->npending, &po->cappending, sizeof *pending);
     if (pending) {
         po->pending = pending;
-        pending[po->npending++] = (struct pending_exit){target, is_call, *st};
+        pending[po->npending++] = (struct pending_exit){target, kind, *st};
     }
 }
 
@@ -157,7 +160,7 @@ static void record_exit(void *arg, uint64_t target, int is_call, const struct ab
 static void settle_exits(struct pass_one *po, int rc)
 {
     for (size_t i = 0; rc == 0 && i < po->npending && !po->oom; i++)
-        take_exit(po, po->pending[i].target, po->pending[i].is_call, &po->pending[i].state);
+        take_exit(po, po->pending[i].target, po->pending[i].kind, &po->pending[i].state);
     po->npending = 0;
 }
 
@@ -278,10 +281,20 @@ static void drop_entries_of_functions(struct synth_program *p)
 {
     for (size_t i = 0; i < p->index.nfuncs; i++) {
         const struct function_range *f = &p->index.funcs[i];
-        if (p->entry[i] && (p->called[i] || named_function(f))) {
+        if (!p->called[i] && !named_function(f))
+            continue;
+        if (p->entry[i]) {
             free(p->entry[i]);
             p->entry[i] = NULL;
         }
+        /* Nor does a switch's case lead into its middle: such a case is
+         * past the end of a table a compare bounded too loosely (LLVM knows
+         * value ranges the compare does not show), the next one's data. */
+        size_t kept = 0;
+        for (size_t k = 0; k < p->ninner[i]; k++)
+            if (!p->inner[i][k].table_cases_only)
+                p->inner[i][kept++] = p->inner[i][k];
+        p->ninner[i] = kept;
     }
 }
 
@@ -409,7 +422,7 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
         for (size_t h = 0; h < po.nheld; h++) {
             const struct held_exit *he = &po.held[h];
             if (!is_fragment(p, &po, he->from))
-                record_jump(&po, function_index_at(&p->index, he->target), he->target, &he->state);
+                record_jump(&po, function_index_at(&p->index, he->target), he->target, he->kind, &he->state);
         }
         drop_entries_of_functions(p);
         take_entry_contracts(p);

@@ -65,7 +65,7 @@ struct function_code {
  * a graph that was wrong. */
 struct leaving {
     uint64_t target;
-    int is_call;
+    int kind;                    /* 0, SYNTH_EXIT_CALL or SYNTH_EXIT_TABLE_CASE */
     struct abs_state state;
 };
 
@@ -445,7 +445,8 @@ static int table_pattern_of(const struct function_code *fc, size_t j, struct tab
 
 /* How many entries the code before the table load at index K lets its
  * index register I reach: cmp $N,%i; ja default (N + 1), or jae (N), then
- * straight-line code that at most widens i in place.  Or the switch's value
+ * straight-line code that at most widens i in place or copies it into
+ * another register (of 32 bits or more) that becomes the index.  Or the switch's value
  * in memory: cmp $N,D(%b); ja, then i loaded from the same D(%b), of the
  * same size, b unchanged (the compiler reads it again only where no store
  * between can change it); up to four instructions that leave the flags may
@@ -478,6 +479,10 @@ static uint64_t table_bound_of(const struct function_code *fc, size_t k, uint8_t
             if (writes_reg(in, load->aux_reg[1]))
                 return 0;
         } else if (writes_reg(in, i) && !(in->aux == IR_AUX_WIDEN_SELF && in->aux_reg[0] == i)) {
+            if (in->aux == IR_AUX_COPY_REG && in->aux_reg[0] == i && in->aux_reg[1] != i) {
+                i = in->aux_reg[1];   /* the compare was of the copy's source */
+                continue;
+            }
             if (in->aux != IR_AUX_LOAD_MEM || in->aux_reg[0] != i)
                 return 0;
             load = in;
@@ -632,6 +637,9 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
         fc->table_read[j] = rel32 && base != table && base >= f->lo && base < f->hi ? TABLE_OF_LABELS : 1;
         unsigned size = rel32 ? 4 : 8, passed_over = 0;
         uint64_t bound = found[k].bound;
+        /* The cases outside the function: its .cold part, one range. */
+        size_t exits_from = fc->ntable_exits, cold = (size_t)-1;
+        uint32_t before_exits = 0;
         for (uint64_t e = 0; e < (bound ? bound : JUMP_TABLE_MAX); e++) {
             uint64_t at = table - sec->addr + e * size;
             if (at + size > n || (!bound && e > 0 && starts_table(sorted, nfound, table + e * size)))
@@ -655,9 +663,24 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
              * start (a pointer to the function: data). */
             int usable = t != (size_t)-1 && (bound || !fc->insns[t].is_padding) && target != f->lo;
             if (bound && !usable) {
-                if ((target < f->lo || target > f->hi) && in_code_section(ss->ef, target) &&
-                    add_table_exit(fc, j, target) != 0)
-                    goto oom;
+                if ((target < f->lo || target > f->hi) && in_code_section(ss->ef, target)) {
+                    size_t range = ss->index ? function_index_at(ss->index, target) : (size_t)-1;
+                    if (fc->ntable_exits == exits_from) {
+                        cold = range;
+                        before_exits = fc->table_count[j];
+                    } else if (range != cold) {
+                        /* Cases in two other functions: the compare bounds
+                         * something else (LLVM knows ranges it does not
+                         * show), and the table ended before its first
+                         * case outside. */
+                        fc->ntable_exits = exits_from;
+                        fc->ntable_targets -= fc->table_count[j] - before_exits;
+                        fc->table_count[j] = before_exits;
+                        break;
+                    }
+                    if (add_table_exit(fc, j, target) != 0)
+                        goto oom;
+                }
                 continue;
             }
             if (target == f->hi)
@@ -940,9 +963,9 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
     return 0;
 }
 
-/* Control leaves the function for TARGET (a call when IS_CALL) with state
+/* Control leaves the function for TARGET (KIND: see synth_exit_fn) with state
  * ST: held for rq->exits (when memory runs out, handed on at once). */
-static void leave(struct function_code *fc, uint64_t target, int is_call, const struct abs_state *st)
+static void leave(struct function_code *fc, uint64_t target, int kind, const struct abs_state *st)
 {
     if (!fc->rq->exits)
         return;
@@ -950,13 +973,13 @@ static void leave(struct function_code *fc, uint64_t target, int is_call, const 
         size_t cap = fc->leaving_cap ? 2 * fc->leaving_cap : 16;
         struct leaving *p = realloc(fc->leaving, cap * sizeof *p);
         if (!p) {
-            fc->rq->exits(fc->rq->exits_arg, target, is_call, st);
+            fc->rq->exits(fc->rq->exits_arg, target, kind, st);
             return;
         }
         fc->leaving = p;
         fc->leaving_cap = cap;
     }
-    fc->leaving[fc->nleaving++] = (struct leaving){target, is_call, *st};
+    fc->leaving[fc->nleaving++] = (struct leaving){target, kind, *st};
 }
 
 /* Flow into block B with state ST; queue B when its entry state changed.
@@ -1108,7 +1131,7 @@ static void fixpoint(struct function_code *fc)
         case IR_FLOW_JUMP_INDIRECT:
             for (size_t k = 0; k < fc->ntable_exits; k++)
                 if (fc->table_exits[k].jump == last)
-                    leave(fc, fc->table_exits[k].target, 0, &out);
+                    leave(fc, fc->table_exits[k].target, SYNTH_EXIT_TABLE_CASE, &out);
             if (fc->table_count && fc->table_count[last]) {
                 for (uint32_t k = 0; k < fc->table_count[last]; k++)
                     flow_into(fc, fc->block_of[fc->table_targets[fc->table_first[last] + k]], &out);
@@ -1134,7 +1157,7 @@ static void fixpoint(struct function_code *fc)
             break;
         }
         if (in->flow == IR_FLOW_CALL)
-            leave(fc, in->target, 1, &out);
+            leave(fc, in->target, SYNTH_EXIT_CALL, &out);
         if (falls && fallthrough && last + 1 < fc->n)
             flow_into(fc, fc->block_of[last + 1], fallthrough);
     }
@@ -1606,7 +1629,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         fixpoint(&fc);
     }
     for (size_t k = 0; k < fc.nleaving; k++)
-        rq->exits(rq->exits_arg, fc.leaving[k].target, fc.leaving[k].is_call, &fc.leaving[k].state);
+        rq->exits(rq->exits_arg, fc.leaving[k].target, fc.leaving[k].kind, &fc.leaving[k].state);
     out->returns = fc.returns;
     /* Given back only when every way out is a return that the analysis
      * saw: no tail call, no code reached only by a guess. */

@@ -487,6 +487,14 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
          * index widened, its value (a small unsigned one) kept. */
         in->aux = IR_AUX_WIDEN_SELF;
         in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
+    } else if ((ci->id == X86_INS_MOVZX || ci->id == X86_INS_MOVSXD || ci->id == X86_INS_MOV) && op0 && op1 &&
+               op0->type == X86_OP_REG && op1->type == X86_OP_REG && op0->size >= 4 && op1->size >= 4 &&
+               op1->size <= op0->size && dwarf_reg(op0->reg, &whole) != IR_REG_NONE &&
+               dwarf_reg(op1->reg, &whole) != IR_REG_NONE) {
+        /* mov %edi,%eax: the switch's value copied into the index register. */
+        in->aux = IR_AUX_COPY_REG;
+        in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
+        in->aux_reg[1] = dwarf_reg(op1->reg, &whole);
     } else if (ci->id == X86_INS_CDQE) {
         in->aux = IR_AUX_WIDEN_SELF;   /* cltq: eax into rax */
         in->aux_reg[0] = 0;

@@ -351,6 +351,32 @@ switch_on_field.cold:
 	.cfi_endproc
 	.size	switch_on_field.cold, .-switch_on_field.cold
 
+# And by a register the index is a copy of (systemd, vim): cmp $2,%edi;
+# ja; mov %edi,%eax.
+	.text
+	.globl	switch_on_copy
+	.type	switch_on_copy, @function
+switch_on_copy:
+	.cfi_startproc
+	cmpl	$2, %edi
+	ja	.Lsc_default
+	leaq	.Lsc_table(%rip), %rdx
+	movl	%edi, %eax
+	movslq	(%rdx,%rax,4), %rax
+	addq	%rdx, %rax
+	jmp	*%rax
+.Lsc_case0:
+	movl	$1, %eax
+	ret
+.Lsc_case2:
+	movl	$3, %eax
+	ret
+.Lsc_default:
+	xorl	%eax, %eax
+	ret
+	.cfi_endproc
+	.size	switch_on_copy, .-switch_on_copy
+
 # A table of addresses in a position-independent file (CPython's
 # interpreter loop in libpython): the table's address is kept in a register
 # across the loop, and its entries are the loader's, from R_X86_64_RELATIVE
@@ -434,6 +460,10 @@ pie_addresses:
 	.long	.Lsf_case0-.Lsf_table
 	.long	switch_on_field.cold-.Lsf_table
 	.long	.Lsf_case2-.Lsf_table
+.Lsc_table:
+	.long	.Lsc_case0-.Lsc_table
+	.long	switch_on_field.cold-.Lsc_table
+	.long	.Lsc_case2-.Lsc_table
 .Ltp_table:
 	.long	.Ltp_case0-.Ltp_table
 	.long	.Ltp_case1-.Ltp_table
