@@ -66,14 +66,15 @@ enum ir_aux {
                             a and b the table): aux_reg[0] = r, [1] = a, [2] = b */
     IR_AUX_LOAD_INDEX64, /* mov D(%b,%i,8),%r (a PIE's table of addresses at b + D):
                             aux_reg[0] = r, aux_reg[1] = b, aux_reg[2] = i, target = D */
-    IR_AUX_CMP_IMM,      /* cmp $N,%r (any width, N >= 0): aux_reg[0] = r, target = N */
+    IR_AUX_CMP_IMM,      /* cmp $N,%r (any width, N >= 0): aux_reg[0] = r, aux_reg[1] = its
+                            size, target = N */
     IR_AUX_JA,           /* ja: taken when above (unsigned) */
     IR_AUX_JAE,          /* jae: taken when above or equal (unsigned) */
     IR_AUX_WIDEN_SELF,   /* movzx/movsxd/mov of a register's low part into itself:
-                            aux_reg[0] = r */
+                            aux_reg[0] = r, aux_reg[1] = the part's size */
     IR_AUX_COPY_REG,     /* mov/movzx/movsxd of a register (or its low part) into
                             another: aux_reg[0] = the destination, aux_reg[1] = the
-                            source */
+                            source, aux_reg[2] = the size read */
     IR_AUX_LEA_SCALED4,  /* lea 0(,%i,4),%r (-O0 scales a switch's index so):
                             aux_reg[0] = r, aux_reg[1] = i */
     IR_AUX_CMP_IMM_MEM,  /* cmp $N,D(%b) or D(%rip): aux_reg[0] = b (IR_REG_RIP),
@@ -94,7 +95,8 @@ struct ir_insn {
     uint8_t neffects;
     uint8_t clobbers_unknown;             /* a write the lowering could not model (for diagnostics) */
     uint8_t is_padding;                   /* nop or int3: what compilers align code with */
-    uint8_t writes_cf_zf;                 /* may change CF or ZF (what ja and jae read) */
+    uint8_t writes_cf_zf;                 /* may change CF or ZF (what ja and jae read): all
+                                             but moves, loads, stores and lea */
     uint8_t cmp_a, cmp_b;                 /* cmp %a,%b of two whole registers, else IR_REG_NONE */
     uint8_t cond;                         /* IR_FLOW_COND: IR_COND_EQ, IR_COND_NE or 0 */
     uint8_t aux;                          /* enum ir_aux */

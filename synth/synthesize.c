@@ -443,17 +443,35 @@ static int table_pattern_of(const struct function_code *fc, size_t j, struct tab
     return p->table_reg != IR_REG_NONE;
 }
 
+/* Whether an instruction after index FROM and before index TO stores over
+ * the place LOAD (IR_AUX_LOAD_MEM) reads, through the same base register. */
+static int stored_between(const struct function_code *fc, size_t from, size_t to, const struct ir_insn *load)
+{
+    int64_t at = (int64_t)load->target, size = load->aux_reg[2];
+    for (size_t m = from + 1; m < to; m++)
+        for (unsigned e = 0; e < fc->insns[m].neffects; e++) {
+            const struct ir_effect *x = &fc->insns[m].effects[e];
+            if (x->kind == IR_STORE && x->base == load->aux_reg[1] && x->imm < at + size && at < x->imm + x->size)
+                return 1;
+        }
+    return 0;
+}
+
 /* How many entries the code before the table load at index K lets its
  * index register I reach: cmp $N,%i; ja default (N + 1), or jae (N), then
  * straight-line code that at most widens i in place or copies it into
  * another register (of 32 bits or more) that becomes the index.  Or the switch's value
  * in memory: cmp $N,D(%b); ja, then i loaded from the same D(%b), of the
- * same size, b unchanged (the compiler reads it again only where no store
- * between can change it); up to four instructions that leave the flags may
- * stand between that compare and its jump.  0 when not so. */
+ * same size, b unchanged, no store through b over it between (the compiler
+ * reads it again only where none can change it); up to four moves, loads,
+ * stores or leas may stand between that compare and its jump.  A compare
+ * narrower than what a widening or a copy keeps of it bounds nothing.  0
+ * when not so. */
 static uint64_t table_bound_of(const struct function_code *fc, size_t k, uint8_t i)
 {
     const struct ir_insn *load = NULL;   /* of i from memory, after the jump */
+    size_t load_at = 0;
+    unsigned used = 0;                   /* bytes of the compared register the index keeps */
     for (size_t m = k, steps = 0; i != IR_REG_NONE && m-- > 1 && steps < 16; steps++) {
         const struct ir_insn *in = &fc->insns[m];
         if (in->flow == IR_FLOW_COND) {
@@ -467,8 +485,9 @@ static uint64_t table_bound_of(const struct function_code *fc, size_t k, uint8_t
             uint64_t n = cmp->target & 0xffffffffu;
             int holds = load ? cmp->aux == IR_AUX_CMP_IMM_MEM && cmp->aux_reg[0] == load->aux_reg[1] &&
                                    cmp->aux_reg[1] == load->aux_reg[2] &&
-                                   (uint32_t)(cmp->target >> 32) == (uint32_t)load->target
-                             : cmp->aux == IR_AUX_CMP_IMM && cmp->aux_reg[0] == i;
+                                   (uint32_t)(cmp->target >> 32) == (uint32_t)load->target &&
+                                   !stored_between(fc, c, load_at, load)
+                             : cmp->aux == IR_AUX_CMP_IMM && cmp->aux_reg[0] == i && cmp->aux_reg[1] >= used;
             if (!holds || n >= JUMP_TABLE_MAX)
                 return 0;
             return n + (in->aux == IR_AUX_JA);
@@ -478,14 +497,18 @@ static uint64_t table_bound_of(const struct function_code *fc, size_t k, uint8_t
         if (load) {
             if (writes_reg(in, load->aux_reg[1]))
                 return 0;
-        } else if (writes_reg(in, i) && !(in->aux == IR_AUX_WIDEN_SELF && in->aux_reg[0] == i)) {
+        } else if (in->aux == IR_AUX_WIDEN_SELF && in->aux_reg[0] == i) {
+            used = in->aux_reg[1];
+        } else if (writes_reg(in, i)) {
             if (in->aux == IR_AUX_COPY_REG && in->aux_reg[0] == i && in->aux_reg[1] != i) {
                 i = in->aux_reg[1];   /* the compare was of the copy's source */
+                used = in->aux_reg[2];
                 continue;
             }
             if (in->aux != IR_AUX_LOAD_MEM || in->aux_reg[0] != i)
                 return 0;
             load = in;
+            load_at = m;
         }
     }
     return 0;
@@ -588,6 +611,17 @@ static int add_table_exit(struct function_code *fc, size_t j, uint64_t target)
     return 0;
 }
 
+/* Whether instruction T, padding, is an empty case of the bounded table
+ * the jump at index J reads: at -O0 GCC gives one a lone one-byte nop before
+ * code (alignment padding is longer, or not followed by code). */
+static int empty_case(const struct function_code *fc, size_t j, size_t t)
+{
+    struct table_pattern p;
+    return fc->insns[t].len == 1 && fc->insns[t].flow == IR_FLOW_NEXT && t + 1 < fc->n &&
+           !fc->insns[t + 1].is_padding && (t == 0 || !fc->insns[t - 1].is_padding) &&
+           table_pattern_of(fc, j, &p) && fc->insns[p.load].aux == IR_AUX_LOAD32_PAIR;
+}
+
 /* Resolve jump tables.  Where the code bounds the index (cmp $N,%i; ja),
  * exactly that many entries are read, each a case (at -O0 an empty one may
  * be a nop).  Otherwise entries are taken while
@@ -661,7 +695,8 @@ static int resolve_jump_tables(struct synth_session *ss, struct function_code *f
              * function, between its cases: a few such entries in a row are
              * passed over; more end the table, as does the function's own
              * start (a pointer to the function: data). */
-            int usable = t != (size_t)-1 && (bound || !fc->insns[t].is_padding) && target != f->lo;
+            int usable = t != (size_t)-1 && (!fc->insns[t].is_padding || (bound && empty_case(fc, j, t))) &&
+                         target != f->lo;
             if (bound && !usable) {
                 if ((target < f->lo || target > f->hi) && in_code_section(ss->ef, target)) {
                     size_t range = ss->index ? function_index_at(ss->index, target) : (size_t)-1;
@@ -982,6 +1017,13 @@ static void leave(struct function_code *fc, uint64_t target, int kind, const str
     fc->leaving[fc->nleaving++] = (struct leaving){target, kind, *st};
 }
 
+/* The frame is gone (rsp at the return address, as for a tail call), or
+ * where rsp is is not known. */
+static int frame_popped(const struct abs_state *st)
+{
+    return st->reg[ABI_RSP].kind != AV_CFA || st->reg[ABI_RSP].off >= -8;
+}
+
 /* Flow into block B with state ST; queue B when its entry state changed.
  * Returns whether it changed. */
 static int flow_into(struct function_code *fc, size_t b, const struct abs_state *st)
@@ -1138,8 +1180,10 @@ static void fixpoint(struct function_code *fc)
                 break;
             }
             /* Unresolved: a computed goto to any of the function's
-             * address-taken labels, or an indirect tail call. */
-            for (size_t k = 0; k < fc->nlabels; k++)
+             * address-taken labels, or an indirect tail call (the frame
+             * popped: its state goes to no label, which may be a handler
+             * or a return address other code resumes at). */
+            for (size_t k = 0; k < fc->nlabels && !frame_popped(&out); k++)
                 flow_into(fc, fc->block_of[fc->labels[k]], &out);
             fc->returns = 1;
             fc->clobbered = ~0u;
@@ -1172,10 +1216,13 @@ static int is_padding_block(const struct function_code *fc, size_t b)
     return 1;
 }
 
-/* A block of traps only (ud2, hlt, padding): what compilers put after a
- * call that does not return.  No guess is made for it: nothing runs there. */
-static int is_trap_block(const struct function_code *fc, size_t b)
+/* A block of traps only (ud2, hlt, padding) right after a call: what
+ * compilers put after a call that does not return.  No guess is made for
+ * it: nothing runs there. */
+static int is_trap_after_call(const struct function_code *fc, size_t b)
 {
+    if (b == 0 || !is_call(&fc->insns[fc->blocks[b - 1].last]))
+        return 0;
     for (size_t i = fc->blocks[b].first; i <= fc->blocks[b].last; i++)
         if (!fc->insns[i].is_padding && fc->insns[i].flow != IR_FLOW_STOP)
             return 0;
@@ -1265,7 +1312,7 @@ static size_t seed_unreached(struct function_code *fc)
                 run_block(fc, b, &out, NULL, NULL, &after_call, &have_call);
             continue;
         }
-        if (is_padding_block(fc, b) || is_trap_block(fc, b))
+        if (is_padding_block(fc, b) || is_trap_after_call(fc, b))
             continue;
         if (have_indirect) {
             flow_into(fc, b, &indirect);
@@ -1664,7 +1711,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         if (blk->reached) {
             em.how = blk->seeded == SEED_GUESS ? SYNTH_GUESSED : 1;
             run_block(&fc, b, &last, emit_observer, &em, NULL, NULL);
-        } else if ((is_padding_block(&fc, b) || is_trap_block(&fc, b)) && b > 0 && fc.blocks[b - 1].reached) {
+        } else if ((is_padding_block(&fc, b) || is_trap_after_call(&fc, b)) && b > 0 && fc.blocks[b - 1].reached) {
             /* Alignment padding, and the ud2 after a call that does not
              * return, carry on the row of the instruction before them: the
              * compiler's CFI for the next block starts at its label. */

@@ -476,6 +476,7 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         /* The bound of a switch: cmp $N,%i; ja default. */
         in->aux = IR_AUX_CMP_IMM;
         in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
+        in->aux_reg[1] = op0->size;
         in->target = (uint64_t)op1->imm;
     } else if (ci->id == X86_INS_JA || ci->id == X86_INS_JAE) {
         in->aux = ci->id == X86_INS_JA ? IR_AUX_JA : IR_AUX_JAE;
@@ -487,6 +488,7 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
          * index widened, its value (a small unsigned one) kept. */
         in->aux = IR_AUX_WIDEN_SELF;
         in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
+        in->aux_reg[1] = op1->size;
     } else if ((ci->id == X86_INS_MOVZX || ci->id == X86_INS_MOVSXD || ci->id == X86_INS_MOV) && op0 && op1 &&
                op0->type == X86_OP_REG && op1->type == X86_OP_REG && op0->size >= 4 && op1->size >= 4 &&
                op1->size <= op0->size && dwarf_reg(op0->reg, &whole) != IR_REG_NONE &&
@@ -495,9 +497,11 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux = IR_AUX_COPY_REG;
         in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
         in->aux_reg[1] = dwarf_reg(op1->reg, &whole);
+        in->aux_reg[2] = op1->size;
     } else if (ci->id == X86_INS_CDQE) {
         in->aux = IR_AUX_WIDEN_SELF;   /* cltq: eax into rax */
         in->aux_reg[0] = 0;
+        in->aux_reg[1] = 4;
     }
 }
 
@@ -530,6 +534,21 @@ static unsigned ud1_length(const uint8_t *code, size_t n, unsigned capstone_len)
     struct x86_modrm m;
     unsigned used = capstone_len < n ? x86_modrm_parse(code + capstone_len, n - capstone_len, &m) : 0;
     return capstone_len + used;
+}
+
+/* Moves, loads, stores and lea: what compilers put between a compare and
+ * its jump.  (Capstone 4's flag lists miss some instructions that do write
+ * them, such as vucomisd: every other instruction counts as writing.) */
+static int leaves_flags(unsigned id)
+{
+    switch (id) {
+    case X86_INS_MOV: case X86_INS_MOVABS: case X86_INS_MOVZX: case X86_INS_MOVSX: case X86_INS_MOVSXD:
+    case X86_INS_LEA: case X86_INS_MOVUPS: case X86_INS_MOVAPS: case X86_INS_MOVDQU: case X86_INS_MOVDQA:
+    case X86_INS_MOVQ: case X86_INS_MOVD: case X86_INS_VMOVUPS: case X86_INS_VMOVDQU: case X86_INS_NOP:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64_t addr,
@@ -565,9 +584,7 @@ unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64
     if (in->flow == IR_FLOW_COND)
         in->cond = d->insn->id == X86_INS_JE ? IR_COND_EQ : d->insn->id == X86_INS_JNE ? IR_COND_NE : 0;
     note_table_pattern(d->insn, in);
-    in->writes_cf_zf = (x->eflags & (X86_EFLAGS_MODIFY_CF | X86_EFLAGS_MODIFY_ZF | X86_EFLAGS_RESET_CF |
-                                     X86_EFLAGS_RESET_ZF | X86_EFLAGS_SET_CF | X86_EFLAGS_SET_ZF |
-                                     X86_EFLAGS_UNDEFINED_CF | X86_EFLAGS_UNDEFINED_ZF)) != 0;
+    in->writes_cf_zf = !leaves_flags(d->insn->id);
     in->is_padding = d->insn->id == X86_INS_NOP || d->insn->id == X86_INS_INT3 ||
                      (d->insn->id == X86_INS_XCHG && x->op_count == 2 &&
                       x->operands[0].type == X86_OP_REG && x->operands[1].type == X86_OP_REG &&

@@ -69,6 +69,27 @@ shared_dispatch:
 	.cfi_endproc
 	.size	shared_dispatch, .-shared_dispatch
 
+# A label whose address the function stores and later jumps to, through
+# a register no table explains (its frame still in place): reached only so.
+	.globl	resume_label
+	.type	resume_label, @function
+resume_label:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	leaq	.Lrl_resume(%rip), %rax
+	movq	%rax, (%rdi)
+	movq	(%rsi), %rax
+	jmp	*%rax
+.Lrl_resume:
+	movl	%ebx, %eax
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	resume_label, .-resume_label
+
 # lea 0(%rip) takes the current address (sanitizers report it): not a
 # label.  The indirect tail call after the pop must not flow into it.
 	.globl	current_pc

@@ -185,8 +185,9 @@ table_at_O0:
 	.size	table_at_O0, .-table_at_O0
 
 # The same as gdb's -O0 code has it: the index compared in its register and
-# widened in place, then scaled by 4 before the load; the default, an
-# empty case, is a nop.  The bound says every entry is a case.
+# widened in place, then scaled by 4 before the load; case 0, empty, is a
+# lone nop that only the table reaches.  The bound says every entry is a
+# case.
 	.globl	table_at_O0_nop_default
 	.type	table_at_O0_nop_default, @function
 table_at_O0_nop_default:
@@ -199,7 +200,7 @@ table_at_O0_nop_default:
 	movl	%edi, -0x1d4(%rbp)
 	movl	-0x1d4(%rbp), %eax
 	cmpl	$2, %eax
-	ja	.LO0n_default
+	ja	.LO0n_above
 	movl	%eax, %eax
 	leaq	0(,%rax,4), %rdx
 	leaq	.LO0n_table(%rip), %rax
@@ -217,6 +218,8 @@ table_at_O0_nop_default:
 .LO0n_default:
 	nop
 	jmp	.LO0n_join
+.LO0n_above:
+	movl	$4, %eax
 .LO0n_join:
 	popq	%rbp
 	.cfi_def_cfa %rsp, 8

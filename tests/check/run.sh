@@ -80,8 +80,11 @@ clean_but "a compare whose flags an add overwrites before the jump is no bound: 
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/loose_bound.so" tests/check/loose_bound.s || exit 1
 clean_but "a compare looser than its table: the words past it, which would lead into two other ranges or into a named function, are no cases (their dead code guessed)" \
     "$work/loose_bound.so" "$guessed" 6
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/not_labels.so" tests/check/not_labels.s || exit 1
+clean_but "not computed gotos' targets: a pushed handler, after an indirect tail call (guessed); padding past a loosely bounded table" \
+    "$work/not_labels.so" "$guessed" 3
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/computed_goto.so" tests/check/computed_goto.s || exit 1
-all_checked "computed gotos: handlers reached through a table of label addresses (relocated), or the cases of a table relative to a label (vfprintf); lea 0(%rip) no label" "$work/computed_goto.so"
+all_checked "computed gotos: handlers reached through a table of label addresses (relocated), a stored label, or the cases of a table relative to a label (vfprintf); lea 0(%rip) no label" "$work/computed_goto.so"
 cc -nostdlib -no-pie -Wl,-e,threaded -Wl,--build-id=none -o "$work/computed_goto_exec" tests/check/computed_goto.s || exit 1
 all_checked "the same in an executable (the table's addresses stored, not relocated)" "$work/computed_goto_exec"
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/realigned_rules.so" tests/check/realigned_rules.s || exit 1
