@@ -450,8 +450,9 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux_reg[1] = op0->size;
         in->target = (uint64_t)op1->imm | (uint64_t)(uint32_t)at << 32;
     } else if ((ci->id == X86_INS_MOV || ci->id == X86_INS_MOVZX || ci->id == X86_INS_MOVSXD) && op0 && op1 &&
-               op0->type == X86_OP_REG && dwarf_reg(op0->reg, &whole) != IR_REG_NONE && !high_byte(op0->reg) &&
+               op0->type == X86_OP_REG && op0->size >= 4 && dwarf_reg(op0->reg, &whole) != IR_REG_NONE &&
                pattern_mem(ci, op1, &base, &at)) {
+        /* (Into 32 bits or more: a narrower load keeps the bits above.) */
         in->aux = IR_AUX_LOAD_MEM;
         in->aux_reg[0] = dwarf_reg(op0->reg, &whole);
         in->aux_reg[1] = base;
