@@ -113,7 +113,7 @@ static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct 
         if (!n)
             return error_set(err, errlen, "out of memory");
         size_t len = (size_t)sprintf(p, "%s@plt", name);
-        *n = (struct named_address){addr, PLT_STUB_SIZE, p};
+        *n = (struct named_address){addr, PLT_STUB_SIZE, p, 0};
         p += len + 1;
     }
     return 0;
@@ -142,7 +142,7 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         struct named_address *n = grow(&names);
         if (!n)
             goto oom;
-        *n = (struct named_address){s->value, s->size, s->name};
+        *n = (struct named_address){s->value, s->size, s->name, 0};
     }
     if (add_plt_names(ix, ef, &names, &funcs, err, errlen) != 0)
         goto fail_out;
@@ -150,6 +150,8 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         qsort(names.items, names.n, names.size, by_addr);
     ix->names = names.items;
     ix->nnames = names.n;
+    for (size_t i = 0; i < ix->nnames; i++)
+        ix->names[i].noreturn = function_name_is_noreturn(ix->names[i].name);
 
     /* FDE ranges, except the PLT's (its stubs are listed one by one). */
     for (size_t i = 0; eh && i < eh->nfdes; i++) {
@@ -247,7 +249,8 @@ size_t function_index_at(const struct function_index *ix, uint64_t addr)
     return lo > 0 && addr < ix->funcs[lo - 1].hi ? lo - 1 : (size_t)-1;
 }
 
-const char *function_index_name_at(const struct function_index *ix, uint64_t addr)
+/* The named address function_index_name_at names, or NULL. */
+static const struct named_address *named_at(const struct function_index *ix, uint64_t addr)
 {
     size_t lo = 0, hi = ix->nnames;
     while (lo < hi) {
@@ -263,9 +266,19 @@ const char *function_index_name_at(const struct function_index *ix, uint64_t add
     const struct named_address *n = &ix->names[lo - 1];
     while (n > ix->names && (n - 1)->addr == n->addr)
         n--;
-    if (n->addr == addr || addr - n->addr < n->size)
-        return n->name;
-    return NULL;
+    return n->addr == addr || addr - n->addr < n->size ? n : NULL;
+}
+
+const char *function_index_name_at(const struct function_index *ix, uint64_t addr)
+{
+    const struct named_address *n = named_at(ix, addr);
+    return n ? n->name : NULL;
+}
+
+int function_index_noreturn_at(const struct function_index *ix, uint64_t addr)
+{
+    const struct named_address *n = named_at(ix, addr);
+    return n && n->noreturn;
 }
 
 int function_name_is_noreturn(const char *name)

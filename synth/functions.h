@@ -31,6 +31,7 @@ struct function_range {
 struct named_address {
     uint64_t addr, size;
     const char *name;
+    int noreturn;                  /* function_name_is_noreturn(name), once */
 };
 
 struct function_index {
@@ -55,6 +56,10 @@ size_t function_index_at(const struct function_index *ix, uint64_t addr);
 /* The name of the symbol or PLT stub starting at ADDR (or containing it when
  * it has a size), or NULL. */
 const char *function_index_name_at(const struct function_index *ix, uint64_t addr);
+
+/* Whether that name is one of a function that never returns
+ * (function_name_is_noreturn, computed when the index is built). */
+int function_index_noreturn_at(const struct function_index *ix, uint64_t addr);
 
 /* Whether a call to a function named NAME never returns (exit, abort, the
  * C++ throw helpers, __stack_chk_fail ...).  NAME may carry "@plt". */

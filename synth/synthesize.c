@@ -17,7 +17,7 @@
 
 struct block {
     size_t first, last;          /* instruction indices, inclusive */
-    int reached;
+    int reached;                 /* (IN is meaningful only once it is set) */
     int seeded;                  /* how it was first reached: 0 from the entry or a landing pad,
                                     SEED_INNER from another fragment, SEED_GUESS by a guess */
     int queued;                  /* on the worklist (each block is there at most once) */
@@ -958,9 +958,8 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
     for (size_t i = 0; i < fc->n; i++) {
         const struct ir_insn *in = &fc->insns[i];
         if (in->flow == IR_FLOW_CALL) {
-            const char *name = function_index_name_at(ss->index, in->target);
             uint32_t facts = ss->callee_at ? ss->callee_at(ss->callee_arg, in->target) : 0;
-            if (name && function_name_is_noreturn(name))
+            if (function_index_noreturn_at(ss->index, in->target))
                 facts |= SYNTH_NEVER_RETURNS;
             fc->call_facts[i] = (uint16_t)facts;
         }
@@ -975,7 +974,9 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
     size_t nblocks = 0;
     for (size_t i = 0; i < fc->n; i++)
         nblocks += leader[i];
-    fc->blocks = calloc(nblocks, sizeof *fc->blocks);
+    /* Not zeroed: a block's entry state is written when it is first
+     * reached, and read only after. */
+    fc->blocks = malloc(nblocks * sizeof *fc->blocks);
     fc->worklist = malloc((nblocks + 1) * sizeof *fc->worklist);
     if (!fc->blocks || !fc->worklist) {
         free(leader);
@@ -987,6 +988,7 @@ static int build_blocks(struct synth_session *ss, struct function_code *fc, cons
         if (leader[i]) {
             b++;
             fc->blocks[b].first = i;
+            fc->blocks[b].reached = fc->blocks[b].seeded = fc->blocks[b].queued = fc->blocks[b].pad_calls = 0;
         }
         fc->blocks[b].last = i;
         fc->block_of[i] = b;
