@@ -49,6 +49,11 @@ int abs_state_equal(const struct abs_state *a, const struct abs_state *b)
     return 1;
 }
 
+static int slot_before(const struct stack_slot *x, uint8_t base, int64_t off)
+{
+    return x->base < base || (x->base == base && x->off < off);
+}
+
 int abs_state_join(struct abs_state *into, const struct abs_state *from)
 {
     int changed = 0;
@@ -57,12 +62,15 @@ int abs_state_join(struct abs_state *into, const struct abs_state *from)
             into->reg[r] = unknown_value;
             changed = 1;
         }
-    /* Keep the slots both states agree on. */
-    unsigned n = 0;
+    /* Keep the slots both states agree on (both sorted: one merge). */
+    unsigned n = 0, j = 0;
     for (unsigned i = 0; i < into->nslots; i++) {
-        struct absval v = abs_state_slot_in(from, into->slot[i].base, into->slot[i].off);
-        if (absval_equal(v, into->slot[i].value))
-            into->slot[n++] = into->slot[i];
+        const struct stack_slot *x = &into->slot[i];
+        while (j < from->nslots && slot_before(&from->slot[j], x->base, x->off))
+            j++;
+        if (j < from->nslots && from->slot[j].base == x->base && from->slot[j].off == x->off &&
+            absval_equal(from->slot[j].value, x->value))
+            into->slot[n++] = *x;
         else
             changed = 1;
     }
@@ -106,11 +114,6 @@ static void forget_slots(struct abs_state *s, uint8_t base, int64_t off, int64_t
             s->slot[n++] = s->slot[i];
     }
     s->nslots = (uint8_t)n;
-}
-
-static int slot_before(const struct stack_slot *x, uint8_t base, int64_t off)
-{
-    return x->base < base || (x->base == base && x->off < off);
 }
 
 void abs_state_set_slot(struct abs_state *s, uint8_t base, int64_t off, struct absval v)
