@@ -182,6 +182,12 @@ static void set_reg(struct abs_state *s, uint8_t r, struct absval v)
         s->frame_pointer = 0;
 }
 
+/* A + B as the machine adds (modulo 2^64, no overflow to trap on). */
+static int64_t add_wrapping(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
 /* A value that a known amount can move: a place in the frame, an entry
  * value, a constant (not a table's entry, whose offset names the table). */
 static int offsettable(struct absval v)
@@ -197,7 +203,7 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         if (e->src < STATE_GPRS && s->reg[e->src].kind != AV_UNKNOWN &&
             (s->reg[e->src].kind != AV_TABLE_ENTRY || e->imm == 0)) {
             v = s->reg[e->src];
-            v.off = (int64_t)((uint64_t)v.off + (uint64_t)(int64_t)e->imm);
+            v.off = add_wrapping(v.off, e->imm);
         } else if (e->src == IR_REG_NONE) {
             v = (struct absval){AV_CONST, 0, e->imm};
         }
@@ -275,11 +281,10 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
             v = (struct absval){AV_CONST, 0, 0};
         else if (b.kind == AV_CONST && offsettable(a)) {
             v = a;
-            v.off = (int64_t)(e->kind == IR_ADD ? (uint64_t)v.off + (uint64_t)b.off
-                                                : (uint64_t)v.off - (uint64_t)b.off);
+            v.off = add_wrapping(v.off, e->kind == IR_ADD ? b.off : (int64_t)(0 - (uint64_t)b.off));
         } else if (e->kind == IR_ADD && a.kind == AV_CONST && offsettable(b)) {
             v = b;
-            v.off = (int64_t)((uint64_t)v.off + (uint64_t)a.off);
+            v.off = add_wrapping(v.off, a.off);
         }
         set_reg(s, e->dst, v);
         return;

@@ -460,8 +460,8 @@ static int stored_between(const struct function_code *fc, size_t from, size_t to
 /* How many entries the code before the table load at index K lets its
  * index register I reach: cmp $N,%i; ja default (N + 1), or jae (N), then
  * straight-line code that at most widens i in place or copies it into
- * another register (of 32 bits or more) that becomes the index.  Or the switch's value
- * in memory: cmp $N,D(%b); ja, then i loaded from the same D(%b), of the
+ * another register (of 32 bits or more) that becomes the index.  Or the
+ * switch's value in memory: cmp $N,D(%b); ja, then i loaded from the same D(%b), of the
  * same size, b unchanged, no store through b over it between (the compiler
  * reads it again only where none can change it); up to four moves, loads,
  * stores or leas may stand between that compare and its jump.  A compare
@@ -623,9 +623,9 @@ static int empty_case(const struct function_code *fc, size_t j, size_t t)
 }
 
 /* Resolve jump tables.  Where the code bounds the index (cmp $N,%i; ja),
- * exactly that many entries are read, each a case (at -O0 an empty one may
- * be a nop).  Otherwise entries are taken while
- * they name instructions of this function other than alignment padding (no
+ * exactly that many entries are read, each a case (at -O0 an empty one is
+ * a lone nop).  Otherwise entries are taken while they name instructions of
+ * this function other than alignment padding (no
  * compiler jumps there) or its start, up to where another of the
  * function's tables starts; a table of addresses may hold a few null
  * entries, or entries into other code, between its cases. */
@@ -794,10 +794,11 @@ static int add_label(struct function_code *fc, size_t t, size_t *cap)
  * that is the current address), those a table of addresses names that a
  * lea of the function points at (a few entries that name something else
  * are passed over), and the cases of tables read relative to a label of the
- * code (glibc's vfprintf: &&label - &&base).  A computed goto may only reach labels of its own
- * function, so every jump the tables do not explain may go to each of them.
- * Sought once, when the function has such a jump; the count found, or
- * (size_t)-1 when out of memory.
+ * code (glibc's vfprintf: &&label - &&base).  A computed goto may only
+ * reach labels of its own function, so every jump the tables do not explain
+ * (its frame still in place) may go to each of them.  Sought once, when the
+ * function has such a jump; the count found, or (size_t)-1 when out of
+ * memory.
  */
 static size_t find_address_taken_labels(struct synth_session *ss, struct function_code *fc)
 {
@@ -1592,8 +1593,6 @@ static int abandon(struct function_code *fc, struct known_table *known, struct u
     return -1;
 }
 
-/* The flows from what is known to enter the function: its entry, the
- * landing pads of its calls, and jumps from other fragments of its frame. */
 /* Landing pads until their states settle: a pad's own calls may land in
  * another (each round is bounded; states only grow, so few are needed). */
 static void flow_to_landing_pads_until_stable(struct function_code *fc)
@@ -1602,6 +1601,8 @@ static void flow_to_landing_pads_until_stable(struct function_code *fc)
         fixpoint(fc);
 }
 
+/* The flows from what is known to enter the function: its entry, the
+ * landing pads of its calls, and jumps from other fragments of its frame. */
 static void run_known_flows(struct function_code *fc, const struct synth_request *rq)
 {
     struct abs_state entry;
@@ -1680,10 +1681,10 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     for (size_t k = 0; k < fc.nleaving; k++)
         rq->exits(rq->exits_arg, fc.leaving[k].target, fc.leaving[k].kind, &fc.leaving[k].state);
     out->returns = fc.returns;
-    /* Given back only when every way out is a return that the analysis
-     * saw: no tail call, no code reached only by a guess. */
-    /* Only a run that builds no table (synth_program's first pass) hands
-     * its summary on. */
+    /* Registers given back only when every way out is a return that the
+     * analysis saw (no tail call, no code reached only by a guess) of a leaf;
+     * only a run that builds no table (synth_program's first pass) hands
+     * this summary on. */
     if (!rq->emit && fc.returns && !out->seeded_blocks && !reaches_a_call(&fc))
         for (unsigned r = 0; r < STATE_GPRS; r++)
             if (abi_call_clobbered(r) && !(fc.clobbered & (1u << r)))

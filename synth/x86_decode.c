@@ -124,6 +124,18 @@ static uint8_t simple_mem(const cs_x86_op *op, int32_t *disp)
     return b;
 }
 
+/* A write to memory operand OP of SIZE bytes: a store through a GPR base,
+ * or, indexed from rsp or rbp, somewhere in the frame. */
+static void lower_store(struct ir_insn *in, const cs_x86_op *op, uint8_t size)
+{
+    int32_t disp;
+    uint8_t base = simple_mem(op, &disp);
+    if (base != IR_REG_NONE)
+        ir_add(in, ir_store(base, disp, IR_REG_NONE, size));
+    else if (op->mem.base == X86_REG_RSP || op->mem.base == X86_REG_RBP)
+        in->clobbers_unknown = 1;
+}
+
 /* Fallback: every GPR the instruction writes becomes unknown, and every
  * memory operand it writes through a GPR base loses its tracked value. */
 static void lower_generic(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
@@ -141,18 +153,9 @@ static void lower_generic(struct x86_decoder *d, const cs_insn *ci, struct ir_in
         if (nwr > 0 && in->neffects == IR_MAX_EFFECTS)
             in->clobbers_unknown = 1;
     }
-    for (unsigned i = 0; i < x->op_count; i++) {
-        const cs_x86_op *op = &x->operands[i];
-        int32_t disp;
-        if (op->type == X86_OP_MEM && (op->access & CS_AC_WRITE)) {
-            uint8_t base = simple_mem(op, &disp);
-            if (base != IR_REG_NONE)
-                ir_add(in, ir_store(base, disp, IR_REG_NONE, op->size));
-            else if (op->mem.base == X86_REG_RSP || op->mem.base == X86_REG_RBP)
-                /* [rsp + index*scale]: where it lands is unknown. */
-                in->clobbers_unknown = 1;
-        }
-    }
+    for (unsigned i = 0; i < x->op_count; i++)
+        if (x->operands[i].type == X86_OP_MEM && (x->operands[i].access & CS_AC_WRITE))
+            lower_store(in, &x->operands[i], x->operands[i].size);
 }
 
 static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
@@ -316,11 +319,7 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
             if (r != IR_REG_NONE)
                 ir_add(in, ir_clobber(r));
         } else if (op0 && op0->type == X86_OP_MEM) {
-            uint8_t base = simple_mem(op0, &disp);
-            if (base != IR_REG_NONE)
-                ir_add(in, ir_store(base, disp, IR_REG_NONE, op0->size ? op0->size : 16));
-            else if (op0->mem.base == X86_REG_RSP || op0->mem.base == X86_REG_RBP)
-                in->clobbers_unknown = 1;
+            lower_store(in, op0, op0->size ? op0->size : 16);
         }
         return;
     case X86_INS_HLT: case X86_INS_UD2: case X86_INS_INT3: case X86_INS_UD0: case X86_INS_UD2B:
