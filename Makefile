@@ -18,14 +18,26 @@ SAN ?=
 BUILD ?= $(if $(SAN),build-san,build)
 
 # Missing Debian packages are installed before anything is built.
+INSTALL_DEPS ?= ./install-deps
+PKG_CONFIG ?= pkg-config
 DEPS_STAMP := $(BUILD)/.deps-ok
 $(DEPS_STAMP):
-	@./install-deps
+	@$(INSTALL_DEPS)
 	@mkdir -p $(@D) && touch $@
 
+# The packages' flags are asked of pkg-config only once they are installed:
+# $(BUILD)/config.mk is written after install-deps, and make reads the
+# makefiles again when it has made one of them.  (Asked while this file is
+# parsed, a fresh machine's first `make run` got no -lcapstone.)
 PKGS := libelf capstone
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CONFIG_MK := $(BUILD)/config.mk
+$(CONFIG_MK): $(DEPS_STAMP)
+	@cflags=$$($(PKG_CONFIG) --cflags $(PKGS)) && libs=$$($(PKG_CONFIG) --libs $(PKGS)) || \
+	    { echo "$(PKG_CONFIG) finds no $(PKGS): run $(INSTALL_DEPS)" >&2; exit 1; }; \
+	printf 'PKG_CFLAGS := %s\nPKG_LIBS := %s\n' "$$cflags" "$$libs" > $@
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+include $(CONFIG_MK)
+endif
 DWARF_LIBS := -ldwarf -lelf -lz
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -88,7 +100,7 @@ UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_tabl
 	test_abstract_state test_cfi_reader test_x86_unknown
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all check check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-full bench fuzz \
+.PHONY: all check check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-full bench fuzz \
         install clean run deps
 all: $(TOOL_BINS) $(RUNTIME_A) $(RUNTIME_SO)
 
@@ -142,7 +154,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 include corpus/corpus.mk
 
 # ---- tests ---------------------------------------------------------------------
-check: check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate
+check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate
+
+# The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
+check-setup:
+	@tests/setup/run.sh
 
 check-unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)
