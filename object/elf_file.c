@@ -85,14 +85,120 @@ static int check_header_tables(const GElf_Ehdr *eh, uint64_t file_size, char *er
     return 0;
 }
 
-int elf_file_open(struct elf_file *ef, const char *path, char *err, size_t errlen)
+static uint16_t get16(const uint8_t *p, int big_endian)
+{
+    return big_endian ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+}
+
+/* M's name as readelf and people say it, for a file of CLASS; NULL when not known here. */
+static const char *machine_name(unsigned m, unsigned class)
+{
+    switch (m) {
+    case EM_X86_64: return class == ELFCLASS32 ? "x32" : "x86_64";
+    case EM_386: return "i386";
+    case EM_AARCH64: return "AArch64";
+    case EM_ARM: return "ARM";
+    case 243: return "RISC-V";                 /* EM_RISCV */
+    case 258: return "LoongArch";              /* EM_LOONGARCH */
+    case EM_PPC: return "PowerPC";
+    case EM_PPC64: return "PowerPC64";
+    case EM_S390: return "S/390";
+    case EM_MIPS: return "MIPS";
+    case EM_SPARC: case EM_SPARC32PLUS: case EM_SPARCV9: return "SPARC";
+    case EM_IA_64: return "IA-64";
+    case EM_68K: return "m68k";
+    case EM_SH: return "SuperH";
+    case EM_PARISC: return "PA-RISC";
+    case EM_ALPHA: return "Alpha";
+    case 247: return "BPF";                    /* EM_BPF */
+    case EM_NONE: return "none";
+    default: return NULL;
+    }
+}
+
+/* Why a file of machine M and CLASS is refused. */
+static int not_x86_64(unsigned m, unsigned class, int big_endian, char *err, size_t errlen)
+{
+    char machine[32];
+    const char *name = machine_name(m, class);
+    if (name)
+        snprintf(machine, sizeof machine, "%s", name);
+    else
+        snprintf(machine, sizeof machine, "%u", m);
+    if (big_endian)
+        return error_set(err, errlen, "big-endian ELF file: only little-endian x86_64 ELF files "
+                         "are read (machine %s)", machine);
+    return error_set(err, errlen, "not an x86_64 ELF file (machine %s)", machine);
+}
+
+/*
+ * Read the ELF header of FD ourselves before libelf does, so that every
+ * front end refuses, with the true reason, what it cannot read: a cut-off or
+ * corrupt header, another byte order or architecture, a file that is not
+ * linked.  ACCEPT_REL lets a relocatable object through.
+ */
+static int check_elf_header(int fd, int accept_rel, char *err, size_t errlen)
+{
+    uint8_t h[sizeof(Elf64_Ehdr)];
+    size_t n = 0;
+    while (n < sizeof h) {
+        ssize_t r = pread(fd, h + n, sizeof h - n, (off_t)n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return error_set(err, errlen, "%s", strerror(errno));
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    if (n < SELFMAG || memcmp(h, ELFMAG, SELFMAG) != 0)
+        return error_set(err, errlen, ELF_FILE_NOT_ELF);
+    unsigned class = n > EI_CLASS ? h[EI_CLASS] : ELFCLASS64;
+    if (class != ELFCLASS32 && class != ELFCLASS64)
+        return error_set(err, errlen, "corrupt ELF header: invalid class %u (EI_CLASS)", class);
+    size_t need = class == ELFCLASS32 ? sizeof(Elf32_Ehdr) : sizeof(Elf64_Ehdr);
+    if (n < need)
+        return error_set(err, errlen, "truncated ELF header (%zu of %zu bytes)", n, need);
+    unsigned data = h[EI_DATA];
+    if (data != ELFDATA2LSB && data != ELFDATA2MSB)
+        return error_set(err, errlen, "corrupt ELF header: invalid byte order %u (EI_DATA)", data);
+    if (h[EI_VERSION] != EV_CURRENT)
+        return error_set(err, errlen, "corrupt ELF header: invalid version %u (EI_VERSION)",
+                         h[EI_VERSION]);
+    int big = data == ELFDATA2MSB;
+    unsigned type = get16(h + 16, big), machine = get16(h + 18, big);
+    if (big)
+        return not_x86_64(machine, class, 1, err, errlen);
+    if (class != ELFCLASS64 || machine != EM_X86_64)
+        return not_x86_64(machine, class, 0, err, errlen);
+    switch (type) {
+    case ET_EXEC:
+    case ET_DYN:
+        return 0;
+    case ET_REL:
+        if (accept_rel)
+            return 0;
+        return error_set(err, errlen, "relocatable object (ET_REL): link it first; only executables "
+                         "and shared libraries (ET_EXEC, ET_DYN) are read");
+    case ET_CORE:
+        return error_set(err, errlen, "core dump (ET_CORE): only executables and shared libraries "
+                         "(ET_EXEC, ET_DYN) are read");
+    default:
+        return error_set(err, errlen, "ELF file of type %u: only executables and shared libraries "
+                         "(ET_EXEC, ET_DYN) are read", type);
+    }
+}
+
+static int open_file(struct elf_file *ef, const char *path, int accept_rel, char *err, size_t errlen)
 {
     memset(ef, 0, sizeof *ef);
     ef->fd = -1;
     if (!libelf_ready())
         return error_set(err, errlen, "libelf is out of date");
 
-    ef->fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO without a writer must not hold the open up; it is
+     * refused below, with every other file that is not a regular one. */
+    ef->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (ef->fd < 0)
         return error_set(err, errlen, "%s", strerror(errno));
     struct stat st;
@@ -104,19 +210,30 @@ int elf_file_open(struct elf_file *ef, const char *path, char *err, size_t errle
         error_set(err, errlen, "is a directory");
         goto bad;
     }
-    if (st.st_size == 0) {
-        error_set(err, errlen, "file is empty");
+    if (!S_ISREG(st.st_mode)) {
+        error_set(err, errlen, "not a regular file (%s)", error_file_kind(st.st_mode));
         goto bad;
     }
+    int flags = fcntl(ef->fd, F_GETFL);
+    if (flags < 0 || fcntl(ef->fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        error_set(err, errlen, "%s", strerror(errno));
+        goto bad;
+    }
+    if (st.st_size == 0) {
+        error_set(err, errlen, ELF_FILE_EMPTY);
+        goto bad;
+    }
+    if (check_elf_header(ef->fd, accept_rel, err, errlen) != 0)
+        goto bad;
     ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
     if (!ef->elf)
         ef->elf = elf_begin(ef->fd, ELF_C_READ, NULL);
     if (!ef->elf || elf_kind(ef->elf) != ELF_K_ELF) {
-        error_set(err, errlen, "not an ELF file");
+        error_set(err, errlen, "corrupt ELF header: %s", elf_errmsg(-1));
         goto bad;
     }
     if (!gelf_getehdr(ef->elf, &ef->ehdr)) {
-        error_set(err, errlen, "truncated or corrupt ELF header: %s", elf_errmsg(-1));
+        error_set(err, errlen, "corrupt ELF header: %s", elf_errmsg(-1));
         goto bad;
     }
     ef->is_64 = gelf_getclass(ef->elf) == ELFCLASS64;
@@ -133,6 +250,16 @@ int elf_file_open(struct elf_file *ef, const char *path, char *err, size_t errle
 bad:
     elf_file_close(ef);
     return -1;
+}
+
+int elf_file_open(struct elf_file *ef, const char *path, char *err, size_t errlen)
+{
+    return open_file(ef, path, 0, err, errlen);
+}
+
+int elf_file_open_object(struct elf_file *ef, const char *path, char *err, size_t errlen)
+{
+    return open_file(ef, path, 1, err, errlen);
 }
 
 void elf_file_close(struct elf_file *ef)

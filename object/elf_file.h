@@ -68,13 +68,29 @@ struct elf_relative {
 /* Message buffer size callers should give to functions taking `err`. */
 #define ELF_FILE_ERRLEN 256
 
+/* elf_file_open's reasons for a file that is not ELF at all (no ELF magic),
+ * or empty: the ones dwcheck skips rather than fails on. */
+#define ELF_FILE_NOT_ELF "not an ELF file"
+#define ELF_FILE_EMPTY "file is empty"
+
 /*
  * Open PATH and read its ELF header, section table and program headers.
- * Returns 0 on success; -1 with a reason in ERR (e.g. "not an ELF file",
- * "file is empty", "truncated section header table") on failure, in which
- * case EF needs no release.
+ * Returns 0 on success; -1 with a reason in ERR on failure, in which case EF
+ * needs no release.  Only what the tools can read is accepted: a regular
+ * file (a FIFO, a device are refused without waiting on them), whose header
+ * is whole, little-endian ELFCLASS64 for EM_X86_64, of an executable or
+ * shared object (ET_EXEC, ET_DYN).  Anything else gets its true reason:
+ * "not an ELF file", "file is empty", "not a regular file (FIFO)",
+ * "truncated ELF header (10 of 64 bytes)", "not an x86_64 ELF file (machine
+ * AArch64)", "big-endian ELF file: ...", "relocatable object (ET_REL): link
+ * it first; ...", "truncated file: section headers lie past the end ...".
  */
 int elf_file_open(struct elf_file *ef, const char *path, char *err, size_t errlen);
+
+/* elf_file_open that accepts a relocatable object (ET_REL) too: for reading
+ * the symbols of an object just assembled (dwsynth annotate).  Its sections'
+ * addresses are not final: nothing is analysed in one. */
+int elf_file_open_object(struct elf_file *ef, const char *path, char *err, size_t errlen);
 
 /* Free everything the file owns.  Safe on a zeroed struct. */
 void elf_file_close(struct elf_file *ef);

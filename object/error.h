@@ -13,4 +13,8 @@
 /* Format the reason into ERR; returns -1 so that `return error_set(...)` reads well. */
 int error_set(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* What a file of st_mode MODE is, for a message refusing one that is not a
+ * regular file: "directory", "FIFO", "character device" ... */
+const char *error_file_kind(unsigned mode);
+
 #endif

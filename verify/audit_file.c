@@ -15,7 +15,7 @@ int audit_file_open(struct audit_file *a, const char *path, const char *no_eh, i
         *not_elf = 0;
     if (elf_file_open(&a->ef, path, err, errlen) != 0) {
         if (not_elf)
-            *not_elf = strcmp(err, "not an ELF file") == 0 || strcmp(err, "file is empty") == 0;
+            *not_elf = strcmp(err, ELF_FILE_NOT_ELF) == 0 || strcmp(err, ELF_FILE_EMPTY) == 0;
         return -1;
     }
     char eh_err[ELF_FILE_ERRLEN] = "";

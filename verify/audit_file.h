@@ -23,7 +23,9 @@ struct audit_file {
  * Open PATH and run synthesis's first pass.  Returns 0; or -1 with a reason
  * in ERR — the file cannot be read, or it has no readable .eh_frame (then
  * NO_EH is the reason, unless the section is malformed) — and nothing to
- * close.  *NOT_ELF (may be NULL) tells whether the file is not ELF at all.
+ * close.  *NOT_ELF (may be NULL) tells whether the file is not ELF at all
+ * (no ELF magic) or empty; a file with the magic whose header is cut off or
+ * corrupt, or one of another architecture, is not: it is unreadable.
  */
 int audit_file_open(struct audit_file *a, const char *path, const char *no_eh, int *not_elf,
                     char *err, size_t errlen);
