@@ -97,12 +97,18 @@ int cfi_eval_fde(struct cfi_eval *ev, const struct cfi_fde *fde, cfa_row_fn on_r
     return cfa_program_run(&prog, final, err);
 }
 
-/* Copy the 17 stored columns of a state into a new row [st->loc, end). */
+/* Copy the 17 stored columns of a state into a new row [st->loc, end), cut
+ * to the FDE's range: an advance past its end (or a set_loc before its
+ * start) describes no code of this FDE, and a row must not claim it (a
+ * 4-byte FDE advancing 2 GiB made a 2 GiB row). */
 static int append_state(struct unwind_table *t, const struct cfi_state *st, uint64_t end)
 {
-    if (end <= st->loc)
+    uint64_t start = st->loc > t->start ? st->loc : t->start;
+    if (end > t->end)
+        end = t->end;
+    if (end <= start)
         return 0;   /* empty ranges (advance by 0, or past the end) describe nothing */
-    struct unwind_row *row = unwind_table_append(t, st->loc, end);
+    struct unwind_row *row = unwind_table_append(t, start, end);
     if (!row)
         return -2;
     row->cfa = st->cfa;
@@ -145,16 +151,20 @@ int cfi_eval_all_tables(struct cfi_eval *ev, struct unwind_table **tables, size_
     *n = 0;
     if (!t)
         return -2;
+    size_t k = 0;
     for (size_t i = 0; i < s->nfdes; i++) {
-        int rc = cfi_eval_fde_table(ev, &s->fdes[i], &t[i], err);
+        if (s->fdes[i].fault != FDE_SOUND)
+            continue;   /* not code of the file: nothing to build */
+        int rc = cfi_eval_fde_table(ev, &s->fdes[i], &t[k], err);
         if (rc != 0) {
             *bad = &s->fdes[i];
-            cfi_eval_tables_release(t, i);
+            cfi_eval_tables_release(t, k);
             return rc;
         }
+        k++;
     }
     *tables = t;
-    *n = s->nfdes;
+    *n = k;
     return 0;
 }
 

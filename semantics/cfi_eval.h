@@ -62,7 +62,8 @@ int cfi_eval_fde(struct cfi_eval *ev, const struct cfi_fde *fde, cfa_row_fn on_r
 int cfi_eval_fde_table(struct cfi_eval *ev, const struct cfi_fde *fde, struct unwind_table *t,
                        struct cfa_error *err);
 
-/* H for every FDE of the section, in section order, into *TABLES (*N of
+/* H for every FDE of the section whose range is code (no fault: see
+ * cfi_reader.h), in section order, into *TABLES (*N of
  * them; cfi_eval_tables_release frees them).  Returns 0, -1 with ERR and
  * *BAD (the malformed FDE), or -2 (out of memory). */
 int cfi_eval_all_tables(struct cfi_eval *ev, struct unwind_table **tables, size_t *n,

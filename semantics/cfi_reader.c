@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "eh_pointer.h"
+#include "object/code_bounds.h"
 #include "object/error.h"
 
 static int dwarf_fail(Dwarf_Debug dbg, Dwarf_Error derr, char *err, size_t errlen,
@@ -282,6 +283,25 @@ static int list_entries(struct cfi_section *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Each FDE's fault: whether its range is code of the file (see cfi_reader.h). */
+static int classify_fdes(struct cfi_section *s, const struct elf_file *ef, char *err, size_t errlen)
+{
+    struct code_bounds code;
+    if (code_bounds_init(&code, ef, err, errlen) != 0)
+        return -1;
+    for (size_t i = 0; i < s->nfdes; i++) {
+        struct cfi_fde *f = &s->fdes[i];
+        if (f->pc_begin + f->pc_range < f->pc_begin)
+            f->fault = FDE_RANGE_WRAPS;
+        else if (f->pc_range == 0 || code_bounds_holds(&code, f->pc_begin, f->pc_range))
+            f->fault = FDE_SOUND;
+        else
+            f->fault = code_bounds_at(&code, f->pc_begin) ? FDE_PAST_SEGMENT : FDE_NOT_CODE;
+    }
+    code_bounds_release(&code);
+    return 0;
+}
+
 int cfi_section_read(struct elf_file *ef, const char *name, struct cfi_section *out,
                      char *err, size_t errlen)
 {
@@ -301,6 +321,7 @@ int cfi_section_read(struct elf_file *ef, const char *name, struct cfi_section *
     int rc = dwarf_elf_init_b(ef->elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &derr);
     if (rc == DW_DLV_ERROR) {
         error_set(err, errlen, "libdwarf cannot read the file: %s", dwarf_errmsg(derr));
+        dwarf_dealloc_error(NULL, derr);
         return -1;
     }
     if (rc == DW_DLV_NO_ENTRY)
@@ -322,7 +343,7 @@ int cfi_section_read(struct elf_file *ef, const char *name, struct cfi_section *
         out->dwarf_ncies = ncie;
         out->dwarf_nfdes = nfde;
         if (collect(dbg, out, cies, ncie, fdes, nfde, err, errlen) != 0 ||
-            list_entries(out, err, errlen) != 0)
+            classify_fdes(out, ef, err, errlen) != 0 || list_entries(out, err, errlen) != 0)
             result = -1;
     } else if (list_entries(out, err, errlen) != 0) {
         /* No entries at all: only zero terminators may be present. */

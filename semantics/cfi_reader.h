@@ -7,6 +7,14 @@
  * section order, CIEs, FDEs and zero terminators interleaved, as readelf
  * walks them.
  *
+ * Every FDE is listed, whatever range it claims, so that the section prints
+ * as readelf prints it; but an FDE whose range is not code of the file (it
+ * wraps around the address space, runs past the end of the executable
+ * segment it starts in, or starts in none: see object/code_bounds) carries
+ * its fault, and is left out of every table built for code (fde_lookup,
+ * the function index, the compiled tables).  No size or loop downstream
+ * is then taken from a range the file does not hold.
+ *
  * All byte pointers point into section data owned by the elf_file, so a
  * cfi_section must be released before its elf_file is closed.
  */
@@ -36,6 +44,14 @@ struct cfi_cie {
     size_t insns_len;
 };
 
+/* Why an FDE's range is not code of the file (FDE_SOUND: it is, or it is empty). */
+enum cfi_fde_fault {
+    FDE_SOUND,
+    FDE_RANGE_WRAPS,            /* pc_begin + pc_range wraps around the address space */
+    FDE_PAST_SEGMENT,           /* starts in an executable segment's code, ends past it */
+    FDE_NOT_CODE,               /* starts outside the code of every executable segment */
+};
+
 struct cfi_fde {
     uint64_t offset;            /* section offset of the length field */
     uint64_t length;            /* value of the length field */
@@ -47,6 +63,7 @@ struct cfi_fde {
     uint64_t lsda;              /* address of the language-specific data (.gcc_except_table), or 0 */
     const uint8_t *insns;
     size_t insns_len;
+    uint8_t fault;              /* enum cfi_fde_fault */
 };
 
 enum cfi_entry_kind { CFI_ENTRY_CIE, CFI_ENTRY_FDE, CFI_ENTRY_ZERO };

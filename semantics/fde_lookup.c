@@ -24,7 +24,7 @@ int fde_lookup_init(struct fde_lookup *l, const struct cfi_section *s)
         return -1;
     }
     for (size_t i = 0; i < s->nfdes; i++)
-        if (s->fdes[i].pc_range > 0)
+        if (s->fdes[i].pc_range > 0 && s->fdes[i].fault == FDE_SOUND)
             l->by_pc[l->n++] = &s->fdes[i];
     qsort(l->by_pc, l->n, sizeof *l->by_pc, by_pc);
     return 0;

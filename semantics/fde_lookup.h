@@ -3,6 +3,8 @@
  *
  * FDEs sorted by address, with the table (H) of the last FDE asked for kept,
  * so that a walk through a function's addresses builds each table once.
+ * Only FDEs whose range is code of the file are looked up: an empty one, or
+ * one with a fault (cfi_reader.h), covers no address here.
  * Borrows the section; release before the section.
  */
 #ifndef DWCHECK_FDE_LOOKUP_H
@@ -14,7 +16,7 @@
 
 struct fde_lookup {
     struct cfi_eval ev;
-    const struct cfi_fde **by_pc;  /* FDEs with a non-empty range, by pc_begin */
+    const struct cfi_fde **by_pc;  /* FDEs with a non-empty range and no fault, by pc_begin */
     size_t n;
     size_t current;                /* index in by_pc of `table`, or (size_t)-1 */
     struct unwind_table table;

@@ -7,9 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "object/code_bounds.h"
 #include "object/error.h"
 
 #define PLT_STUB_SIZE 16
+/* What the "name@plt" strings may take in all: a .rela.plt whose entries
+ * all name one long symbol cannot make them take more. */
+#define PLT_NAMES_MAX ((size_t)16 << 20)
 
 static int by_lo(const void *a, const void *b)
 {
@@ -48,20 +52,31 @@ static void *grow(struct growable *g)
     return (char *)g->items + g->size * g->n++;
 }
 
-/* Names of the .plt / .plt.sec stubs, from .rela.plt (stub k <-> relocation k). */
-static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct growable *names,
-                         struct growable *funcs, char *err, size_t errlen)
+/* Section NAME when it holds PLT stubs: code the file holds (see
+ * code_bounds_check_sections, which refuses a header claiming more), else NULL. */
+static struct elf_section *stub_section(struct elf_file *ef, const struct code_bounds *code, const char *name)
 {
-    struct elf_section *plt = elf_file_section(ef, ".plt");
-    struct elf_section *plt_sec = elf_file_section(ef, ".plt.sec");
-    struct elf_section *plt_got = elf_file_section(ef, ".plt.got");
+    struct elf_section *sec = elf_file_section(ef, name);
+    if (!sec || sec->type == SHT_NOBITS || !(sec->flags & SHF_EXECINSTR) ||
+        !code_bounds_holds(code, sec->addr, sec->size))
+        return NULL;
+    return sec;
+}
+
+/* Names of the .plt / .plt.sec stubs, from .rela.plt (stub k <-> relocation k). */
+static int add_plt_names(struct function_index *ix, struct elf_file *ef, const struct code_bounds *code,
+                         struct growable *names, struct growable *funcs, char *err, size_t errlen)
+{
+    struct elf_section *plt = stub_section(ef, code, ".plt");
+    struct elf_section *plt_sec = stub_section(ef, code, ".plt.sec");
+    struct elf_section *plt_got = stub_section(ef, code, ".plt.got");
     struct elf_section *rela = elf_file_section(ef, ".rela.plt");
     struct elf_section *stub_secs[] = {plt, plt_sec, plt_got};
 
     /* Every stub is a function of its own. */
     for (unsigned s = 0; s < 3; s++) {
         struct elf_section *sec = stub_secs[s];
-        if (!sec || sec->type == SHT_NOBITS)
+        if (!sec)
             continue;
         for (uint64_t off = 0; off + PLT_STUB_SIZE <= sec->size; off += PLT_STUB_SIZE) {
             struct function_range *f = grow(funcs);
@@ -82,7 +97,12 @@ static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct 
     Elf_Data *dd = dynsym ? elf_getdata(dynsym, NULL) : NULL;
     if (!dd || !gelf_getshdr(dynsym, &dsh))
         return 0;
-    size_t count = d->d_size / sh.sh_entsize;
+    struct elf_section *stubs = plt_sec ? plt_sec : plt;
+    uint64_t first = plt_sec ? 0 : 1;   /* .plt starts with the resolver stub */
+    /* Relocations past the last stub name nothing. */
+    size_t count = d->d_size / sh.sh_entsize, nstubs = (size_t)(stubs->size / PLT_STUB_SIZE);
+    if (count > (nstubs > first ? nstubs - first : 0))
+        count = nstubs > first ? nstubs - first : 0;
     /* Room for "name@plt" strings, allocated once. */
     size_t total = 0;
     for (size_t i = 0; i < count; i++) {
@@ -90,15 +110,14 @@ static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct 
         GElf_Sym sym;
         const char *name;
         if (gelf_getrela(d, (int)i, &r) && gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym) &&
-            (name = elf_strptr(ef->elf, dsh.sh_link, sym.st_name)) != NULL)
+            (name = elf_strptr(ef->elf, dsh.sh_link, sym.st_name)) != NULL &&
+            strlen(name) + 5 <= PLT_NAMES_MAX - total)
             total += strlen(name) + 5;
     }
     ix->plt_names = malloc(total + 1);
     if (!ix->plt_names)
         return error_set(err, errlen, "out of memory");
     char *p = ix->plt_names;
-    struct elf_section *stubs = plt_sec ? plt_sec : plt;
-    uint64_t first = plt_sec ? 0 : 1;   /* .plt starts with the resolver stub */
     for (size_t i = 0; i < count; i++) {
         GElf_Rela r;
         GElf_Sym sym;
@@ -106,14 +125,14 @@ static int add_plt_names(struct function_index *ix, struct elf_file *ef, struct 
         if (!gelf_getrela(d, (int)i, &r) || !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym) ||
             (name = elf_strptr(ef->elf, dsh.sh_link, sym.st_name)) == NULL)
             continue;
-        uint64_t addr = stubs->addr + (first + i) * PLT_STUB_SIZE;
-        if (addr + PLT_STUB_SIZE > stubs->addr + stubs->size)
-            break;
+        size_t len = strlen(name) + 4;
+        if (len + 1 > PLT_NAMES_MAX - (size_t)(p - ix->plt_names))
+            continue;   /* past the budget, as above: the stub stays unnamed */
         struct named_address *n = grow(names);
         if (!n)
             return error_set(err, errlen, "out of memory");
-        size_t len = (size_t)sprintf(p, "%s@plt", name);
-        *n = (struct named_address){addr, PLT_STUB_SIZE, p, 0};
+        sprintf(p, "%s@plt", name);
+        *n = (struct named_address){stubs->addr + (first + i) * PLT_STUB_SIZE, PLT_STUB_SIZE, p, 0};
         p += len + 1;
     }
     return 0;
@@ -131,8 +150,17 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
     memset(ix, 0, sizeof *ix);
     struct growable funcs = {.size = sizeof(struct function_range)};
     struct growable names = {.size = sizeof(struct named_address)};
-    if (elf_file_load_symbols(ef, err, errlen) != 0)
+    /* Code sections (the PLT's among them) whose headers claim more than the
+     * file's executable segments hold are refused here, so that every range
+     * below lies in code the file holds, or is flawed. */
+    struct code_bounds code;
+    if (code_bounds_init(&code, ef, err, errlen) != 0)
         return -1;
+    if (code_bounds_check_sections(&code, ef, err, errlen) != 0 ||
+        elf_file_load_symbols(ef, err, errlen) != 0) {
+        code_bounds_release(&code);
+        return -1;
+    }
     for (size_t i = 0; i < ef->nsymbols; i++) {
         const struct elf_symbol *s = &ef->symbols[i];
         if (s->type != STT_FUNC && s->type != STT_GNU_IFUNC)
@@ -144,7 +172,7 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
             goto oom;
         *n = (struct named_address){s->value, s->size, s->name, 0};
     }
-    if (add_plt_names(ix, ef, &names, &funcs, err, errlen) != 0)
+    if (add_plt_names(ix, ef, &code, &names, &funcs, err, errlen) != 0)
         goto fail_out;
     if (names.n)
         qsort(names.items, names.n, names.size, by_addr);
@@ -153,10 +181,11 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
     for (size_t i = 0; i < ix->nnames; i++)
         ix->names[i].noreturn = function_name_is_noreturn(ix->names[i].name);
 
-    /* FDE ranges, except the PLT's (its stubs are listed one by one). */
+    /* FDE ranges, except the PLT's (its stubs are listed one by one) and
+     * those that are not code of the file (cfi_reader.h). */
     for (size_t i = 0; eh && i < eh->nfdes; i++) {
         const struct cfi_fde *fde = &eh->fdes[i];
-        if (fde->pc_range == 0 || in_plt(ef, fde->pc_begin))
+        if (fde->pc_range == 0 || fde->fault != FDE_SOUND || in_plt(ef, fde->pc_begin))
             continue;
         struct function_range *f = grow(&funcs);
         if (!f)
@@ -185,7 +214,8 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         if (lo > 0 && n->addr < sorted[lo - 1].hi)
             continue;
         /* A function symbol outside executable code is bogus: listed, so
-         * that it is reported, but not synthesised. */
+         * that it is reported, but not synthesised.  (Code sections lie in
+         * code the file holds: code_bounds_check_sections.) */
         struct elf_section *sec = elf_file_section_at(ef, n->addr);
         const char *flaw = NULL;
         if (!sec)
@@ -204,22 +234,30 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         qsort(funcs.items, funcs.n, funcs.size, by_lo);
     ix->funcs = funcs.items;
     ix->nfuncs = funcs.n;
-    /* A function starting inside the previous one overlaps it: its bytes are
-     * someone else's instructions, so it is reported rather than trusted. */
-    for (size_t i = 1; i < ix->nfuncs; i++) {
-        struct function_range *prev = &ix->funcs[i - 1], *f = &ix->funcs[i];
-        if (f->lo < prev->hi && !f->flaw && f->source != FUNC_FROM_PLT)
+    /* A function starting inside one before it overlaps it: its bytes are
+     * someone else's instructions, so it is reported rather than trusted.
+     * The functions synthesised are then disjoint, and decoding them all
+     * reads each byte of code once (a crafted table cannot make it read a
+     * segment once per FDE). */
+    uint64_t covered = 0;   /* the end of the furthest function so far */
+    for (size_t i = 0; i < ix->nfuncs; i++) {
+        struct function_range *f = &ix->funcs[i];
+        if (i > 0 && f->lo < covered && !f->flaw && f->source != FUNC_FROM_PLT)
             f->flaw = "overlaps the function before it";
+        if (!f->flaw && f->hi > covered)
+            covered = f->hi;
     }
     for (size_t i = 0; i < ix->nfuncs; i++) {
         const char *name = function_index_name_at(ix, ix->funcs[i].lo);
         if (name && !ix->funcs[i].name[0])
             ix->funcs[i].name = name;
     }
+    code_bounds_release(&code);
     return 0;
 oom:
     error_set(err, errlen, "out of memory");
 fail_out:
+    code_bounds_release(&code);
     free(funcs.items);
     free(names.items);
     ix->names = NULL;

@@ -7,6 +7,11 @@
  * and .plt.sec (named `sym@plt` from the .rela.plt relocations).  The same
  * index answers "which function is at address A" for call targets, so the
  * interpreter can recognise calls to functions that never return.
+ *
+ * Every range synthesised lies in code the file holds (object/code_bounds):
+ * FDEs whose range is not code are left out (cfi_reader.h), symbols that
+ * claim more are flawed, and the functions synthesised do not overlap, so
+ * that decoding them all reads each byte of code at most once.
  */
 #ifndef DWCHECK_FUNCTIONS_H
 #define DWCHECK_FUNCTIONS_H
@@ -44,7 +49,9 @@ struct function_index {
 
 /*
  * Build the index for EF.  EH (may be NULL) supplies the FDE ranges.
- * Returns 0, or -1 with a reason in ERR.
+ * Returns 0, or -1 with a reason in ERR: out of memory, unreadable symbols,
+ * or a section header that claims bytes past the end of the file, or code
+ * that no executable segment holds (code_bounds_check_sections).
  */
 int function_index_build(struct function_index *ix, struct elf_file *ef,
                          const struct cfi_section *eh, char *err, size_t errlen);

@@ -301,11 +301,34 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     }
 }
 
+/* FDEs whose range is not code of the file (cfi_reader.h): the lookup and
+ * synthesis leave them out, so they are reported here, in section order. */
+static void check_fde_faults(struct checker *c, const struct cfi_section *s)
+{
+    for (size_t i = 0; i < s->nfdes; i++) {
+        const struct cfi_fde *f = &s->fdes[i];
+        unsigned long long off = f->offset, lo = f->pc_begin, range = f->pc_range, hi = lo + range;
+        c->func_first_finding = c->r->nfindings;
+        if (f->fault == FDE_RANGE_WRAPS)
+            add_finding(c, FINDING_MALFORMED_CFI, SEVERITY_ERROR, -1, lo, NULL, NULL,
+                        "FDE at offset 0x%llx: its range, 0x%llx bytes from 0x%llx, wraps around the "
+                        "address space", off, range, lo);
+        else if (f->fault == FDE_PAST_SEGMENT)
+            add_finding(c, FINDING_MALFORMED_CFI, SEVERITY_ERROR, -1, lo, NULL, NULL,
+                        "FDE at offset 0x%llx covers [0x%llx, 0x%llx), 0x%llx bytes, past the end of "
+                        "the executable segment it starts in", off, lo, hi, range);
+        else if (f->fault == FDE_NOT_CODE)
+            add_finding(c, FINDING_FDE_NO_CODE, SEVERITY_ERROR, -1, lo, NULL, NULL,
+                        "FDE at offset 0x%llx covers [0x%llx, 0x%llx), which is not code", off, lo, hi);
+    }
+}
+
 /* Whole-table findings: overlaps, FDEs without code, malformed programs. */
 static void check_fdes(struct checker *c, struct elf_file *ef)
 {
     struct fde_lookup *l = c->dw;
     c->func = NULL;
+    check_fde_faults(c, l->ev.section);
     for (size_t i = 0; i < l->n; i++) {
         const struct cfi_fde *f = l->by_pc[i];
         c->func_first_finding = c->r->nfindings;
