@@ -66,10 +66,10 @@ static void message(struct annotate_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A tool error: status 2 and the reason. */
+/* A tool error: status 2 and the reason (WHAT, then s->err; either may be empty). */
 static int trouble(struct session *s, const char *what)
 {
-    message(s->r, "%s%s%s", what, s->err[0] ? ": " : "", s->err);
+    message(s->r, "%s%s%s", what, what[0] && s->err[0] ? ": " : "", s->err);
     s->r->status = 2;
     return -1;
 }
@@ -221,11 +221,15 @@ static int build_copy(struct session *s, const char *name, const struct rewritte
         return trouble(s, "out of memory");
     if (write_text(src_path, text->text, text->size) != 0)
         return trouble(s, "cannot write a copy in the temporary directory");
-    if (asm_build_assemble(&s->build, src_path, obj_path, BUILD_COPY | BUILD_QUIET, s->err,
-                           sizeof s->err) != BUILD_OK)
+    enum build_status st = asm_build_assemble(&s->build, src_path, obj_path, BUILD_COPY | BUILD_QUIET,
+                                              s->err, sizeof s->err);
+    if (st == BUILD_STOPPED)   /* s->err says who, and which limit */
+        return trouble(s, "");
+    if (st != BUILD_OK)
         return trouble(s, "internal error: a copy with CFI lines added does not assemble");
-    if (asm_build_link(&s->build, obj_path, *exe, s->err, sizeof s->err) != BUILD_OK)
-        return trouble(s, "cannot link the object for analysis");
+    st = asm_build_link(&s->build, obj_path, *exe, s->err, sizeof s->err);
+    if (st != BUILD_OK)
+        return trouble(s, st == BUILD_STOPPED ? "" : "cannot link the object for analysis");
     return 0;
 }
 
@@ -481,14 +485,15 @@ static int read_source(struct session *s)
                           "nothing written");
     }
     if (st != BUILD_OK)
-        return trouble(s, "cannot assemble");
+        return trouble(s, st == BUILD_STOPPED ? "" : "cannot assemble");
     int cpp = asm_build_needs_cpp(in);
     if (cpp) {
         const char *pp = asm_build_file(&s->build, "input.i");
         if (!pp)
             return trouble(s, "out of memory");
-        if (asm_build_preprocess(&s->build, in, pp, BUILD_QUIET, s->err, sizeof s->err) != BUILD_OK)
-            return trouble(s, "cannot preprocess the source");
+        st = asm_build_preprocess(&s->build, in, pp, BUILD_QUIET, s->err, sizeof s->err);
+        if (st != BUILD_OK)
+            return trouble(s, st == BUILD_STOPPED ? "" : "cannot preprocess the source");
         if (source_text_read(&s->preprocessed, pp, s->err, sizeof s->err) != 0)
             return trouble(s, "cannot read the preprocessed source");
     }

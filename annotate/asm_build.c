@@ -13,6 +13,7 @@
 #include "object/command.h"
 #include "object/elf_file.h"
 #include "object/error.h"
+#include "object/signals.h"
 
 /* How long a kept diagnostic may be in ERR. */
 #define DIAGNOSTIC_TAIL 2000
@@ -43,8 +44,21 @@ int asm_build_init(struct asm_build *b, const char *source, char *const *flags, 
     b->source_dir = strdup(dirname(copy));
     free(copy);
     snprintf(b->dir, dirlen, "%s/dwsynth-annotate-XXXXXX", tmp);
-    if (!b->source_dir || !mkdtemp(b->dir)) {
-        int e = errno;
+    /* Made and registered with the signals blocked: an interruption between
+     * the two would leave the directory. */
+    sigset_t saved;
+    signals_block(NULL, &saved);
+    int e = 0;
+    if (!b->source_dir)
+        e = ENOMEM;
+    else if (!mkdtemp(b->dir))
+        e = errno;
+    else if (signals_register(b->dir, 1) != 0) {
+        e = ENOMEM;
+        rmdir(b->dir);
+    }
+    signals_restore(&saved);
+    if (e) {
         free(b->dir);
         b->dir = NULL;
         asm_build_release(b);
@@ -57,10 +71,13 @@ void asm_build_release(struct asm_build *b)
 {
     for (size_t i = 0; i < b->nmade; i++) {
         unlink(b->made[i]);
+        signals_unregister(b->made[i]);
         free(b->made[i]);
     }
-    if (b->dir)
+    if (b->dir) {
         rmdir(b->dir);
+        signals_unregister(b->dir);
+    }
     command_words_free(b->cc);
     free(b->made);
     free(b->dir);
@@ -83,6 +100,10 @@ const char *asm_build_file(struct asm_build *b, const char *name)
     if (!path)
         return NULL;
     snprintf(path, len, "%s/%s", b->dir, name);
+    if (signals_register(path, 0) != 0) {
+        free(path);
+        return NULL;
+    }
     b->made[b->nmade++] = path;
     return path;
 }
@@ -109,17 +130,23 @@ static void read_log(const char *log, const char *prefix, char *err, size_t errl
     error_set(err, errlen, "%s%s%s", prefix, n ? ":\n" : "", text);
 }
 
-/* Run ARGV; its stderr goes to LOG (or stays ours when LOG is NULL).
- * Returns the build status; the reason in ERR. */
-static enum build_status run(char *const *argv, const char *log, const char *what, char *err,
-                             size_t errlen)
+/* Run ARGV, the step of WHO (`the assembler`); its stderr goes to LOG (or
+ * stays ours when LOG is NULL).  Returns the build status; the reason in ERR
+ * (WHAT when the compiler reports errors). */
+static enum build_status run(char *const *argv, const char *log, const char *who, const char *what,
+                             char *err, size_t errlen)
 {
-    int status = command_run(argv, 1, log);
-    if (status == 0)
+    struct command_result res;
+    if (command_run(argv, 1, log, &res) == 0)
         return BUILD_OK;
-    if (status == 127 || status < 0) {
+    if (res.end == COMMAND_NOT_RUN) {
         error_set(err, errlen, "cannot run %s", argv[0]);
         return BUILD_FAILED;
+    }
+    if (res.end != COMMAND_EXITED) {
+        char why[256];
+        error_set(err, errlen, "%s", command_failure(&res, who, why, sizeof why));
+        return BUILD_STOPPED;
     }
     if (log)
         read_log(log, what, err, errlen);
@@ -168,8 +195,8 @@ static char **command(struct asm_build *b, unsigned how, const char *const *extr
 }
 
 static enum build_status compile(struct asm_build *b, const char *const *extra, const char *src,
-                                 const char *out, unsigned how, const char *what, char *err,
-                                 size_t errlen)
+                                 const char *out, unsigned how, const char *who, const char *what,
+                                 char *err, size_t errlen)
 {
     const char *tail[] = {"-o", out, src, NULL};
     char *owned;
@@ -179,7 +206,7 @@ static enum build_status compile(struct asm_build *b, const char *const *extra, 
     if (!argv || ((how & BUILD_QUIET) && !log))
         error_set(err, errlen, "out of memory");
     else
-        st = run(argv, log, what, err, errlen);
+        st = run(argv, log, who, what, err, errlen);
     free(owned);
     free(argv);
     return st;
@@ -189,15 +216,26 @@ enum build_status asm_build_assemble(struct asm_build *b, const char *src, const
                                      unsigned how, char *err, size_t errlen)
 {
     const char *extra[] = {"-g", "-c", NULL};
-    return compile(b, extra, src, obj, how, "the assembler rejects the source", err, errlen);
+    return compile(b, extra, src, obj, how, "the assembler", "the assembler rejects the source", err,
+                   errlen);
 }
 
 enum build_status asm_build_preprocess(struct asm_build *b, const char *src, const char *out,
                                        unsigned how, char *err, size_t errlen)
 {
     const char *extra[] = {"-E", NULL};
-    return compile(b, extra, src, out, how, "the preprocessor rejects the source", err,
-                   errlen);
+    return compile(b, extra, src, out, how, "the preprocessor", "the preprocessor rejects the source",
+                   err, errlen);
+}
+
+/* Whether NAME can be written between double quotes as it is: printable
+ * ASCII without a quote or a backslash (the assembler's escapes). */
+static int plain_name(const char *name)
+{
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\\')
+            return 0;
+    return 1;
 }
 
 /* Write a stub function (a `ret`) for every symbol OBJ calls or uses but
@@ -209,14 +247,14 @@ static int write_stubs(const char *obj, const char *stubs, size_t *count)
     struct elf_file ef;
     char err[ELF_FILE_ERRLEN];
     *count = 0;
-    if (elf_file_open(&ef, obj, err, sizeof err) != 0)
+    if (elf_file_open_object(&ef, obj, err, sizeof err) != 0)
         return -1;
     FILE *f = elf_file_load_symbols(&ef, err, sizeof err) == 0 ? fopen(stubs, "w") : NULL;
     if (f) {
         fputs("\t.text\n", f);
         for (size_t i = 0; i < ef.nsymbols; i++) {
             const struct elf_symbol *sym = &ef.symbols[i];
-            if (sym->shndx != SHN_UNDEF || !sym->name[0] || strchr(sym->name, '"') ||
+            if (sym->shndx != SHN_UNDEF || !sym->name[0] || !plain_name(sym->name) ||
                 (sym->type != STT_NOTYPE && sym->type != STT_FUNC) ||
                 (sym->bind != STB_GLOBAL && sym->bind != STB_WEAK) ||
                 strcmp(sym->name, "_GLOBAL_OFFSET_TABLE_") == 0)
@@ -258,7 +296,8 @@ static enum build_status link_objects(struct asm_build *b, const char *obj, cons
         error_set(err, errlen, "out of memory");
         return BUILD_FAILED;
     }
-    enum build_status st = run(argv, log, "cannot link the object for analysis", err, errlen);
+    enum build_status st = run(argv, log, "the linker", "cannot link the object for analysis", err,
+                               errlen);
     free(argv);
     return st;
 }
@@ -272,7 +311,7 @@ enum build_status asm_build_link(struct asm_build *b, const char *obj, const cha
     if (stubs_s && stubs_o && log && write_stubs(obj, stubs_s, &count) == 0 && count > 0) {
         const char *parts[] = {"-c", "-o", stubs_o, stubs_s, NULL};
         char **argv = cc_then(b, parts);
-        int ok = argv && run(argv, log, "", err, errlen) == BUILD_OK &&
+        int ok = argv && run(argv, log, "the assembler", "", err, errlen) == BUILD_OK &&
                  link_objects(b, obj, stubs_o, exe, err, errlen) == BUILD_OK;
         free(argv);
         if (ok)

@@ -8,7 +8,9 @@
  * A symbol the object calls but does not define gets a stub function of its
  * name (a `ret`), so that synthesis sees calls to abort or exit as calls
  * that never return; what still has no definition resolves to 0.
- * asm_build_release removes the directory.
+ * asm_build_release removes the directory; so does an interruption
+ * (SIGINT, SIGTERM, SIGHUP: the directory and every file named by
+ * asm_build_file are registered with object/signals).
  *
  * The compiler is $CC (split at blanks; default `cc`).  The user's flags
  * (-I, -D, -Wa,... after `--`) go to every compilation, never to the link.
@@ -47,7 +49,7 @@ void asm_build_release(struct asm_build *b);
 const char *asm_build_file(struct asm_build *b, const char *name);
 
 /* The outcome of a compiler step. */
-enum build_status { BUILD_OK = 0, BUILD_REJECTED = 1, BUILD_FAILED = -1 };
+enum build_status { BUILD_OK = 0, BUILD_REJECTED = 1, BUILD_FAILED = -1, BUILD_STOPPED = -2 };
 
 /* How a source is compiled: BUILD_COPY, it is a copy in DIR (gets the
  * input directory's include flags); BUILD_QUIET, the compiler's messages
@@ -58,7 +60,10 @@ enum build_status { BUILD_OK = 0, BUILD_REJECTED = 1, BUILD_FAILED = -1 };
 /*
  * Assemble SRC into OBJ with line information.  Returns BUILD_OK;
  * BUILD_REJECTED when the compiler reports errors (with BUILD_QUIET its
- * messages are in ERR); BUILD_FAILED when it cannot run (reason in ERR).
+ * messages are in ERR); BUILD_FAILED when it cannot run (reason in ERR);
+ * BUILD_STOPPED when it was stopped at its memory or time limit, or killed
+ * (object/command.h), ERR the whole reason (`the assembler exceeded its
+ * memory limit (4 GiB)`).
  */
 enum build_status asm_build_assemble(struct asm_build *b, const char *src, const char *obj,
                                      unsigned how, char *err, size_t errlen);

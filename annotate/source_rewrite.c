@@ -3,14 +3,9 @@
  */
 #include "source_rewrite.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "object/error.h"
 
 struct ordered {
     const struct insertion *ins;
@@ -95,53 +90,4 @@ void rewritten_release(struct rewritten *r)
 size_t rewritten_input_line(const struct rewritten *r, size_t k)
 {
     return k >= 1 && k <= r->nlines ? r->input_line[k] : 0;
-}
-
-int write_file_atomically(const char *path, const char *text, size_t size, char *err, size_t errlen)
-{
-    size_t len = strlen(path) + 16;
-    char *tmp = malloc(len);
-    if (!tmp)
-        return error_set(err, errlen, "out of memory");
-    snprintf(tmp, len, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return error_set(err, errlen, "cannot create a file next to it: %s", strerror(e));
-    }
-    /* The mode an existing file has, else what the umask allows. */
-    struct stat st;
-    mode_t mode;
-    if (stat(path, &st) == 0) {
-        mode = st.st_mode & 07777;
-    } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
-    }
-    int failed = fchmod(fd, mode) != 0;
-    for (size_t done = 0; !failed && done < size;) {
-        ssize_t w = write(fd, text + done, size - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        failed = w <= 0;
-        done += w > 0 ? (size_t)w : 0;
-    }
-    int e = errno;
-    if (close(fd) != 0 && !failed) {
-        failed = 1;
-        e = errno;
-    }
-    if (!failed && rename(tmp, path) != 0) {
-        failed = 1;
-        e = errno;
-    }
-    if (failed) {
-        unlink(tmp);
-        free(tmp);
-        return error_set(err, errlen, "cannot write: %s", strerror(e));
-    }
-    free(tmp);
-    return 0;
 }

@@ -7,10 +7,6 @@
  * of a last line that had none, when text goes after it.  It also tells,
  * for each output line, which input line it is, so that addresses the
  * assembler maps to output lines can be reported as input lines.
- *
- * Files are replaced atomically: the new text goes to a temporary file in
- * the destination's directory, renamed over the destination once complete,
- * so an error leaves an existing file untouched.
  */
 #ifndef DWCHECK_SOURCE_REWRITE_H
 #define DWCHECK_SOURCE_REWRITE_H
@@ -43,9 +39,5 @@ void rewritten_release(struct rewritten *r);
 
 /* The input line of output line K, or 0. */
 size_t rewritten_input_line(const struct rewritten *r, size_t k);
-
-/* Write SIZE bytes of TEXT to PATH through a temporary file and a rename.
- * Returns 0, or -1 with a reason in ERR (PATH untouched). */
-int write_file_atomically(const char *path, const char *text, size_t size, char *err, size_t errlen);
 
 #endif

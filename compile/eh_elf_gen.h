@@ -41,7 +41,8 @@ struct eh_elf_stats {
 
 /*
  * Write the C of the eh_elf for TABLES (any order; overlapping parts of a
- * later table are dropped) to OUT.  OBJECT names the object in a comment;
+ * later table are dropped) to OUT.  OBJECT names the object in a comment
+ * (escaped: no path can end the comment or inject code);
  * ID is its identity, which the runtime checks before using the eh_elf.
  * Returns 0, or -1 with a reason in ERR (code spanning 4 GiB or more, an
  * undecodable expression, out of memory, a write error).

@@ -7,8 +7,11 @@
  * compilation unless --force.  The tables of .eh_frame become C
  * (compile/eh_elf_gen), which the system's cc compiles to a shared object
  * that the dwunwind runtime loads.  Outputs are written to temporary files
- * and renamed into place, so a failure never leaves a partial file over a
- * good one.
+ * and renamed into place (object/output_file), so a failure or an
+ * interruption never leaves a partial file over a good one, nor a
+ * temporary file; an output that is a device, a FIFO or a directory is
+ * refused before any work.  The compiler runs bounded, in its own process
+ * group (object/command).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,6 +25,7 @@
 #include "compile/eh_elf_gen.h"
 #include "object/command.h"
 #include "object/elf_file.h"
+#include "object/output_file.h"
 #include "report/text_report.h"
 #include "runtime/identity.h"
 #include "semantics/cfi_eval.h"
@@ -52,13 +56,21 @@ static void usage(FILE *out)
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
             "\n"
-            "The C compiler is $CC, or cc.\n"
+            "Outputs are replaced atomically and left untouched on error; a symbolic link\n"
+            "is followed (the file it leads to is written); an output that exists and is\n"
+            "not a regular file (a device, a FIFO, a directory) is refused.\n"
+            "\n"
+            "The C compiler is $CC, or cc.  It runs in its own process group, stopped when\n"
+            "dwcompile is interrupted, with $DWCHECK_CC_MEMORY MiB of address space (4096)\n"
+            "and $DWCHECK_CC_SECONDS seconds (120); 0 lifts a limit.\n"
+            "An interrupted dwcompile (SIGINT, SIGTERM, SIGHUP) removes its temporary files\n"
+            "and dies of the signal.\n"
             "Exit status: 0 compiled, 1 refused (verification errors, listed on stdout),\n"
             "2 usage error, unreadable FILE, or a failed compilation.\n");
 }
 
 /* The tables of every FDE of .eh_frame; *N of them.  Returns NULL with ERR
- * (no .eh_frame, malformed). */
+ * (no .eh_frame, malformed), EH then released. */
 static struct unwind_table *read_tables(struct elf_file *ef, struct cfi_section *eh, size_t *n,
                                         char *err, size_t errlen)
 {
@@ -71,6 +83,7 @@ static struct unwind_table *read_tables(struct elf_file *ef, struct cfi_section 
     struct cfi_eval ev;
     if (cfi_eval_init(&ev, eh) != 0) {
         snprintf(err, errlen, "out of memory");
+        cfi_section_release(eh);
         return NULL;
     }
     struct unwind_table *t;
@@ -83,18 +96,9 @@ static struct unwind_table *read_tables(struct elf_file *ef, struct cfi_section 
         snprintf(err, errlen, ".eh_frame: FDE for 0x%llx: %s", (unsigned long long)bad->pc_begin,
                  ce.reason ? ce.reason : "malformed");
     cfi_eval_release(&ev);
+    if (rc != 0)
+        cfi_section_release(eh);
     return rc == 0 ? t : NULL;
-}
-
-/* A temporary file next to PATH; its name in BUF.  Returns an fd, or -1. */
-static int temp_beside(const char *path, const char *suffix, char *buf, size_t len)
-{
-    int n = snprintf(buf, len, "%s.tmp-XXXXXX%s", path, suffix);
-    if (n < 0 || (size_t)n >= len) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    return mkstemps(buf, (int)strlen(suffix));
 }
 
 /* FILE's identity (runtime/identity.h): its build-id, else a hash of its
@@ -116,33 +120,105 @@ static int object_identity(struct elf_file *ef, struct dwu_identity *id, char *e
     return 0;
 }
 
-static int compile(const struct options *opt, const struct unwind_table *const *tables, size_t n,
-                   const struct dwu_identity *id)
+/* Where the outputs go (object/output_file): the eh_elf, and the C when
+ * kept; the eh_elf's name as the user gave it, for the summary. */
+struct targets {
+    char *eh_elf, *c;
+    const char *eh_elf_name;
+    char default_name[4096];
+};
+
+/* Resolve the outputs of OPT, before any work: a device, a FIFO or a
+ * directory is refused.  Returns 0, or -1 (reported). */
+static int resolve_targets(const struct options *opt, struct targets *t)
 {
-    char c_path[4096], so_path[4096], err[256];
-    char default_out[4096];
-    const char *out = opt->output;
-    if (!out) {
+    char why[512];
+    memset(t, 0, sizeof *t);
+    t->eh_elf_name = opt->output;
+    if (!t->eh_elf_name) {
         char *copy = strdup(opt->input);
         if (!copy) {
             cli_error(opt->input, "out of memory");
-            return EXIT_TROUBLE;
+            return -1;
         }
-        int len = snprintf(default_out, sizeof default_out, "%s.eh_elf.so", basename(copy));
-        if (len < 0 || (size_t)len >= sizeof default_out) {
-            free(copy);
-            cli_error(opt->input, "file name too long");
-            return EXIT_TROUBLE;
-        }
+        int len = snprintf(t->default_name, sizeof t->default_name, "%s.eh_elf.so", basename(copy));
         free(copy);
-        out = default_out;
+        if (len < 0 || (size_t)len >= sizeof t->default_name) {
+            cli_error(opt->input, "file name too long");
+            return -1;
+        }
+        t->eh_elf_name = t->default_name;
     }
-    int fd = temp_beside(opt->emit_c ? opt->emit_c : out, ".c", c_path, sizeof c_path);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!(t->eh_elf = output_target(t->eh_elf_name, why, sizeof why))) {
+        cli_error(t->eh_elf_name, "%s", why);
+        return -1;
+    }
+    if (opt->emit_c && !(t->c = output_target(opt->emit_c, why, sizeof why))) {
+        cli_error(opt->emit_c, "%s", why);
+        free(t->eh_elf);
+        t->eh_elf = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void targets_release(struct targets *t)
+{
+    free(t->eh_elf);
+    free(t->c);
+}
+
+/* $CC -O2 -fPIC -shared ... -o SO C, within the limits of object/command.
+ * Returns 0, or -1 (reported). */
+static int run_compiler(const char *input, const char *so, const char *c)
+{
+    size_t ncc;
+    char **cc = command_cc(&ncc);
+    char **argv = cc ? calloc(ncc + 8, sizeof *argv) : NULL;
+    if (!argv) {
+        cli_error(input, "out of memory");
+        command_words_free(cc);
+        return -1;
+    }
+    static char *const flags[] = {"-O2", "-fPIC", "-shared", "-fno-asynchronous-unwind-tables", "-o"};
+    size_t k = 0;
+    for (size_t i = 0; i < ncc; i++)
+        argv[k++] = cc[i];
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        argv[k++] = flags[i];
+    argv[k++] = (char *)so;
+    argv[k++] = (char *)c;
+    struct command_result res;
+    int rc = command_run(argv, 0, NULL, &res);
+    if (rc != 0) {
+        char who[256], why[512];
+        snprintf(who, sizeof who, "the C compiler (%s)", cc[0]);
+        if (res.end == COMMAND_EXITED)
+            cli_error(input, "%s failed on the generated code", who);
+        else
+            cli_error(input, "%s", command_failure(&res, who, why, sizeof why));
+    }
+    command_words_free(cc);
+    free(argv);
+    return rc == 0 ? 0 : -1;
+}
+
+static int compile(const struct options *opt, const struct targets *t,
+                   const struct unwind_table *const *tables, size_t n, const struct dwu_identity *id)
+{
+    char err[512];
+    /* The C beside where it is kept, else beside the eh_elf. */
+    const char *c_target = t->c ? t->c : t->eh_elf;
+    struct output_temp c_tmp, so_tmp;
+    if (output_temp_create(&c_tmp, c_target, ".c", err, sizeof err) != 0) {
+        cli_error(opt->emit_c ? opt->emit_c : t->eh_elf_name, "%s", err);
+        return EXIT_TROUBLE;
+    }
+    FILE *f = fdopen(c_tmp.fd, "w");
     if (!f) {
-        cli_error(opt->emit_c ? opt->emit_c : out, "cannot create: %s", strerror(errno));
-        if (fd >= 0)
-            close(fd);
+        cli_error(opt->emit_c ? opt->emit_c : t->eh_elf_name, "cannot write: %s", strerror(errno));
+        close(c_tmp.fd);
+        output_temp_discard(&c_tmp);
         return EXIT_TROUBLE;
     }
     struct eh_elf_stats st;
@@ -153,60 +229,97 @@ static int compile(const struct options *opt, const struct unwind_table *const *
     }
     if (rc != 0) {
         cli_error(opt->input, "%s", err);
-        unlink(c_path);
+        output_temp_discard(&c_tmp);
         return EXIT_TROUBLE;
     }
-    fd = temp_beside(out, ".so", so_path, sizeof so_path);
-    if (fd < 0) {
-        cli_error(out, "cannot create: %s", strerror(errno));
-        unlink(c_path);
+    if (output_temp_create(&so_tmp, t->eh_elf, ".so", err, sizeof err) != 0) {
+        cli_error(t->eh_elf_name, "%s", err);
+        output_temp_discard(&c_tmp);
         return EXIT_TROUBLE;
     }
-    close(fd);
-    size_t ncc;
-    char **cc = command_cc(&ncc);
-    char **argv = cc ? calloc(ncc + 8, sizeof *argv) : NULL;
-    int compiled = -1;
-    if (argv) {
-        static char *const flags[] = {"-O2", "-fPIC", "-shared", "-fno-asynchronous-unwind-tables", "-o"};
-        size_t k = 0;
-        for (size_t i = 0; i < ncc; i++)
-            argv[k++] = cc[i];
-        for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-            argv[k++] = flags[i];
-        argv[k++] = so_path;
-        argv[k++] = c_path;
-        compiled = command_run(argv, 0, NULL);
-    }
-    if (compiled != 0) {
-        cli_error(opt->input, "the C compiler (%s) failed on the generated code", cc ? cc[0] : "cc");
-        command_words_free(cc);
-        free(argv);
-        unlink(so_path);
-        unlink(c_path);
+    close(so_tmp.fd);
+    if (run_compiler(opt->input, so_tmp.path, c_tmp.path) != 0) {
+        output_temp_discard(&so_tmp);
+        output_temp_discard(&c_tmp);
         return EXIT_TROUBLE;
     }
-    command_words_free(cc);
-    free(argv);
-    if (rename(so_path, out) != 0) {
-        cli_error(out, "cannot write: %s", strerror(errno));
-        unlink(so_path);
-        unlink(c_path);
+    if (output_temp_commit(&so_tmp, t->eh_elf, err, sizeof err) != 0) {
+        cli_error(t->eh_elf_name, "%s", err);
+        output_temp_discard(&c_tmp);
         return EXIT_TROUBLE;
     }
-    if (opt->emit_c) {
-        if (rename(c_path, opt->emit_c) != 0) {
-            cli_error(opt->emit_c, "cannot write: %s", strerror(errno));
-            unlink(c_path);
+    if (t->c) {
+        if (output_temp_commit(&c_tmp, t->c, err, sizeof err) != 0) {
+            cli_error(opt->emit_c, "%s", err);
             return EXIT_TROUBLE;
         }
     } else {
-        unlink(c_path);
+        output_temp_discard(&c_tmp);
     }
     if (!opt->quiet)
         printf("%s: %zu FDEs, %zu rows -> %zu entries, %zu row bodies, %zu expressions: %s\n",
-               opt->input, st.tables, st.rows, st.entries, st.bodies, st.expressions, out);
+               opt->input, st.tables, st.rows, st.entries, st.bodies, st.expressions, t->eh_elf_name);
     return 0;
+}
+
+/* Audit, then compile OPT->input to T.  Returns the exit status. */
+static int compile_file(const struct options *opt, const struct targets *t)
+{
+    /* The gate: verification errors refuse the compilation. */
+    char err[512];
+    struct check_result result;
+    int not_elf = 0;
+    if (check_file(opt->input, &result, &not_elf, err, sizeof err) != 0) {
+        cli_error(opt->input, "%s", err);
+        return EXIT_TROUBLE;
+    }
+    size_t errors = check_count(&result, SEVERITY_ERROR);
+    if (errors) {
+        report_text_file(stdout, opt->input, &result);
+        if (!opt->force) {
+            check_result_release(&result);
+            cli_error(opt->input, "refused: verification reports %zu error%s (--force compiles anyway)",
+                      errors, errors == 1 ? "" : "s");
+            return EXIT_FINDINGS;
+        }
+        cli_error(opt->input, "compiling despite %zu verification error%s (--force)", errors,
+                  errors == 1 ? "" : "s");
+    }
+    check_result_release(&result);
+
+    struct elf_file ef;
+    if (elf_file_open(&ef, opt->input, err, sizeof err) != 0) {
+        cli_error(opt->input, "%s", err);
+        return EXIT_TROUBLE;
+    }
+    struct dwu_identity id;
+    if (object_identity(&ef, &id, err, sizeof err) != 0) {
+        cli_error(opt->input, "%s", err);
+        elf_file_close(&ef);
+        return EXIT_TROUBLE;
+    }
+    struct cfi_section eh;
+    size_t n = 0;
+    struct unwind_table *tables = read_tables(&ef, &eh, &n, err, sizeof err);
+    if (!tables) {
+        cli_error(opt->input, "%s", err);
+        elf_file_close(&ef);
+        return EXIT_TROUBLE;
+    }
+    const struct unwind_table **ptrs = malloc((n + 1) * sizeof *ptrs);
+    int status = EXIT_TROUBLE;
+    if (!ptrs) {
+        cli_error(opt->input, "out of memory");
+    } else {
+        for (size_t i = 0; i < n; i++)
+            ptrs[i] = &tables[i];
+        status = compile(opt, t, ptrs, n, &id);
+    }
+    free(ptrs);
+    cfi_eval_tables_release(tables, n);
+    cfi_section_release(&eh);
+    elf_file_close(&ef);
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -238,60 +351,10 @@ int main(int argc, char **argv)
         return EXIT_TROUBLE;
     }
     opt.input = argv[optind];
-
-    /* The gate: verification errors refuse the compilation. */
-    char err[512];
-    struct check_result result;
-    int not_elf = 0;
-    if (check_file(opt.input, &result, &not_elf, err, sizeof err) != 0) {
-        cli_error(opt.input, "%s", err);
+    struct targets targets;
+    if (resolve_targets(&opt, &targets) != 0)
         return EXIT_TROUBLE;
-    }
-    size_t errors = check_count(&result, SEVERITY_ERROR);
-    if (errors) {
-        report_text_file(stdout, opt.input, &result);
-        if (!opt.force) {
-            check_result_release(&result);
-            cli_error(opt.input, "refused: verification reports %zu error%s (--force compiles anyway)",
-                      errors, errors == 1 ? "" : "s");
-            return cli_finish_stdout(EXIT_FINDINGS);
-        }
-        cli_error(opt.input, "compiling despite %zu verification error%s (--force)", errors,
-                  errors == 1 ? "" : "s");
-    }
-    check_result_release(&result);
-
-    struct elf_file ef;
-    if (elf_file_open(&ef, opt.input, err, sizeof err) != 0) {
-        cli_error(opt.input, "%s", err);
-        return EXIT_TROUBLE;
-    }
-    struct dwu_identity id;
-    if (object_identity(&ef, &id, err, sizeof err) != 0) {
-        cli_error(opt.input, "%s", err);
-        elf_file_close(&ef);
-        return EXIT_TROUBLE;
-    }
-    struct cfi_section eh;
-    size_t n = 0;
-    struct unwind_table *tables = read_tables(&ef, &eh, &n, err, sizeof err);
-    if (!tables) {
-        cli_error(opt.input, "%s", err);
-        elf_file_close(&ef);
-        return EXIT_TROUBLE;
-    }
-    const struct unwind_table **ptrs = malloc((n + 1) * sizeof *ptrs);
-    int status = EXIT_TROUBLE;
-    if (!ptrs) {
-        cli_error(opt.input, "out of memory");
-    } else {
-        for (size_t i = 0; i < n; i++)
-            ptrs[i] = &tables[i];
-        status = compile(&opt, ptrs, n, &id);
-    }
-    free(ptrs);
-    cfi_eval_tables_release(tables, n);
-    cfi_section_release(&eh);
-    elf_file_close(&ef);
+    int status = compile_file(&opt, &targets);
+    targets_release(&targets);
     return cli_finish_stdout(status);
 }

@@ -21,9 +21,9 @@
 
 #include "annotate/annotate.h"
 #include "annotate/cfi_text.h"
-#include "annotate/source_rewrite.h"
 #include "cli.h"
 #include "object/elf_file.h"
+#include "object/output_file.h"
 #include "semantics/abi.h"
 #include "semantics/table_print.h"
 #include "synth/program.h"
@@ -65,7 +65,8 @@ static void usage(FILE *out)
             "Rules print as in dwtable; `?` is a value synthesis could not determine.\n"
             "`dwsynth annotate --help' describes writing CFI into an assembly source.\n"
             "Exit status: 0 every function synthesised, 1 some could not be (listed on\n"
-            "stderr with the reason), 2 usage error or unreadable file.\n");
+            "stderr with the reason), 2 usage error or unreadable file (an unreadable\n"
+            ".eh_frame too: functions are then taken from symbols only).\n");
 }
 
 /* Columns a function's block shows: the callee-saved registers it saves, and ra. */
@@ -163,7 +164,8 @@ static int synth_file(const char *path, const struct options *opt, FILE *out)
         elf_file_close(&ef);
         return EXIT_TROUBLE;
     }
-    /* Unreadable unwind data is not needed to synthesise: say so and go on. */
+    /* Unreadable unwind data is not needed to synthesise: say so and go on,
+     * but the file could not be read whole (exit status 2). */
     if (eh_err[0])
         cli_error(path, "%s (functions are taken from symbols only)", eh_err);
     int status = EXIT_CLEAN;
@@ -204,7 +206,7 @@ static int synth_file(const char *path, const struct options *opt, FILE *out)
     }
     synth_program_close(&prog);
     elf_file_close(&ef);
-    return status;
+    return eh_err[0] ? EXIT_TROUBLE : status;
 }
 
 /* Worker K of JOBS: compare files K, K+JOBS, ... and write the sum to FD. */
@@ -315,10 +317,16 @@ static void annotate_usage(FILE *out)
             "and their CFI is checked; the CFI written is checked too.\n"
             "\n"
             "The source is assembled with $CC (default cc) -g -c; the flags after `--`\n"
-            "(-I, -D, -Wa,...) go to every compilation.\n"
+            "(-I, -D, -Wa,...) go to every compilation.  Each compiler run gets at most\n"
+            "$DWCHECK_CC_MEMORY MiB of address space (4096) and $DWCHECK_CC_SECONDS\n"
+            "seconds (120); 0 lifts a limit.  Interrupted (SIGINT, SIGTERM, SIGHUP), the\n"
+            "tool stops the compiler, removes its temporary directory and dies of the\n"
+            "signal.\n"
             "\n"
             "  -o, --output=OUT   write the annotated source to OUT (replaced atomically;\n"
-            "                     left untouched on error); `-' or no -o: standard output\n"
+            "                     left untouched on error; a symbolic link is followed,\n"
+            "                     anything but a regular file refused); `-' or no -o:\n"
+            "                     standard output\n"
             "  -v, --verbose      one line per function on stderr, and the totals\n"
             "  -h, --help         show this help\n"
             "\n"
@@ -381,6 +389,15 @@ static int annotate_main(int argc, char **argv)
         opt.flags = argv + dashes + 1;
         opt.nflags = (size_t)(argc - dashes - 1);
     }
+    if (output && strcmp(output, "-") != 0) {   /* a device, a FIFO...: refused before any work */
+        char why[512];
+        char *target = output_target(output, why, sizeof why);
+        if (!target) {
+            cli_error(output, "%s", why);
+            return EXIT_TROUBLE;
+        }
+        free(target);
+    }
     struct annotate_result r;
     annotate_source(&opt, &r);
     for (size_t i = 0; i < r.nmessages; i++)
@@ -389,7 +406,7 @@ static int annotate_main(int argc, char **argv)
     if (status != EXIT_TROUBLE) {
         char err[256];
         if (output && strcmp(output, "-") != 0) {
-            if (write_file_atomically(output, r.text, r.size, err, sizeof err) != 0) {
+            if (output_write(output, r.text, r.size, err, sizeof err) != 0) {
                 cli_error(output, "%s", err);
                 status = EXIT_TROUBLE;
             }
