@@ -10,10 +10,16 @@
 #include <sys/stat.h>
 
 #include "object/error.h"
+#include "object/output_file.h"
+
+/* A file of the report: audited (REASON NULL), or not, for REASON. */
+enum html_file_status { HTML_AUDITED, HTML_FAILED, HTML_SKIPPED };
 
 struct html_file {
     char *path;
-    struct check_result result;   /* owns a copy of the findings */
+    enum html_file_status status;
+    char *reason;                 /* why not audited, or NULL */
+    struct check_result result;   /* owns a copy of the findings; zero if not audited */
 };
 
 struct html_report {
@@ -32,13 +38,15 @@ void html_report_free(struct html_report *h)
         return;
     for (size_t i = 0; i < h->n; i++) {
         free(h->files[i].path);
+        free(h->files[i].reason);
         free(h->files[i].result.findings);
     }
     free(h->files);
     free(h);
 }
 
-int html_report_add(struct html_report *h, const char *path, const struct check_result *r)
+/* Room for one more file.  Returns 0, or -1 when out of memory. */
+static int grow(struct html_report *h)
 {
     if (h->n == h->cap) {
         size_t ncap = h->cap ? h->cap * 2 : 16;
@@ -48,7 +56,45 @@ int html_report_add(struct html_report *h, const char *path, const struct check_
         h->files = f;
         h->cap = ncap;
     }
+    return 0;
+}
+
+static int add_not_audited(struct html_report *h, const char *path, enum html_file_status status,
+                           const char *reason)
+{
+    if (grow(h) != 0)
+        return -1;
     struct html_file *f = &h->files[h->n];
+    memset(f, 0, sizeof *f);
+    f->status = status;
+    f->path = strdup(path);
+    f->reason = strdup(reason);
+    if (!f->path || !f->reason) {
+        free(f->path);
+        free(f->reason);
+        return -1;
+    }
+    h->n++;
+    return 0;
+}
+
+int html_report_add_error(struct html_report *h, const char *path, const char *reason)
+{
+    return add_not_audited(h, path, HTML_FAILED, reason);
+}
+
+int html_report_add_skipped(struct html_report *h, const char *path, const char *reason)
+{
+    return add_not_audited(h, path, HTML_SKIPPED, reason);
+}
+
+int html_report_add(struct html_report *h, const char *path, const struct check_result *r)
+{
+    if (grow(h) != 0)
+        return -1;
+    struct html_file *f = &h->files[h->n];
+    f->status = HTML_AUDITED;
+    f->reason = NULL;
     f->result = *r;
     f->path = strdup(path);
     f->result.findings = r->nfindings ? malloc(r->nfindings * sizeof *r->findings) : NULL;
@@ -87,6 +133,7 @@ static const char style[] =
     ".where{font-family:monospace;font-weight:bold}.msg{margin:.3em 0}"
     "table.excerpt td{font-family:monospace;white-space:pre}"
     "tr.here td{background:#fff3c4}td.diff{color:#b00;font-weight:bold}"
+    "tr.failed td{color:#b00}tr.skipped td{color:#777}"
     ".summary{font-size:1.1em}";
 
 /* Split S at separator SEP into at most MAX fields (S is modified). */
@@ -174,8 +221,12 @@ static void chart(FILE *out, const size_t *by_kind)
 static int write_page(FILE *out, const struct html_report *h)
 {
     size_t by_kind[FINDING_KINDS] = {0}, sev[3] = {0}, checked = 0, unchecked = 0, padding = 0;
+    size_t audited = 0, failed = 0, skipped = 0;
     for (size_t i = 0; i < h->n; i++) {
         const struct check_result *r = &h->files[i].result;
+        audited += h->files[i].status == HTML_AUDITED;
+        failed += h->files[i].status == HTML_FAILED;
+        skipped += h->files[i].status == HTML_SKIPPED;
         checked += r->addresses_checked;
         unchecked += r->unchecked_total;
         padding += r->unchecked[UNCHECKED_PADDING];
@@ -187,19 +238,33 @@ static int write_page(FILE *out, const struct html_report *h)
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                  "<title>dwcheck audit</title><style>%s</style></head><body>\n"
                  "<h1>dwcheck audit of unwind tables</h1>\n"
-                 "<p class=\"summary\" id=\"summary\">%zu files; %zu addresses checked, %zu unchecked "
+                 "<p class=\"summary\" id=\"summary\">%zu files audited",
+            style, audited);
+    if (failed)
+        fprintf(out, ", <b>%zu could not be audited</b>", failed);
+    if (skipped)
+        fprintf(out, ", %zu skipped (not ELF)", skipped);
+    fprintf(out, "; %zu addresses checked, %zu unchecked "
                  "(%zu of them padding or traps); <b>%zu errors</b>, %zu warnings, %zu notes.</p>\n"
                  "<p>Every rule of every row of each file's <code>.eh_frame</code> is evaluated in "
                  "the state derived from the machine code at that address.</p>\n"
                  "<h2>Findings by kind</h2>\n",
-            style, h->n, checked, unchecked, padding, sev[SEVERITY_ERROR], sev[SEVERITY_WARNING],
-            sev[SEVERITY_INFO]);
+            checked, unchecked, padding, sev[SEVERITY_ERROR], sev[SEVERITY_WARNING], sev[SEVERITY_INFO]);
     chart(out, by_kind);
     fputs("<h2>Files</h2>\n<table id=\"files\"><tr><th>file</th><th>FDEs</th><th>rows checked</th>"
           "<th>addresses checked</th><th>unchecked</th><th>errors</th><th>warnings</th>"
           "<th>notes</th></tr>\n", out);
     for (size_t i = 0; i < h->n; i++) {
         const struct check_result *r = &h->files[i].result;
+        if (h->files[i].status != HTML_AUDITED) {
+            int failed_here = h->files[i].status == HTML_FAILED;
+            fprintf(out, "<tr class=\"%s\"><td>", failed_here ? "failed" : "skipped");
+            esc(out, h->files[i].path);
+            fprintf(out, "</td><td colspan=\"7\">%s: ", failed_here ? "could not be audited" : "skipped");
+            esc(out, h->files[i].reason);
+            fputs("</td></tr>\n", out);
+            continue;
+        }
         size_t e = check_count(r, SEVERITY_ERROR), w = check_count(r, SEVERITY_WARNING) - e;
         fputs("<tr><td>", out);
         esc(out, h->files[i].path);
@@ -245,24 +310,19 @@ static int write_page(FILE *out, const struct html_report *h)
     return ferror(out) ? -1 : 0;
 }
 
+static int write_page_stream(FILE *out, const void *h)
+{
+    return write_page(out, h);
+}
+
 int html_report_write(const struct html_report *h, const char *dir, char *err, size_t errlen)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return error_set(err, errlen, "cannot create %s: %s", dir, strerror(errno));
-    char tmp[4096], final[4096];
+    char final[4096], why[512];
     snprintf(final, sizeof final, "%s/index.html", dir);
-    snprintf(tmp, sizeof tmp, "%s/.index.html.tmp", dir);
-    FILE *out = fopen(tmp, "w");
-    if (!out)
-        return error_set(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    int rc = write_page(out, h);
-    if (fclose(out) != 0 || rc != 0) {
-        remove(tmp);
-        return error_set(err, errlen, "cannot write %s", tmp);
-    }
-    if (rename(tmp, final) != 0) {
-        remove(tmp);
-        return error_set(err, errlen, "cannot write %s: %s", final, strerror(errno));
-    }
+    /* Through a temporary file beside it, renamed into place (object/output_file). */
+    if (output_write_stream(final, write_page_stream, h, why, sizeof why) != 0)
+        return error_set(err, errlen, "%s: %s", final, why);
     return 0;
 }

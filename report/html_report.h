@@ -2,7 +2,8 @@
  * html_report: an offline HTML audit report, one self-contained page.
  *
  * A summary, a bar chart of findings by kind (inline SVG), a table of the
- * files, then the findings grouped by kind; each finding shows the code
+ * files (those that could not be audited, or were skipped, with the reason,
+ * in their place), then the findings grouped by kind; each finding shows the code
  * around its address with the DWARF row and the synthesised row side by
  * side, the cells that differ marked.  No script, no external resource.
  *
@@ -24,6 +25,11 @@ void html_report_free(struct html_report *h);
 
 /* Keep a copy of PATH's result.  Returns 0, or -1 when out of memory. */
 int html_report_add(struct html_report *h, const char *path, const struct check_result *r);
+
+/* PATH could not be audited, for REASON; or was skipped (not ELF).  Returns
+ * 0, or -1 when out of memory. */
+int html_report_add_error(struct html_report *h, const char *path, const char *reason);
+int html_report_add_skipped(struct html_report *h, const char *path, const char *reason);
 
 /* Write DIR/index.html (DIR is created if missing).  Returns 0, or -1 with a
  * reason in ERR. */

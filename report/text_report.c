@@ -68,6 +68,25 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
     fputs("]}\n", out);
 }
 
+static void json_not_audited(FILE *out, const char *path, const char *key, const char *reason)
+{
+    fputs("{\"file\":", out);
+    print_json_string(out, path);
+    fprintf(out, ",\"%s\":", key);
+    print_json_string(out, reason);
+    fputs("}\n", out);
+}
+
+void report_json_error(FILE *out, const char *path, const char *reason)
+{
+    json_not_audited(out, path, "error", reason);
+}
+
+void report_json_skipped(FILE *out, const char *path, const char *reason)
+{
+    json_not_audited(out, path, "skipped", reason);
+}
+
 void report_totals_add(struct report_totals *t, const struct check_result *r)
 {
     t->files++;

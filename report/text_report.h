@@ -4,7 +4,11 @@
  * Text: one line per finding, `FILE: func+0xoff: severity: kind: message`,
  * then a line of figures per file; the summary after many files adds what
  * was left unchecked, by reason.  JSON: one object per file on one line,
- * {file, fdes, rows_checked, addresses_checked, unchecked, findings: [...]}.
+ * {file, fdes, rows_checked, addresses_checked, unchecked, findings: [...]};
+ * a file that could not be audited is {file, error} and one skipped (not
+ * ELF) is {file, skipped}, in the file's place, so that every file named
+ * has its line.  Every line is valid UTF-8 JSON whatever the path's bytes
+ * (print_json_string).
  */
 #ifndef DWCHECK_TEXT_REPORT_H
 #define DWCHECK_TEXT_REPORT_H
@@ -15,6 +19,10 @@
 
 void report_text_file(FILE *out, const char *path, const struct check_result *r);
 void report_json_file(FILE *out, const char *path, const struct check_result *r);
+/* {"file":PATH,"error":REASON}: PATH could not be audited. */
+void report_json_error(FILE *out, const char *path, const char *reason);
+/* {"file":PATH,"skipped":REASON}: PATH is not ELF. */
+void report_json_skipped(FILE *out, const char *path, const char *reason);
 
 /* Totals over many files, for the closing summary. */
 struct report_totals {

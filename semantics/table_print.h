@@ -58,7 +58,10 @@ void format_reg_rule(char *buf, size_t size, const struct unwind_rule *rule);
 /* A JSON object for a rule: {"rule":"offset","offset":-16}, expressions decoded. */
 void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa);
 
-/* A JSON string literal (quotes and escapes). */
+/* A JSON string literal (quotes and escapes), always valid UTF-8: bytes
+ * that are not well-formed UTF-8 (a path or a symbol name in another
+ * encoding) are written as U+FFFD, one for each maximal subpart of a
+ * sequence, as Python's and browsers' decoders do. */
 void print_json_string(FILE *out, const char *s);
 
 #endif

@@ -6,7 +6,10 @@
  * Each file's .eh_frame is checked rule by rule in the states synthesis
  * derives from the code (verify/check.h).  Files are audited by N worker
  * processes; reports are printed in the order of the command line, with a
- * progress line on a terminal and a summary at the end.
+ * progress line on a terminal and a summary at the end.  A file that could
+ * not be audited, or was skipped (not ELF), is named on stderr and has its
+ * record in the machine-readable outputs too, in its place: a JSON line, a
+ * SARIF notification, a row of the HTML report's table of files.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,6 +24,7 @@
 
 #include "cli.h"
 #include "object/elf_file.h"
+#include "object/output_file.h"
 #include "report/html_report.h"
 #include "report/sarif_report.h"
 #include "report/text_report.h"
@@ -34,6 +38,7 @@ struct options {
     int fail_on;           /* enum severity, or -1 for never */
     const char *html_dir;  /* --html DIR, or NULL */
     struct html_report *html;
+    struct sarif_report *sarif;   /* with --format=sarif */
 };
 
 /* What auditing one file gives the parent process: the result itself (the
@@ -67,6 +72,9 @@ static void usage(FILE *out)
             "  --format=json      one JSON object per file, one per line\n"
             "  --format=sarif     one SARIF 2.1.0 document (for code-scanning services)\n"
             "  --html=DIR         also write an offline HTML report to DIR/index.html\n"
+            "                     (DIR is created if absent; symbolic links are followed;\n"
+            "                     a DIR that is no directory, an index.html that is no\n"
+            "                     regular file, are refused)\n"
             "  -j, --jobs=N       audit N files at once (default: all cores)\n"
             "  --fail-on=LEVEL    exit 1 when findings of LEVEL or worse exist:\n"
             "                     error (default), warning, or never\n"
@@ -77,7 +85,9 @@ static void usage(FILE *out)
             "fde-overlap, fde-without-code, malformed-cfi (errors); fde-gap,\n"
             "call-clobbered-rule (warnings); imprecise (note).  Where synthesis cannot\n"
             "decide, the address is counted as unchecked, never reported as wrong.  Files\n"
-            "that are not ELF are skipped.\n"
+            "that are not ELF are skipped.  A file not audited is named on stderr, and has\n"
+            "its record in JSON (\"error\" or \"skipped\"), SARIF (a tool execution\n"
+            "notification) and HTML outputs.\n"
             "\n"
             "Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage error or a\n"
             "file that could not be audited (the others are still audited).\n");
@@ -162,24 +172,53 @@ static int receive(int fd, struct file_record *rec)
     return 0;
 }
 
+/* PATH was not audited, for REASON: skipped (STATUS FILE_SKIPPED: not ELF)
+ * or failed.  Said on stderr, and recorded in the report being written.
+ * Returns the file's exit status. */
+static int take_not_audited(const char *path, enum file_status status, const char *reason,
+                            const struct options *opt, struct report_totals *totals)
+{
+    int skipped = status == FILE_SKIPPED, oom = 0;
+    if (skipped) {
+        fprintf(stderr, "%s: %s: skipped: %s\n", cli_tool_name, path, reason);
+        totals->files_skipped++;
+    } else {
+        cli_error(path, "%s", reason);
+        totals->files_failed++;
+    }
+    if (opt->format == FORMAT_JSON) {
+        if (skipped)
+            report_json_skipped(stdout, path, reason);
+        else
+            report_json_error(stdout, path, reason);
+    } else if (opt->format == FORMAT_SARIF) {
+        char note[ELF_FILE_ERRLEN + 128];
+        snprintf(note, sizeof note, "skipped: %s", reason);
+        oom |= sarif_notify(opt->sarif, skipped ? SARIF_NOTE : SARIF_ERROR, path, skipped ? note : reason);
+    }
+    if (opt->html)
+        oom |= skipped ? html_report_add_skipped(opt->html, path, reason)
+                       : html_report_add_error(opt->html, path, reason);
+    if (oom) {
+        cli_error(path, "out of memory for the report");
+        return EXIT_TROUBLE;
+    }
+    return skipped ? EXIT_CLEAN : EXIT_TROUBLE;
+}
+
 /* Print PATH's record; fold it into the totals.  Returns the file's exit status. */
 static int take_record(const char *path, const struct file_record *rec, const struct options *opt,
                        struct report_totals *totals)
 {
     switch (rec->status) {
     case FILE_SKIPPED:
-        fprintf(stderr, "%s: %s: skipped: %s\n", cli_tool_name, path, rec->error);
-        totals->files_skipped++;
-        return EXIT_CLEAN;
     case FILE_FAILED:
-        cli_error(path, "%s", rec->error);
-        totals->files_failed++;
-        return EXIT_TROUBLE;
+        return take_not_audited(path, (enum file_status)rec->status, rec->error, opt, totals);
     default:
         if (opt->format == FORMAT_JSON)
             report_json_file(stdout, path, &rec->result);
         else if (opt->format == FORMAT_SARIF)
-            sarif_file(stdout, path, &rec->result);
+            sarif_file(opt->sarif, path, &rec->result);
         else
             report_text_file(stdout, path, &rec->result);
         report_totals_add(totals, &rec->result);
@@ -285,12 +324,9 @@ static int audit_all(char **files, int nfiles, const struct options *opt, struct
             }
         }
         progress(i + 1, nfiles, NULL);
-        if (!have[u]) {
-            cli_error(files[i], "the worker process auditing it failed");
-            status = EXIT_TROUBLE;
-            continue;
-        }
-        int rc = take_record(files[i], &recs[u], opt, totals);
+        int rc = have[u] ? take_record(files[i], &recs[u], opt, totals)
+                         : take_not_audited(files[i], FILE_FAILED, "the worker process auditing it failed", opt,
+                                            totals);
         fflush(stdout);
         if (rc > status)
             status = rc;
@@ -379,6 +415,11 @@ int main(int argc, char **argv)
             return EXIT_TROUBLE;
         }
     }
+    char html_err[4200];
+    if (opt.html_dir && output_dir_check(opt.html_dir, "index.html", html_err, sizeof html_err) != 0) {
+        cli_error(NULL, "%s", html_err);   /* a device, a FIFO...: refused before any work */
+        return EXIT_TROUBLE;
+    }
     cli_buffer_stdout();
     struct report_totals totals;
     memset(&totals, 0, sizeof totals);
@@ -386,21 +427,26 @@ int main(int argc, char **argv)
         cli_error(NULL, "out of memory");
         return EXIT_TROUBLE;
     }
-    if (opt.format == FORMAT_SARIF)
-        sarif_begin(stdout, DWCHECK_VERSION);
+    if (opt.format == FORMAT_SARIF && !(opt.sarif = sarif_begin(stdout, DWCHECK_VERSION))) {
+        cli_error(NULL, "out of memory");
+        html_report_free(opt.html);
+        return EXIT_TROUBLE;
+    }
     int status = audit_all(files, nfiles, &opt, &totals);
     if (opt.html) {
         char err[4200];
         if (html_report_write(opt.html, opt.html_dir, err, sizeof err) != 0) {
             cli_error(NULL, "%s", err);
+            if (opt.sarif)
+                sarif_notify(opt.sarif, SARIF_ERROR, NULL, err);
             status = EXIT_TROUBLE;
         } else if (isatty(STDERR_FILENO)) {
             fprintf(stderr, "%s: report written to %s/index.html\n", cli_tool_name, opt.html_dir);
         }
         html_report_free(opt.html);
     }
-    if (opt.format == FORMAT_SARIF)
-        sarif_end(stdout);
+    if (opt.sarif)
+        sarif_end(opt.sarif, status == EXIT_TROUBLE);
     if (opt.format == FORMAT_TEXT && nfiles > 1)
         report_text_summary(stdout, &totals);
     status = cli_finish_stdout(status);

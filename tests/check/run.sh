@@ -179,7 +179,7 @@ html=$work/html
 rm -rf "$html"
 "$dwcheck" --html="$html" "$buggy" "$shapes" > /dev/null
 page=$html/index.html
-if [ -s "$page" ] && [ ! -e "$html/.index.html.tmp" ]; then ok "html: index.html written"; else not_ok "html: index.html written"; fi
+if [ -s "$page" ] && [ -z "$(find "$html" -name '*.tmp*')" ]; then ok "html: index.html written"; else not_ok "html: index.html written"; fi
 for want in 'id="summary"' '<svg id="chart"' '<table id="files">' 'id="kind-cfa-mismatch">cfa-mismatch (2)' \
             'id="kind-fde-gap">fde-gap (1)' 'class="excerpt"' '<tr class="here"><td>0x'; do
     grep -qF "$want" "$page" && ok "html: $want" || not_ok "html: $want"
@@ -204,6 +204,124 @@ else
 fi
 "$dwcheck" --html=/proc/no-such-dir "$buggy" > /dev/null 2>&1; [ $? -eq 2 ] &&
     ok "html: an unwritable directory is an error (exit 2)" || not_ok "html: unwritable directory"
+
+# 3d. A file that is not audited is not left out of the machine-readable
+#     outputs: it has a record in its place, in command-line order whatever
+#     -j: a JSON line {"file","error"} (could not be audited) or
+#     {"file","skipped"} (not ELF); a SARIF tool execution notification
+#     (level error or note, located at the file), executionSuccessful false
+#     after an error; a row of the HTML report's table of files.  The exit
+#     status is 2 even when another file has findings.  A path with a quote,
+#     a backslash, a newline and a byte that is not UTF-8 gives valid UTF-8
+#     JSON (U+FFFD for the byte, as Python decodes it) and a valid URI that
+#     decodes back to the path's bytes.
+head -c 700 "$shapes" > "$work/truncated.so"
+printf 'plain text\n' > "$work/plain.txt"
+odd=$work/$'odd "quoted" back\\slash\nnewline \xff'
+mkdir -p "$odd"
+cp "$buggy" "$odd/buggy.so"
+absent=$(realpath "$work")/absent.so
+# KIND PATH REASON triples: the files in command-line order, what each must be.
+expect=(audited "$shapes" ''
+        error "$work/missing" 'No such file or directory'
+        error "$work/truncated.so" ''
+        skipped "$work/plain.txt" 'not an ELF file'
+        audited "$odd/buggy.so" ''
+        error "$odd/missing.so" 'No such file or directory'
+        error "$absent" 'No such file or directory')
+files=()
+for ((i = 1; i < ${#expect[@]}; i += 3)); do files+=("${expect[$i]}"); done
+cat > "$work/outputs_check.py" <<'PY'
+# outputs_check.py json|sarif|sarif-clean OUTPUT [KIND PATH REASON]...: the
+# records of OUTPUT (dwcheck --format=json or sarif) against the files named.
+import json, os, re, sys
+from urllib.parse import unquote_to_bytes
+form, output, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+expect = [(args[i], os.fsencode(args[i + 1]), args[i + 2]) for i in range(0, len(args), 3)]
+text = open(output, "rb").read().decode("utf-8")   # strict: the output is UTF-8
+shown = lambda path: path.decode("utf-8", "replace")
+
+def check_uri(uri, path):
+    assert re.fullmatch(r"[A-Za-z0-9._~/!$&'()*+,;=@%:-]+", uri), uri
+    if path.startswith(b"/"):
+        assert uri.startswith("file:///"), uri
+        uri = uri[len("file://"):]
+    else:
+        assert ":" not in uri, uri
+    assert unquote_to_bytes(uri) == path, (uri, path)
+
+if form == "json":
+    lines = text.split("\n")
+    assert lines[-1] == "", "the stream ends with a newline"
+    recs = [json.loads(line) for line in lines[:-1]]
+    assert len(recs) == len(expect), (len(recs), len(expect))
+    for rec, (kind, path, reason) in zip(recs, expect):
+        assert rec["file"] == shown(path), (rec["file"], path)
+        if kind == "audited":
+            assert "findings" in rec and "fdes" in rec, rec
+        else:
+            assert set(rec) == {"file", kind}, rec
+            assert isinstance(rec[kind], str) and rec[kind] and reason in rec[kind], rec
+else:
+    doc = json.loads(text)
+    assert doc["version"] == "2.1.0" and len(doc["runs"]) == 1
+    run = doc["runs"][0]
+    assert len(run["invocations"]) == 1
+    inv = run["invocations"][0]
+    failed = any(kind == "error" for kind, _, _ in expect)
+    assert inv["executionSuccessful"] is (not failed), inv["executionSuccessful"]
+    notes = inv["toolExecutionNotifications"]
+    want = [e for e in expect if e[0] != "audited"]
+    assert len(notes) == len(want), (len(notes), len(want))
+    for note, (kind, path, reason) in zip(notes, want):
+        assert note["level"] == ("error" if kind == "error" else "note"), note
+        msg = note["message"]["text"]
+        assert msg.startswith(shown(path) + (": skipped: " if kind == "skipped" else ": ")), msg
+        assert reason in msg and len(msg) > len(shown(path)) + 2, msg
+        check_uri(note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], path)
+    audited = [p for kind, p, _ in expect if kind == "audited"]
+    results = run["results"]
+    for r in results:
+        uri = r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        assert any(unquote_to_bytes(uri.replace("file://", "", 1)) == p for p in audited), uri
+        check_uri(uri, unquote_to_bytes(uri.replace("file://", "", 1)))
+    if form == "sarif":
+        assert len(results) == 7, len(results)   # buggy.s's, under the odd path
+PY
+for j in 1 2; do
+    "$dwcheck" --format=json -j$j "${files[@]}" > "$work/mixed.json" 2> "$work/mixed.err"; rc=$?
+    check=$(python3 "$work/outputs_check.py" json "$work/mixed.json" "${expect[@]}" 2>&1)
+    [ "$rc" -eq 2 ] && [ -z "$check" ] && python3 -m json.tool --json-lines "$work/mixed.json" > /dev/null &&
+        ok "json -j$j: one record per file in order, error/skipped for those not audited, valid UTF-8 JSON whatever the path; exit 2" ||
+        not_ok "json -j$j: records of the files not audited (exit $rc)" "$check
+$(cut -c1-200 "$work/mixed.json")"
+    "$dwcheck" --format=sarif -j$j "${files[@]}" > "$work/mixed.sarif" 2> /dev/null; rc=$?
+    check=$(python3 "$work/outputs_check.py" sarif "$work/mixed.sarif" "${expect[@]}" 2>&1)
+    [ "$rc" -eq 2 ] && [ -z "$check" ] &&
+        ok "sarif -j$j: notifications (error, note) at each file in order, executionSuccessful false, valid URIs; exit 2" ||
+        not_ok "sarif -j$j: notifications of the files not audited (exit $rc)" "$check"
+done
+grep -qxF "dwcheck: $work/missing: No such file or directory" "$work/mixed.err" &&
+    grep -qxF "dwcheck: $work/plain.txt: skipped: not an ELF file" "$work/mixed.err" &&
+    ok "json: the files not audited still named on stderr" || not_ok "json: stderr" "$(cat "$work/mixed.err")"
+"$dwcheck" --format=json --fail-on=never "$shapes" "$work/missing" > /dev/null 2>&1; rc=$?
+[ "$rc" -eq 2 ] && ok "--fail-on=never with a file not audited: exit 2" || not_ok "--fail-on=never, missing file: exit $rc"
+# Only a skipped file: a note, and the run is still successful (exit 0).
+"$dwcheck" --format=sarif -j2 "$work/plain.txt" "$shapes" > "$work/skipped.sarif" 2> /dev/null; rc=$?
+check=$(python3 "$work/outputs_check.py" sarif-clean "$work/skipped.sarif" skipped "$work/plain.txt" 'not an ELF file' \
+        audited "$shapes" '' 2>&1)
+[ "$rc" -eq 0 ] && [ -z "$check" ] && ok "sarif: a skipped file is a note, executionSuccessful true, exit 0" ||
+    not_ok "sarif: a skipped file (exit $rc)" "$check"
+html=$work/html-mixed
+rm -rf "$html"
+"$dwcheck" --html="$html" -j2 "$buggy" "$work/missing" "$work/plain.txt" > /dev/null 2>&1; rc=$?
+page=$html/index.html
+[ "$rc" -eq 2 ] &&
+    grep -qF "<tr class=\"failed\"><td>$work/missing</td><td colspan=\"7\">could not be audited: No such file or directory</td></tr>" "$page" &&
+    grep -qF "<tr class=\"skipped\"><td>$work/plain.txt</td><td colspan=\"7\">skipped: not an ELF file</td></tr>" "$page" &&
+    grep -qF '1 files audited, <b>1 could not be audited</b>, 1 skipped (not ELF);' "$page" &&
+    ok "html: the files not audited in the table of files, with the reason; exit 2" ||
+    not_ok "html: the files not audited (exit $rc)" "$(grep -F 'summary' "$page"; grep -F '<tr class=' "$page")"
 
 # 4. Injected faults: one operand of a DW_CFA_def_cfa_offset or DW_CFA_offset
 #    changed at random in real binaries; dwcheck must report an error inside
