@@ -6,6 +6,12 @@
  * then in each directory of DWUNWIND_PATH (colon-separated).  An object
  * without one is unwound by interpreting its .eh_frame.
  *
+ * An eh_elf is code that the runtime loads into the process: keep eh_elfs
+ * only in directories you trust (a set-user-ID or set-group-ID program
+ * ignores DWUNWIND_PATH).  A file that is not a well-formed eh_elf of the
+ * object's build (truncated, a FIFO, damaged headers, a stale copy) is
+ * never loaded: the object is then unwound from its .eh_frame.
+ *
  * Registers are numbered as DWARF numbers them on x86_64 (rax 0, rdx 1,
  * rcx 2, rbx 3, rsi 4, rdi 5, rbp 6, rsp 7, r8-r15 8-15) and the instruction
  * pointer takes the return-address column, 16.

@@ -3,9 +3,11 @@
  */
 #include "objects.h"
 
+#include "eh_elf_file.h"
 #include "identity.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
@@ -13,17 +15,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct registry {
     struct dwu_object *objects;      /* sorted by lo */
     size_t count;
     unsigned long long generation;   /* dlpi_adds + dlpi_subs when built */
+    struct registry *older;          /* the one it replaced (kept, see refresh) */
 };
 
 static _Atomic(struct registry *) current;
 static pthread_mutex_t rebuild_lock = PTHREAD_MUTEX_INITIALIZER;
 static int eh_elfs_wanted = 1;
+
+/* The eh_elfs this runtime loaded, which stay loaded: found again by their
+ * file at the next rebuild (not loaded again, see open_eh_elf), and not
+ * objects to unwind (their names are /proc/self/fd/N).  Changed under
+ * rebuild_lock only. */
+struct loaded_eh_elf {
+    dev_t dev;
+    ino_t ino;
+    struct dwu_identity id;          /* of the object it unwinds */
+    uint64_t bias;                   /* its load bias */
+    dwu_eh_elf_step_fn step;
+};
+static struct loaded_eh_elf *loaded;
+static size_t nloaded, caploaded;
 
 /* A segment found by the first phase, with its object's file name. */
 struct found {
@@ -44,13 +62,63 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+static int loaded_eh_elf(uint64_t bias)
+{
+    for (size_t i = 0; i < nloaded; i++)
+        if (loaded[i].bias == bias)
+            return 1;
+    return 0;
+}
+
+static const struct loaded_eh_elf *loaded_from(const struct stat *st)
+{
+    for (size_t i = 0; i < nloaded; i++)
+        if (loaded[i].dev == st->st_dev && loaded[i].ino == st->st_ino)
+            return &loaded[i];
+    return NULL;
+}
+
+static void remember_eh_elf(const struct stat *st, const struct dwu_identity *id, uint64_t bias,
+                            dwu_eh_elf_step_fn step)
+{
+    if (nloaded == caploaded) {
+        size_t cap = caploaded ? caploaded * 2 : 16;
+        struct loaded_eh_elf *n = realloc(loaded, cap * sizeof *n);
+        if (!n)
+            return;   /* then loaded again (the same object) at the next rebuild */
+        loaded = n;
+        caploaded = cap;
+    }
+    loaded[nloaded++] = (struct loaded_eh_elf){st->st_dev, st->st_ino, *id, bias, step};
+}
+
+static int same_identity(const struct dwu_identity *a, const struct dwu_identity *b)
+{
+    return a->kind == b->kind && a->len == b->len && memcmp(a->bytes, b->bytes, a->len) == 0;
+}
+
+/* [ADDR, ADDR + SIZE) lies in one readable PT_LOAD of the object: what its
+ * other program headers point at is read only then (a header that lies
+ * must not send a read outside what the loader mapped). */
+static int mapped_in(const struct dl_phdr_info *info, uint64_t addr, uint64_t size)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uint64_t lo = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && addr >= lo && addr - lo <= ph->p_memsz &&
+            size <= ph->p_memsz - (addr - lo))
+            return 1;
+    }
+    return 0;
+}
+
 static int collect_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
     struct collect *c = arg;
     (void)size;
     const char *name = info->dlpi_name;
-    if (name && ends_with(name, ".eh_elf.so"))
-        return 0;   /* our own compiled tables */
+    if ((name && ends_with(name, ".eh_elf.so")) || loaded_eh_elf(info->dlpi_addr))
+        return 0;   /* compiled tables, ours or another copy's */
     const uint8_t *hdr = NULL, *hdr_end = NULL;
     for (int i = 0; i < info->dlpi_phnum; i++)
         if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
@@ -67,13 +135,13 @@ static int collect_object(struct dl_phdr_info *info, size_t size, void *arg)
     struct dwu_identity id = {0};
     for (int i = 0; i < info->dlpi_phnum && !id.kind; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_NOTE)
+        if (ph->p_type == PT_NOTE && mapped_in(info, info->dlpi_addr + ph->p_vaddr, ph->p_memsz))
             dwu_identity_from_notes((const uint8_t *)(uintptr_t)(info->dlpi_addr + ph->p_vaddr),
                                     ph->p_memsz, &id);
     }
     for (int i = 0; i < info->dlpi_phnum && !id.kind; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type == PT_GNU_EH_FRAME)
+        if (ph->p_type == PT_GNU_EH_FRAME && mapped_in(info, info->dlpi_addr + ph->p_vaddr, ph->p_memsz))
             dwu_identity_from_hdr((const uint8_t *)(uintptr_t)(info->dlpi_addr + ph->p_vaddr),
                                   ph->p_memsz, &id);
     }
@@ -116,24 +184,77 @@ static unsigned long long loader_generation(void)
     return g;
 }
 
-/* The eh_elf at PATH, if it was compiled from the build whose identity is
- * ID (a stale one is ignored: the object is then unwound from DWARF). */
+static int same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* The eh_elf at PATH, if it is a well-formed eh_elf compiled from the build
+ * whose identity is ID (see eh_elf_file.h: anything else, a stale file
+ * included, is ignored, and the object is unwound from DWARF).
+ *
+ * The file checked is the file loaded: the descriptor checked is handed to
+ * dlopen as /proc/self/fd/N.  The loader knows an object by every name it
+ * was asked for, and looks names up before it opens anything: a later
+ * /proc/self/fd/N with the same N, another file, would be taken for this
+ * one.  So a descriptor dlopen has seen stays open for as long as the
+ * eh_elf is loaded (for ever: registries are never freed), and a file
+ * loaded already is found again by its device and inode (a rebuild), never
+ * handed to dlopen twice.  Without /proc, PATH is loaded if it still names
+ * the file checked. */
 static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identity *id)
 {
-    if (!id->kind || access(path, R_OK) != 0)
+    if (!id->kind)
         return NULL;
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h)
+    /* O_NONBLOCK: a FIFO must not block the open (it is then refused). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return NULL;
+    struct stat checked, seen;
+    if (fstat(fd, &checked) != 0) {
+        close(fd);
+        return NULL;
+    }
+    const struct loaded_eh_elf *known = loaded_from(&checked);
+    if (known || dwu_eh_elf_file_check(fd, id) != 0) {
+        close(fd);
+        return known && same_identity(&known->id, id) ? known->step : NULL;
+    }
+    char by_fd[32];
+    snprintf(by_fd, sizeof by_fd, "/proc/self/fd/%d", fd);
+    const char *name = by_fd;
+    if (stat(by_fd, &seen) != 0 || !same_file(&seen, &checked)) {
+        if (stat(path, &seen) != 0 || !same_file(&seen, &checked)) {
+            close(fd);
+            return NULL;
+        }
+        name = path;
+    }
+    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    struct link_map *lm = NULL;
+    if (!h || dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0 || !lm) {
+        if (h)
+            dlclose(h);
+        close(fd);
+        return NULL;
+    }
+    /* Loaded now, or loaded before from the same file, by another name:
+     * it then answers to this one too, whose descriptor must stay open. */
+    int fresh = lm->l_name && strcmp(lm->l_name, name) == 0;
     const unsigned *abi = dlsym(h, DWU_EH_ELF_VERSION);
     const uint8_t *identity = dlsym(h, DWU_EH_ELF_IDENTITY);
     void *step = dlsym(h, DWU_EH_ELF_STEP);
     if (!abi || *abi != DWU_EH_ELF_ABI || !step || !identity || !dwu_identity_equal(id, identity)) {
         dlclose(h);
+        if (name != by_fd || fresh)
+            close(fd);
         return NULL;
     }
+    if (name != by_fd)
+        close(fd);
     dwu_eh_elf_step_fn fn;
     memcpy(&fn, &step, sizeof fn);
+    remember_eh_elf(&checked, id, lm->l_addr, fn);
     return fn;
 }
 
@@ -151,14 +272,17 @@ static dwu_eh_elf_step_fn find_eh_elf(const char *object, const struct dwu_ident
     if (object[0] != '/')
         return NULL;   /* the vDSO and other objects without a file */
     const char *base = strrchr(object, '/') + 1;
-    snprintf(path, sizeof path, "%s.eh_elf.so", object);
-    dwu_eh_elf_step_fn fn = open_eh_elf(path, id);
-    const char *dirs = getenv("DWUNWIND_PATH");
+    int n = snprintf(path, sizeof path, "%s.eh_elf.so", object);
+    dwu_eh_elf_step_fn fn = n > 0 && (size_t)n < sizeof path ? open_eh_elf(path, id) : NULL;
+    /* Not in a set-user-ID or set-group-ID program: whoever runs it must
+     * not choose the code it loads. */
+    const char *dirs = secure_getenv("DWUNWIND_PATH");
     while (!fn && dirs && *dirs) {
         size_t len = strcspn(dirs, ":");
-        if (len) {
-            snprintf(path, sizeof path, "%.*s/%s.eh_elf.so", (int)len, dirs, base);
-            fn = open_eh_elf(path, id);
+        if (len && len < sizeof path) {
+            n = snprintf(path, sizeof path, "%.*s/%s.eh_elf.so", (int)len, dirs, base);
+            if (n > 0 && (size_t)n < sizeof path)   /* a truncated name is another file */
+                fn = open_eh_elf(path, id);
         }
         dirs += len + (dirs[len] == ':');
     }
@@ -172,7 +296,7 @@ static int prefault_eh_elf(struct dl_phdr_info *info, size_t size, void *arg)
 {
     (void)size;
     (void)arg;
-    if (!info->dlpi_name || !ends_with(info->dlpi_name, ".eh_elf.so"))
+    if (!loaded_eh_elf(info->dlpi_addr) && !(info->dlpi_name && ends_with(info->dlpi_name, ".eh_elf.so")))
         return 0;
     long page = sysconf(_SC_PAGESIZE);
     for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -221,7 +345,14 @@ static struct registry *rebuild(void)
 }
 
 /* Registries are never freed: a reader may still hold an old one.  They are
- * replaced only when objects are loaded or unloaded. */
+ * replaced only when objects are loaded or unloaded, and each keeps the one
+ * it replaced (reachable, not leaked).  Called under rebuild_lock. */
+static void replace_registry(struct registry *n)
+{
+    n->older = atomic_load(&current);
+    atomic_store(&current, n);
+}
+
 static struct registry *refresh(struct registry *seen)
 {
     pthread_mutex_lock(&rebuild_lock);
@@ -229,7 +360,7 @@ static struct registry *refresh(struct registry *seen)
     if (r == seen && (!r || r->generation != loader_generation())) {
         struct registry *n = rebuild();
         if (n) {
-            atomic_store(&current, n);
+            replace_registry(n);
             r = n;
         }
     }
@@ -266,7 +397,7 @@ void dwu_use_eh_elfs(int use)
     eh_elfs_wanted = use;
     struct registry *n = rebuild();
     if (n)
-        atomic_store(&current, n);
+        replace_registry(n);
     pthread_mutex_unlock(&rebuild_lock);
 }
 

@@ -4,8 +4,11 @@
  * Built from dl_iterate_phdr on first use and again when a lookup misses
  * after objects were loaded or unloaded.  Each executable segment records
  * its load bias, its eh_elf's entry point (BASENAME.eh_elf.so found next
- * to the object or in DWUNWIND_PATH, loaded with dlopen), and otherwise
- * where its .eh_frame_hdr is, for the DWARF fallback.
+ * to the object or in DWUNWIND_PATH, which a set-user-ID or set-group-ID
+ * program does not read; checked by eh_elf_file, then loaded with dlopen
+ * from the descriptor checked), and otherwise where its .eh_frame_hdr is,
+ * for the DWARF fallback.  What the object's program headers point at is
+ * read only inside its loaded segments.
  */
 #ifndef DWUNWIND_OBJECTS_H
 #define DWUNWIND_OBJECTS_H

@@ -1,7 +1,7 @@
 /*
  * check_unwind: dwunwind against libgcc and libunwind on the same stacks.
  *
- *   check_unwind [--dwarf] [--corrupt N]
+ *   check_unwind [--dwarf] [--rebuild] [--corrupt N]
  *
  * For chains of every depth from 1 to 40 through tests/unwind/frames.c (and
  * libc's qsort), at the bottom of each:
@@ -13,6 +13,9 @@
  *   - the stack, copied and unwound through the bounds-checked reader,
  *     gives the same IPs.
  * --dwarf turns eh_elfs off (the DWARF fallback for every object).
+ * --rebuild finds the objects and their eh_elfs a second time before the
+ * walks, as after a dlopen: the same eh_elfs must be found again, and none
+ * taken for an object to unwind.
  * --corrupt N then unwinds, for each stack, N copies with 1 to 8 random
  * bytes changed (half of them in return-address slots), bounds-checked:
  * none may crash, and the errors are counted.
@@ -205,15 +208,23 @@ int main(int argc, char **argv)
 {
     if (libgcc_walk_init() != 0)
         return 2;
+    int use_eh_elfs = 1, rebuild = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--dwarf") == 0) {
             dwu_use_eh_elfs(0);
+            use_eh_elfs = 0;
+        } else if (strcmp(argv[i], "--rebuild") == 0) {
+            rebuild = 1;
         } else if (strcmp(argv[i], "--corrupt") == 0 && i + 1 < argc) {
             corrupt_count = atoi(argv[++i]);
         } else {
-            fprintf(stderr, "usage: check_unwind [--dwarf] [--corrupt N]\n");
+            fprintf(stderr, "usage: check_unwind [--dwarf] [--rebuild] [--corrupt N]\n");
             return 2;
         }
+    }
+    if (rebuild) {
+        dwu_object_count(NULL);
+        dwu_use_eh_elfs(use_eh_elfs);
     }
     pthread_attr_t attr;
     void *addr;

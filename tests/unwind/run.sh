@@ -43,9 +43,11 @@ else
 fi
 
 # 3. Every row of the eh_elfs of libc, libstdc++, libz3 and the corpus
-# (200 binaries) unwinds exactly as the runtime's interpreter unwinds it.
+# (200 binaries) unwinds exactly as the runtime's interpreter unwinds it, and
+# the runtime's check of eh_elf files (runtime/eh_elf_file.h) accepts them.
 equiv() {   # OBJECT EH_ELF
-    "$build/tests/eh_elf_equiv" "$1" "$2" 2>&1
+    "$build/tests/eh_elf_equiv" "$1" "$2" 2>&1 &&
+        "$build/tests/eh_elf_check" --load "$2" > /dev/null
 }
 libstdcxx=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
 libz3=/usr/lib/x86_64-linux-gnu/libz3.so.4
@@ -73,7 +75,7 @@ for bin in $corpus; do
     fi
 done
 if [ -n "$corpus" ] && [ ${#refused[@]} -eq 0 ] && [ ${#differ[@]} -eq 0 ]; then
-    ok "corpus: $compiled eh_elfs built without --force, every row identical to the interpreter's"
+    ok "corpus: $compiled eh_elfs built without --force, every row identical to the interpreter's, each file accepted"
 else
     not_ok "corpus: $compiled agree, ${#refused[@]} refused, ${#differ[@]} differ" \
         "$(printf '%s\n' "${refused[@]}" "${differ[@]}" | head -20)"
@@ -129,6 +131,147 @@ if [ $rc -eq 0 ] && grep -q ", 0 with an eh_elf" <<< "$out" && grep -q "; 0 mism
     ok "a stale eh_elf is ignored (its identity differs)"
 else
     not_ok "a stale eh_elf is ignored (its identity differs)" "$out"
+fi
+
+# The registry built again (as after a dlopen) finds the same eh_elfs, loaded
+# once (their names are /proc/self/fd/N), and takes none for an object.
+segments=$("$exe" --dwarf 2>&1 | awk '/code segments/ { print $1 }')
+out=$(DWUNWIND_PATH=$eh "$exe" --rebuild 2>&1); rc=$?
+if grep -q "^$segments code segments" <<< "$out"; then
+    expect_identical "eh_elfs, objects listed twice" "$out" $rc 2
+else
+    not_ok "eh_elfs, objects listed twice: $segments code segments expected" "$out"
+fi
+
+# Linkers and options dwcompile may meet through \$CC: eh_elfs with a SysV
+# hash table, with both, with packed relative relocations (DT_RELR), from
+# clang, from lld.  The runtime's check accepts them, and they unwind.
+variants=("cc -Wl,--hash-style=sysv" "cc -Wl,--hash-style=both" "cc -Wl,-z,pack-relative-relocs"
+          "clang" "clang -fuse-ld=lld")
+for v in "${variants[@]}"; do
+    dir=$work/cc/$(tr -c 'a-z0-9' _ <<< "$v")
+    mkdir -p "$dir"
+    if CC=$v "$dwcompile" -q -o "$dir/check_unwind.eh_elf.so" "$exe" > "$dir/log" 2>&1 &&
+       "$build/tests/eh_elf_check" "$dir/check_unwind.eh_elf.so" >> "$dir/log" 2>&1; then
+        out=$(DWUNWIND_PATH=$dir "$exe" 2>&1); rc=$?
+        expect_identical "an eh_elf made by $v" "$out" $rc 1
+    else
+        not_ok "an eh_elf made by $v" "$(cat "$dir/log")"
+    fi
+done
+
+# A file that is not a well-formed eh_elf, found where an eh_elf is looked
+# for, is ignored (runtime/eh_elf_file.h): the program neither crashes
+# (dlopen died of SIGBUS on a truncated file) nor hangs (opening a FIFO
+# waited for a writer), and the DWARF fallback unwinds.  Each maker makes
+# the bad file DST from the good eh_elf SRC, for the test program and libc.
+u16() { od -An -tu2 -j "$2" -N2 "$1" | tr -d ' '; }
+u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
+u64() { od -An -tu8 -j "$2" -N8 "$1" | tr -d ' '; }
+put64() {   # FILE OFFSET VALUE: writes VALUE there, little-endian
+    local bytes='' i
+    for i in 0 1 2 3 4 5 6 7; do bytes+=$(printf '\\x%02x' $(( ($3 >> (8 * i)) & 255 ))); done
+    printf "$bytes" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+phdr() {   # FILE TYPE FLAGS: the offset of the first program header of TYPE with FLAGS (R 4, W 2, X 1)
+    local phoff phnum i at
+    phoff=$(u64 "$1" 32) phnum=$(u16 "$1" 56)
+    for ((i = 0; i < phnum; i++)); do
+        at=$((phoff + 56 * i))
+        if [ "$(u32 "$1" $at)" -eq "$2" ] && [ $(($(u32 "$1" $((at + 4))) & 7)) -eq "$3" ]; then
+            echo $at
+            return
+        fi
+    done
+    echo "run.sh: $1: no program header of type $2 with flags $3" >&2
+    return 1
+}
+truncated() { head -c 8192 "$1" > "$2"; }
+fifo() { mkfifo "$2"; }
+directory() { mkdir "$2"; }
+add64() {   # FILE OFFSET N: adds N to the word there
+    local word
+    word=$(u64 "$1" "$2") && put64 "$1" "$2" $((word + $3))
+}
+code_past_eof() {   # the code segment (p_filesz, p_memsz) 1 MiB longer than the file
+    local at
+    cp "$1" "$2" && at=$(phdr "$2" 1 5) && add64 "$2" $((at + 32)) $((1 << 20)) &&
+        add64 "$2" $((at + 40)) $((1 << 20))
+}
+data_past_eof() {   # the data segment's bytes (p_offset) 1 MiB further on, past the end
+    local at
+    cp "$1" "$2" && at=$(phdr "$2" 1 6) && add64 "$2" $((at + 8)) $((1 << 20))
+}
+executable_stack() {   # PT_GNU_STACK RWX: the loader would make every stack executable
+    local at
+    cp "$1" "$2" && at=$(phdr "$2" $((0x6474e551)) 6) && put64 "$2" $at $((0x6474e551 | (7 << 32)))
+}
+wild_relocation() {   # the first dynamic relocation writes 1 TiB away
+    local rela
+    cp "$1" "$2" &&
+        rela=$(readelf -SW "$2" | sed -n 's/.*\] \.rela\.dyn *RELA *[0-9a-f]* \([0-9a-f]*\) .*/\1/p') &&
+        [ -n "$rela" ] && put64 "$2" $((16#$rela)) $((1 << 40))
+}
+for bad in truncated fifo directory code_past_eof data_past_eof executable_stack wild_relocation; do
+    dir=$work/bad/$bad
+    mkdir -p "$dir"
+    made=1
+    for base in check_unwind libc.so.6; do
+        "$bad" "$eh/$base.eh_elf.so" "$dir/$base.eh_elf.so" || made=0
+    done
+    out=$(DWUNWIND_PATH=$dir timeout 20 "$exe" 2>&1); rc=$?
+    [ $rc -eq 124 ] && out="timed out (20 s)"
+    [ $rc -gt 128 ] && out="killed by signal $((rc - 128)) ${out}"
+    if [ $made -eq 1 ] && [ $rc -eq 0 ] && grep -q ", 0 with an eh_elf" <<< "$out" &&
+       grep -q "; 0 mismatches" <<< "$out"; then
+        ok "a bad eh_elf ($bad) is ignored, the DWARF fallback unwinds"
+    else
+        not_ok "a bad eh_elf ($bad) is ignored, the DWARF fallback unwinds (exit $rc)" "$out"
+    fi
+done
+
+# A loaded object whose program headers overstate a segment the runtime
+# reads in memory (its notes, where the build-id is looked for, or its
+# .eh_frame_hdr, which is hashed when there is none): what it reads is kept
+# within the object's loaded segments, and the object is unwound from DWARF.
+if cc -O2 -fPIC -shared -Wl,--build-id=none -o "$work/lying.so" tests/unwind/lying_object.c \
+      2> "$work/lying.log"; then
+    for segment in note:4 eh_frame_hdr:$((0x6474e550)); do
+        name=${segment%%:*} lying=$work/lying_${segment%%:*}.so
+        cp "$work/lying.so" "$lying"
+        at=$(phdr "$lying" "${segment#*:}" 4) && put64 "$lying" $((at + 40)) $((1 << 30))
+        # (ASan wants to come first among the libraries; it does not need to here.)
+        out=$(LD_PRELOAD=$lying ASAN_OPTIONS=verify_asan_link_order=0 timeout 20 "$exe" 2>&1); rc=$?
+        [ $rc -gt 128 ] && out="killed by signal $((rc - 128)) ${out}"
+        if [ $rc -eq 0 ] && grep -q "^$((segments + 1)) code segments" <<< "$out" &&
+           grep -q "; 0 mismatches" <<< "$out"; then
+            ok "an object whose $name segment claims 1 GiB: read within its mapping, unwound from DWARF"
+        else
+            not_ok "an object whose $name segment claims 1 GiB (exit $rc)" "$out"
+        fi
+    done
+else
+    not_ok "tests/unwind/lying_object.c compiles" "$(cat "$work/lying.log")"
+fi
+
+# A set-group-ID (or set-user-ID) program does not read DWUNWIND_PATH:
+# whoever runs it must not choose the code it loads.  (The same copy
+# without the bit uses the eh_elfs there.)
+if [ "$(id -u)" -eq 0 ]; then
+    mkdir -p "$work/secure"
+    cp "$exe" "$work/secure/check_unwind"
+    plain=$(DWUNWIND_PATH=$eh "$work/secure/check_unwind" 2>&1)
+    chgrp "$(id -g nobody)" "$work/secure/check_unwind" && chmod 2755 "$work/secure/check_unwind"
+    out=$(DWUNWIND_PATH=$eh "$work/secure/check_unwind" 2>&1); rc=$?
+    if grep -q ", [1-9][0-9]* with an eh_elf" <<< "$plain" && [ $rc -eq 0 ] &&
+       grep -q ", 0 with an eh_elf" <<< "$out" && grep -q "; 0 mismatches" <<< "$out"; then
+        ok "a set-group-ID program ignores DWUNWIND_PATH"
+    else
+        not_ok "a set-group-ID program ignores DWUNWIND_PATH (exit $rc)" "$plain
+$out"
+    fi
+else
+    echo "# skipped: a set-group-ID program ignores DWUNWIND_PATH (needs root to make one)"
 fi
 
 # 5. Stacks sampled at random instructions: make bench's workloads (the
