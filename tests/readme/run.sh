@@ -1,0 +1,18 @@
+#!/bin/bash
+# The README's console examples: every `$ command` of a ```console block runs
+# with the tools just built first on PATH, in a scratch directory that holds
+# the inputs the examples name (the files of tests/readme/ but this script
+# and its checker), and prints what the README shows; the sentences that
+# quote an example's figures are checked against its output.  How shown and
+# printed lines are compared: tests/readme/console_examples.py.
+set -u
+build=${1:?usage: run.sh BUILD}
+here=$(cd "$(dirname "$0")" && pwd)
+bin=$(cd "$build/bin" && pwd) || exit 1
+work=$build/tests/readme
+rm -rf "$work" && mkdir -p "$work" || exit 1
+for f in "$here"/*; do
+    case ${f##*/} in run.sh | console_examples.py) ;; *) cp "$f" "$work/" ;; esac
+done
+unset DWUNWIND_PATH
+PATH=$bin:$PATH LC_ALL=C exec python3 "$here/console_examples.py" "$here/../../README.md" "$work"
