@@ -51,7 +51,10 @@ LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 LIB_SRCS := \
 	object/error.c \
 	object/elf_file.c \
+	object/code_bounds.c \
 	object/command.c \
+	object/signals.c \
+	object/output_file.c \
 	semantics/dwarf_expr.c \
 	semantics/unwind_table.c \
 	semantics/cfa_program.c \
@@ -90,7 +93,7 @@ TOOLS := dwtable dwsynth dwcheck dwcompile
 TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
 
 # ---- the runtime: libdwunwind (libc and libdl only) ----------------------------
-RUNTIME_SRCS := runtime/objects.c runtime/dwarf_fallback.c runtime/unwind.c \
+RUNTIME_SRCS := runtime/objects.c runtime/eh_elf_file.c runtime/dwarf_fallback.c runtime/unwind.c \
 	semantics/cfa_program.c semantics/dwarf_expr.c semantics/unwind_table.c
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/runtime/capture.o
 RUNTIME_A := $(BUILD)/lib/libdwunwind.a
@@ -100,8 +103,8 @@ UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_tabl
 	test_abstract_state test_cfi_reader test_x86_unknown
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all check check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-full bench fuzz \
-        install clean run deps
+.PHONY: all check check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
+        check-mutants fuzz-mutants mutants-tools install clean run deps
 all: $(TOOL_BINS) $(RUNTIME_A) $(RUNTIME_SO)
 
 deps: $(DEPS_STAMP)
@@ -154,7 +157,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 include corpus/corpus.mk
 
 # ---- tests ---------------------------------------------------------------------
-check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate
+check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-mutants
 
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
 check-setup:
@@ -170,8 +173,35 @@ $(BUILD)/tests/mutate_cfi: tests/bad/mutate_cfi.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $< $(PKG_LIBS) -o $@
 
-check-bad: $(TOOL_BINS) $(BUILD)/tests/mutate_cfi
+$(BUILD)/tests/mutate_headers: tests/bad/mutate_headers.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $< $(PKG_LIBS) -o $@
+
+check-bad: $(TOOL_BINS) $(BUILD)/tests/mutate_cfi $(BUILD)/tests/mutate_headers
 	@tests/bad/run.sh $(BUILD)
+	@SAN="$(SAN)" tests/bad/bounds.sh $(BUILD)
+	@tests/bad/outputs.sh $(BUILD)
+
+# Mutants of real binaries (headers, .eh_frame, .eh_frame_hdr, .plt*, symbols)
+# through every front end under ASan+UBSan, 20 s and 2 GiB a run: see
+# fuzz/mutants.sh.  Only a sanitizer build can tell, so the tools are always
+# a SAN build's: build-san, made here if needed, or $(BUILD) under SAN=1.
+# `make check` runs MUTANTS of them, `make SAN=1 check` the next MUTANTS (CI
+# runs both: together they add up), and `make fuzz` FUZZ_MUTANTS.
+MUTANTS ?= 300
+MUTANTS_FROM ?= $(if $(SAN),$(MUTANTS),0)
+FUZZ_MUTANTS ?= 3000
+MUTANTS_BUILD := $(if $(SAN),$(BUILD),build-san)
+$(BUILD)/tests/mutate_elf: fuzz/mutate_elf.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $< -o $@
+mutants-tools: $(TOOL_BINS) $(BUILD)/tests/mutate_elf
+check-mutants: $(if $(SAN),mutants-tools)
+	$(if $(SAN),,@$(MAKE) --no-print-directory SAN=1 BUILD=$(MUTANTS_BUILD) mutants-tools)
+	@fuzz/mutants.sh $(MUTANTS_BUILD) --count $(MUTANTS) --from $(MUTANTS_FROM)
+fuzz-mutants: $(if $(SAN),mutants-tools)
+	$(if $(SAN),,@$(MAKE) --no-print-directory SAN=1 BUILD=$(MUTANTS_BUILD) mutants-tools)
+	@fuzz/mutants.sh $(MUTANTS_BUILD) --count $(FUZZ_MUTANTS) --from 0
 
 # A bounded sample of system binaries inside `make check`; all of them in check-full.
 ORACLE_SAMPLE ?= 60
@@ -203,8 +233,12 @@ $(BUILD)/tests/eh_elf_equiv: tests/unwind/eh_elf_equiv.c $(BUILD)/pic/runtime/dw
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB) $(DWARF_LIBS) -ldl -o $@
 
+$(BUILD)/tests/eh_elf_check: tests/unwind/eh_elf_check.c $(BUILD)/pic/runtime/eh_elf_file.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $< $(BUILD)/pic/runtime/eh_elf_file.o -ldl -o $@
+
 # Without the sanitizers, also make bench's sampled stacks, briefly (run.sh, 7.).
-check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/eh_elf_equiv corpus \
+check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/eh_elf_equiv $(BUILD)/tests/eh_elf_check corpus \
 		$(if $(SAN),,$(BUILD)/bench/unwind_bench)
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/unwind/run.sh $(BUILD)
 
@@ -217,6 +251,10 @@ $(BUILD)/tests/test_annotate: $(BUILD)/obj/tests/annotate/test_annotate.o $(LIB)
 check-annotate: $(TOOL_BINS) $(BUILD)/tests/test_annotate
 	@tests/run-unit.sh $(BUILD)/tests/test_annotate
 	@tests/annotate/run.sh $(BUILD)
+
+# The README's console examples, run and compared with what they show.
+check-readme: $(TOOL_BINS)
+	@tests/readme/run.sh $(BUILD)
 
 check-full: $(TOOL_BINS)
 	@tests/oracle/run.sh $(BUILD) --all
@@ -278,7 +316,7 @@ build-fuzz/%: fuzz/%.c $(LIB_SRCS) $(wildcard semantics/*.h object/*.h synth/*.h
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(LIB_SRCS) $(DWARF_LIBS) $(PKG_LIBS) -o $@
 
-fuzz: $(FUZZ_BINS)
+fuzz: $(FUZZ_BINS) fuzz-mutants
 	@for t in $(FUZZ_TARGETS); do \
 	    mkdir -p build-fuzz/corpus-$$t; \
 	    echo "== $$t ($(FUZZ_SECONDS) s)"; \
