@@ -77,7 +77,8 @@ s=$work/seeds
 cc -O2 -g0 -o "$s/sample" "$root/tests/bad/sample.c" && add_seed "$s/sample"
 cc -O2 -g0 -fcf-protection -Wl,-z,ibtplt -o "$s/sample-plt-sec" "$root/tests/bad/sample.c" 2>/dev/null &&
     add_seed "$s/sample-plt-sec"
-cc -O1 -g -fno-asynchronous-unwind-tables -o "$s/sample-debug-frame" "$root/tests/bad/sample.c" &&
+cc -O1 -g -fno-asynchronous-unwind-tables -fdebug-prefix-map="$root"=. -o "$s/sample-debug-frame" \
+    "$root/tests/bad/sample.c" &&
     add_seed "$s/sample-debug-frame"
 c++ -O2 -g0 -o "$s/exceptions" "$root/corpus/exceptions.cc" && add_seed "$s/exceptions"
 cp /bin/true "$s/true" && add_seed "$s/true"

@@ -24,6 +24,11 @@
  * stub's indirect jump also continues to its push: its GOT entry points
  * there until the symbol is bound.
  *
+ * Each of those jobs is a module of its own, run in this order by
+ * synthesize.c: function_code (decoding), landing_pads, jump_tables (and
+ * computed gotos), cfg (the blocks), dataflow (the fixpoint), emit_table
+ * (the rows, each built by emit_row, which also serves verify/).
+ *
  * A synth_session holds what is shared by every function of one file: the
  * decoder and the function index.  Memory per function is bounded by its
  * size (one IR instruction and at most one state per basic block).
@@ -32,6 +37,7 @@
 #define DWCHECK_SYNTHESIZE_H
 
 #include "abstract_state.h"
+#include "emit_row.h"
 #include "functions.h"
 #include "semantics/unwind_table.h"
 #include "x86_decode.h"
@@ -124,12 +130,5 @@ struct synth_outcome {
  */
 int synthesize_function(struct synth_session *ss, const struct synth_request *rq,
                         struct unwind_table *t, struct synth_outcome *out);
-
-/* The H row the compiler would write for state ST (CFA rbp-based once a frame
- * pointer is set up, rsp-based otherwise, an expression on the DRAP slot after
- * a realignment; callee-saved registers by the slot that holds their entry
- * value).  Expression rules point into static storage that the next call
- * overwrites: copy them (unwind_table_keep_expr) to keep them. */
-void synth_row_from_state(const struct abs_state *st, struct unwind_row *row);
 
 #endif

@@ -55,8 +55,9 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     a->covered++;
     char key[128], d[48], s[48];
     struct unwind_row syn;
+    struct synth_row_exprs syn_exprs;
     if (reached)
-        synth_row_from_state(st, &syn);
+        synth_row_from_state(st, &syn, &syn_exprs);
     if (!reached || syn.cfa.kind == CFA_RULE_UNKNOWN) {
         add_cause(a, reached ? "no row: CFA unknown"
                      : st ? "no row: unreached code" : "no row: function not synthesisable",

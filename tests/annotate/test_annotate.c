@@ -276,6 +276,7 @@ static void drap_slot_once_saved(void **state)
     (void)state;
     struct abs_state s;
     struct unwind_row row;
+    struct synth_row_exprs exprs;
     abs_state_entry(&s);
     struct ir_effect lea = ir_set(ABI_R10, ABI_RSP, 8), align = ir_and(ABI_RSP, -32),
                      mov = ir_set(ABI_RBP, ABI_RSP, 0);
@@ -284,18 +285,18 @@ static void drap_slot_once_saved(void **state)
     push(&s, IR_REG_NONE);
     push(&s, ABI_RBP);
     abs_state_apply(&s, &mov);
-    synth_row_from_state(&s, &row);
+    synth_row_from_state(&s, &row, &exprs);
     assert_int_equal(row.cfa.kind, CFA_RULE_REG_OFFSET);
     assert_int_equal(row.cfa.reg, ABI_R10);
     push(&s, ABI_R10);
-    synth_row_from_state(&s, &row);
+    synth_row_from_state(&s, &row, &exprs);
     assert_int_equal(row.cfa.kind, CFA_RULE_EXPRESSION);
     assert_int_equal(row.cfa.expr_len, 3);
     assert_memory_equal(row.cfa.expr, ((const uint8_t[]){0x76, 0x78, 0x06}), 3);
     struct ir_effect load = ir_load(ABI_R10, ABI_RSP, 0), up = ir_set(ABI_RSP, ABI_RSP, 8);
     abs_state_apply(&s, &load);
     abs_state_apply(&s, &up);
-    synth_row_from_state(&s, &row);
+    synth_row_from_state(&s, &row, &exprs);
     assert_int_equal(row.cfa.kind, CFA_RULE_REG_OFFSET);
     assert_int_equal(row.cfa.reg, ABI_R10);
 }

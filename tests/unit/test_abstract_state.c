@@ -127,10 +127,13 @@ static void store8(struct abs_state *s, uint8_t base, int32_t disp, uint8_t src)
     run1(s, ir_store(base, disp, src, 8));
 }
 
+/* The expressions of the row row_of built last (each test reads one row at a time). */
+static struct synth_row_exprs row_exprs;
+
 static void row_of(const struct abs_state *s, struct unwind_row *row)
 {
     memset(row, 0xa5, sizeof *row);
-    synth_row_from_state(s, row);
+    synth_row_from_state(s, row, &row_exprs);
 }
 
 /* push %rbp; mov %rsp,%rbp; push %rbx; push %r12; sub $24,%rsp

@@ -1,0 +1,89 @@
+/*
+ * cfg: one function's basic blocks, and the state each is entered with.
+ *
+ * A block starts at the function's entry, at a target of a direct jump, of
+ * a resolved jump table or of a computed goto (an address-taken label), at
+ * a landing pad, where another fragment of the frame jumps in, and after
+ * every instruction that ends one: a jump, a return, a stop, an invalid
+ * instruction, or a call to a function that never returns (a known name, or
+ * what the session's callee_at says).  Other calls fall through and stay
+ * inside their block; what each direct call's callee is known to do is
+ * kept per instruction (call_facts).
+ *
+ * Invariants: blocks[0 .. nblocks) partition the instructions in address
+ * order (block b is instructions first .. last, inclusive); block_of[i] is
+ * the block of instruction i.  A block's `in` is meaningful only once
+ * `reached` is set (the dataflow writes it).
+ *
+ * Ownership: struct cfg owns blocks, block_of and call_facts (cfg_release)
+ * and borrows the function_code; it is built again for each pass of the
+ * jump-table search.
+ */
+#ifndef DWCHECK_CFG_H
+#define DWCHECK_CFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abstract_state.h"
+#include "function_code.h"
+#include "jump_tables.h"
+#include "landing_pads.h"
+
+/* How a block got its state (flows of a later kind never change an earlier one's). */
+#define SEED_INNER 1    /* a jump from another fragment of the frame */
+#define SEED_GUESS 2    /* the unreached-block rules of dataflow_seed_unreached */
+
+struct block {
+    size_t first, last;          /* instruction indices, inclusive */
+    int reached;                 /* (IN is meaningful only once it is set) */
+    int seeded;                  /* how it was first reached: 0 from the entry or a landing pad,
+                                    SEED_INNER from another fragment, SEED_GUESS by a guess */
+    int queued;                  /* on the dataflow's worklist (at most once) */
+    int pad_calls;               /* has a call that a landing pad catches */
+    struct abs_state in;
+};
+
+struct cfg {
+    const struct function_code *code;   /* borrowed */
+    struct block *blocks;
+    size_t nblocks;
+    size_t *block_of;            /* instruction index -> block index */
+    uint16_t *call_facts;        /* per instruction: for a direct call, the registers the
+                                    callee gives back, and SYNTH_NEVER_RETURNS */
+};
+
+/*
+ * Cut FC into blocks (G zeroed before).  The leaders besides jump targets
+ * and ends of blocks: LP's pads, JT's targets, LB's labels, and the
+ * addresses of MORE[0 .. NMORE).  SS answers what a direct call's callee
+ * does (its index must be set; callee_at may be NULL).  Returns 0, or -1
+ * with *REASON set when out of memory.
+ */
+int cfg_build(struct cfg *g, const struct function_code *fc, const struct synth_session *ss,
+              const struct landing_pads *lp, const struct jump_tables *jt,
+              const struct address_taken_labels *lb, const struct synth_entry *more, size_t nmore,
+              const char **reason);
+
+void cfg_release(struct cfg *g);
+
+/* The caller-saved registers that the call at instruction I leaves alone. */
+static inline uint32_t cfg_registers_given_back(const struct cfg *g, size_t i)
+{
+    return g->call_facts[i] & ~SYNTH_NEVER_RETURNS;
+}
+
+/* Whether instruction I is a call that never returns. */
+static inline int cfg_never_returns(const struct cfg *g, size_t i)
+{
+    return (g->call_facts[i] & SYNTH_NEVER_RETURNS) != 0;
+}
+
+/* Whether block B is alignment padding only (nop, int3). */
+int cfg_is_padding_block(const struct cfg *g, size_t b);
+
+/* Whether block B is traps only (ud2, hlt, padding) right after a call:
+ * what compilers put after a call that does not return. */
+int cfg_is_trap_after_call(const struct cfg *g, size_t b);
+
+#endif

@@ -1,0 +1,303 @@
+/*
+ * dataflow: the fixpoint over one function's blocks (see dataflow.h).
+ */
+#include "dataflow.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "semantics/abi.h"
+
+int dataflow_init(struct dataflow *df, struct cfg *g, const struct jump_tables *tables,
+                  const struct address_taken_labels *labels, const struct synth_request *rq)
+{
+    memset(df, 0, sizeof *df);
+    df->cfg = g;
+    df->tables = tables;
+    df->labels = labels;
+    df->func = rq->func;
+    df->exits = rq->exits;
+    df->exits_arg = rq->exits_arg;
+    df->worklist = malloc((g->nblocks + 1) * sizeof *df->worklist);
+    return df->worklist ? 0 : -1;
+}
+
+void dataflow_release(struct dataflow *df)
+{
+    free(df->worklist);
+    free(df->leaving);
+    df->worklist = NULL;
+    df->leaving = NULL;
+    df->nwork = df->nleaving = df->leaving_cap = 0;
+}
+
+void dataflow_leave(struct dataflow *df, uint64_t target, int kind, const struct abs_state *st)
+{
+    if (!df->exits)
+        return;
+    if (df->nleaving == df->leaving_cap) {
+        size_t cap = df->leaving_cap ? 2 * df->leaving_cap : 16;
+        struct leaving *p = realloc(df->leaving, cap * sizeof *p);
+        if (!p) {
+            df->exits(df->exits_arg, target, kind, st);
+            return;
+        }
+        df->leaving = p;
+        df->leaving_cap = cap;
+    }
+    df->leaving[df->nleaving++] = (struct leaving){target, kind, *st};
+}
+
+void dataflow_hand_on_exits(const struct dataflow *df)
+{
+    for (size_t k = 0; k < df->nleaving; k++)
+        df->exits(df->exits_arg, df->leaving[k].target, df->leaving[k].kind, &df->leaving[k].state);
+}
+
+/* The frame is gone (rsp at the return address, as for a tail call), or
+ * where rsp is is not known. */
+static int frame_popped(const struct abs_state *st)
+{
+    return st->reg[ABI_RSP].kind != AV_CFA || st->reg[ABI_RSP].off >= -8;
+}
+
+int dataflow_flow_into(struct dataflow *df, size_t b, const struct abs_state *st)
+{
+    /* A function that decodes to no instruction has no block 0 to enter. */
+    if (b >= df->cfg->nblocks)
+        return 0;
+    struct block *blk = &df->cfg->blocks[b];
+    int changed;
+    /* A guess never changes what surer paths established, and they replace
+     * what it gave. */
+    if (df->seeding && blk->reached && blk->seeded < df->seeding)
+        return 0;
+    if (!blk->reached || df->seeding < blk->seeded) {
+        abs_state_copy(&blk->in, st);
+        blk->reached = 1;
+        blk->seeded = df->seeding;
+        changed = 1;
+    } else {
+        changed = abs_state_join(&blk->in, st);
+    }
+    if (changed && !blk->queued) {
+        blk->queued = 1;
+        df->worklist[df->nwork++] = b;
+    }
+    return changed;
+}
+
+void dataflow_transfer(const struct cfg *g, size_t i, struct abs_state *st)
+{
+    const struct ir_insn *in = &g->code->insns[i];
+    abs_state_step(st, in);
+    if (ir_is_call(in))
+        abs_state_after_call(st, cfg_registers_given_back(g, i));
+}
+
+/* dataflow_run_block, inlined where the fixpoint and the guesses call it. */
+static inline void run_block(const struct cfg *g, size_t b, struct abs_state *out, synth_insn_fn observe,
+                             void *arg, struct abs_state *after_call, int *have_call)
+{
+    const struct block *blk = &g->blocks[b];
+    abs_state_copy(out, &blk->in);
+    for (size_t i = blk->first; i <= blk->last; i++) {
+        const struct ir_insn *in = &g->code->insns[i];
+        if (observe)
+            observe(arg, in, out, 1);
+        dataflow_transfer(g, i, out);
+        if (after_call && ir_is_call(in)) {
+            abs_state_copy(after_call, out);
+            *have_call = 1;
+        }
+    }
+}
+
+void dataflow_run_block(const struct cfg *g, size_t b, struct abs_state *out, synth_insn_fn observe,
+                        void *arg, struct abs_state *after_call, int *have_call)
+{
+    run_block(g, b, out, observe, arg, after_call, have_call);
+}
+
+/*
+ * The state where the registers CMP compared are equal.  Returns 1 with *EQ
+ * refined (what is known of one is known of the other), -1 when they cannot
+ * be equal (same symbolic base, different offsets: that edge is never taken
+ * in this state), 0 when the comparison tells nothing.
+ */
+static int equal_edge_state(const struct ir_insn *cmp, const struct abs_state *st,
+                            struct abs_state *eq)
+{
+    uint8_t a = cmp->cmp_a, b = cmp->cmp_b;
+    if (a >= STATE_GPRS || b >= STATE_GPRS)
+        return 0;
+    struct absval va = st->reg[a], vb = st->reg[b];
+    if (va.kind != AV_UNKNOWN && vb.kind != AV_UNKNOWN)   /* entries of one table may be equal */
+        return va.kind == vb.kind && va.kind != AV_TABLE_ENTRY && va.reg == vb.reg && va.off != vb.off ? -1 : 0;
+    if (va.kind == AV_UNKNOWN && vb.kind == AV_UNKNOWN)
+        return 0;
+    *eq = *st;
+    if (va.kind == AV_UNKNOWN)
+        eq->reg[a] = vb;
+    else
+        eq->reg[b] = va;
+    return 1;
+}
+
+/* Whether a call is reachable.  Only a leaf's returns are trusted to give
+ * registers back: across a call, a register kept in the frame may be
+ * written through a pointer to it, which the states do not follow. */
+int dataflow_reaches_a_call(const struct dataflow *df)
+{
+    const struct cfg *g = df->cfg;
+    for (size_t b = 0; b < g->nblocks; b++)
+        for (size_t i = g->blocks[b].first; g->blocks[b].reached && i <= g->blocks[b].last; i++)
+            if (ir_is_call(&g->code->insns[i]))
+                return 1;
+    return 0;
+}
+
+/* The registers (bit R) that hold their own entry value in ST. */
+static uint32_t registers_as_entered(const struct abs_state *st)
+{
+    uint32_t m = 0;
+    for (unsigned r = 0; r < STATE_GPRS; r++)
+        if (st->reg[r].kind == AV_ENTRY && st->reg[r].reg == r && st->reg[r].off == 0)
+            m |= 1u << r;
+    return m;
+}
+
+void dataflow_fixpoint(struct dataflow *df)
+{
+    const struct cfg *g = df->cfg;
+    const struct function_code *fc = g->code;
+    const struct jump_tables *jt = df->tables;
+    struct abs_state out;
+    int phase = df->seeding;
+    while (df->nwork > 0) {
+        size_t b = df->worklist[--df->nwork];
+        g->blocks[b].queued = 0;
+        /* What a block hands on is no surer than how it was reached. */
+        df->seeding = g->blocks[b].seeded > phase ? g->blocks[b].seeded : phase;
+        run_block(g, b, &out, NULL, NULL, NULL, NULL);
+        size_t last = g->blocks[b].last;
+        const struct ir_insn *in = &fc->insns[last];
+        int falls = 0;
+        /* On the edge where a `cmp %a,%b` found them equal, what is known of
+         * one is known of the other. */
+        struct abs_state equal;
+        const struct abs_state *taken = &out, *fallthrough = &out;
+        int refined = 0;
+        if (in->flow == IR_FLOW_COND && in->cond && last > g->blocks[b].first)
+            refined = equal_edge_state(&fc->insns[last - 1], &out, &equal);
+        if (refined) {
+            const struct abs_state *eq_state = refined > 0 ? &equal : NULL;
+            if (in->cond == IR_COND_EQ)
+                taken = eq_state;
+            else
+                fallthrough = eq_state;
+        }
+        switch (in->flow) {
+        case IR_FLOW_NEXT: case IR_FLOW_CALL: case IR_FLOW_CALL_INDIRECT:
+            falls = !cfg_never_returns(g, last);
+            break;
+        case IR_FLOW_COND:
+            falls = 1;
+            /* fall through */
+        case IR_FLOW_JUMP: {
+            size_t t = function_code_insn_at(fc, in->target);
+            if (t != (size_t)-1) {
+                if (taken)
+                    dataflow_flow_into(df, g->block_of[t], taken);
+            } else if (in->target < df->func->lo || in->target >= df->func->hi) {
+                /* A tail call, or a jump to another fragment of this function
+                 * (GCC's .cold parts): either continues this frame. */
+                df->returns = 1;
+                df->clobbered = ~0u;
+                dataflow_leave(df, in->target, 0, &out);
+            }
+            break;
+        }
+        case IR_FLOW_JUMP_INDIRECT:
+            for (size_t k = 0; k < jt->nexits; k++)
+                if (jt->exits[k].jump == last)
+                    dataflow_leave(df, jt->exits[k].target, SYNTH_EXIT_TABLE_CASE, &out);
+            if (jump_tables_count(jt, last)) {
+                for (uint32_t k = 0; k < jt->count[last]; k++)
+                    dataflow_flow_into(df, g->block_of[jt->targets[jt->first[last] + k]], &out);
+                break;
+            }
+            /* Unresolved: a computed goto to any of the function's
+             * address-taken labels, or an indirect tail call (the frame
+             * popped: its state goes to no label, which may be a handler
+             * or a return address other code resumes at). */
+            for (size_t k = 0; k < df->labels->n && !frame_popped(&out); k++)
+                dataflow_flow_into(df, g->block_of[df->labels->at[k]], &out);
+            df->returns = 1;
+            df->clobbered = ~0u;
+            /* A lazy-binding PLT stub (jmp *GOT; push $n; jmp PLT0): until
+             * the symbol is bound, its GOT entry holds the address just
+             * after this jump.  (Padding follows the others.) */
+            if (df->func->source == FUNC_FROM_PLT && last + 1 < fc->n && !fc->insns[last + 1].is_padding)
+                dataflow_flow_into(df, g->block_of[last + 1], &out);
+            break;
+        case IR_FLOW_RET:
+            df->returns = 1;
+            df->clobbered |= ~registers_as_entered(&out);
+            break;
+        default:
+            break;
+        }
+        if (in->flow == IR_FLOW_CALL)
+            dataflow_leave(df, in->target, SYNTH_EXIT_CALL, &out);
+        if (falls && fallthrough && last + 1 < fc->n)
+            dataflow_flow_into(df, g->block_of[last + 1], fallthrough);
+    }
+    df->seeding = phase;
+}
+
+size_t dataflow_seed_unreached(struct dataflow *df)
+{
+    const struct cfg *g = df->cfg;
+    struct abs_state indirect, out, after_call;
+    int have_indirect = 0, have_call = 0;
+    size_t seeded = 0;
+    /* Jump tables may sit before or after their targets: join every
+     * indirect jump's state first. */
+    for (size_t b = 0; b < g->nblocks; b++) {
+        if (!g->blocks[b].reached || g->code->insns[g->blocks[b].last].flow != IR_FLOW_JUMP_INDIRECT)
+            continue;
+        int unused = 0;
+        run_block(g, b, &out, NULL, NULL, &after_call, &unused);
+        if (!have_indirect)
+            indirect = out;
+        else
+            abs_state_join(&indirect, &out);
+        have_indirect = 1;
+    }
+    have_call = 0;
+    for (size_t b = 0; b < g->nblocks; b++) {
+        struct block *blk = &g->blocks[b];
+        if (blk->reached) {
+            if (!have_indirect)
+                run_block(g, b, &out, NULL, NULL, &after_call, &have_call);
+            continue;
+        }
+        if (cfg_is_padding_block(g, b) || cfg_is_trap_after_call(g, b))
+            continue;
+        if (have_indirect) {
+            dataflow_flow_into(df, b, &indirect);
+        } else if (have_call) {
+            dataflow_flow_into(df, b, &after_call);
+        } else if (b > 0 && g->blocks[b - 1].reached) {
+            /* Nothing better: carry on the state before it, as CFI does. */
+            run_block(g, b - 1, &out, NULL, NULL, &after_call, &have_call);
+            have_call = 0;
+            dataflow_flow_into(df, b, &out);
+        } else {
+            continue;
+        }
+        seeded++;
+    }
+    return seeded;
+}

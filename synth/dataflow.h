@@ -1,0 +1,110 @@
+/*
+ * dataflow: the forward abstract interpretation of one function's blocks,
+ * to a fixpoint.
+ *
+ * The transfer function of an instruction applies its IR effects and, for a
+ * call that returns, the call's effect (caller-saved registers lost but for
+ * those the callee gives back, memory below rsp forgotten):
+ * dataflow_transfer, the one place that knows both.  A block's out-state
+ * flows along its edges: fall-through (not after a call that never
+ * returns), direct and conditional jumps (on the edge where `cmp %a,%b`
+ * found them equal, what is known of one is known of the other, and an edge
+ * the state proves impossible is not taken), the targets of resolved jump
+ * tables, and, for an indirect jump no table explains, every address-taken
+ * label while the frame is in place.  Jumps out of the function (tail
+ * calls, .cold parts), calls, and the cases of bounded tables that leave
+ * it are control leaving the function: held with their state until the
+ * flows are final (dataflow_hand_on_exits).
+ *
+ * Flows are ranked by how sure they are (cfg.h: 0 from the entry or a
+ * landing pad, SEED_INNER from another fragment, SEED_GUESS from the
+ * unreached-block rules): a flow never changes what a surer one
+ * established, and a surer one replaces what it gave.  Join is the abstract
+ * state's; the lattice has finite height, so the worklist empties.
+ *
+ * Ownership: struct dataflow owns its worklist and the held exits
+ * (dataflow_release); it borrows the cfg (whose block states it writes),
+ * the jump tables, the labels and the request.
+ */
+#ifndef DWCHECK_DATAFLOW_H
+#define DWCHECK_DATAFLOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abstract_state.h"
+#include "cfg.h"
+#include "jump_tables.h"
+#include "synthesize.h"
+
+/* Control leaving the function (see synth_exit_fn), held until the flows
+ * are final: a pass the table search discards would hand on states from
+ * a graph that was wrong. */
+struct leaving {
+    uint64_t target;
+    int kind;                    /* 0, SYNTH_EXIT_CALL or SYNTH_EXIT_TABLE_CASE */
+    struct abs_state state;
+};
+
+struct dataflow {
+    struct cfg *cfg;                              /* borrowed; block states written */
+    const struct jump_tables *tables;             /* borrowed */
+    const struct address_taken_labels *labels;    /* borrowed */
+    const struct function_range *func;            /* borrowed */
+    synth_exit_fn exits;                          /* may be NULL: nothing is held */
+    void *exits_arg;
+    size_t *worklist;            /* blocks to run again (each at most once) */
+    size_t nwork;
+    int seeding;                 /* the kind of flows now: 0, SEED_INNER or SEED_GUESS */
+    int returns;                 /* some path returns or leaves by a tail call */
+    uint32_t clobbered;          /* registers some return does not give back (all of them
+                                    once the function leaves by a tail call) */
+    struct leaving *leaving;     /* control leaving the function in these flows */
+    size_t nleaving, leaving_cap;
+};
+
+/* Set DF up over G (its blocks unreached), TABLES, LABELS, and the
+ * function and exits callback of RQ.  Returns 0, or -1 when out of memory. */
+int dataflow_init(struct dataflow *df, struct cfg *g, const struct jump_tables *tables,
+                  const struct address_taken_labels *labels, const struct synth_request *rq);
+
+void dataflow_release(struct dataflow *df);
+
+/* The transfer function of instruction I of G: its effects, then, for a
+ * call, the call's. */
+void dataflow_transfer(const struct cfg *g, size_t i, struct abs_state *st);
+
+/* Run block B of G from its entry state: OBSERVE (may be NULL) sees each
+ * instruction's state; the state after the block is left in *OUT, and, when
+ * AFTER_CALL is not NULL and the block has a call, the state after its last
+ * call in *AFTER_CALL (with *HAVE_CALL set). */
+void dataflow_run_block(const struct cfg *g, size_t b, struct abs_state *out, synth_insn_fn observe,
+                        void *arg, struct abs_state *after_call, int *have_call);
+
+/* Flow into block B with state ST, as a flow of kind DF->seeding; queue B
+ * when its entry state changed.  Returns whether it changed. */
+int dataflow_flow_into(struct dataflow *df, size_t b, const struct abs_state *st);
+
+/* Run queued blocks until none is. */
+void dataflow_fixpoint(struct dataflow *df);
+
+/* Control leaves the function for TARGET (KIND: see synth_exit_fn) with ST:
+ * held for the exits callback (when memory runs out, handed on at once). */
+void dataflow_leave(struct dataflow *df, uint64_t target, int kind, const struct abs_state *st);
+
+/* Hand the held exits to the callback, in order. */
+void dataflow_hand_on_exits(const struct dataflow *df);
+
+/*
+ * Blocks nothing reached: a jump-table target takes the state of the indirect
+ * jumps of the function; a landing pad (reached by the unwinder from a call
+ * site) takes the state after the nearest call before it; failing both, the
+ * state at the end of the block before.  Flows of kind DF->seeding (the
+ * caller sets SEED_GUESS).  Returns how many blocks were given a state.
+ */
+size_t dataflow_seed_unreached(struct dataflow *df);
+
+/* Whether a reached block has a call. */
+int dataflow_reaches_a_call(const struct dataflow *df);
+
+#endif

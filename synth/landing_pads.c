@@ -1,0 +1,141 @@
+/*
+ * landing_pads: exception landing pads from the LSDA, and their states (see
+ * landing_pads.h).
+ */
+#include "landing_pads.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataflow.h"
+#include "semantics/lsda.h"
+
+#define PAD_ROUNDS_MAX 64   /* landing-pad rounds (a pad's calls may land in another) */
+
+struct pad_collector {
+    struct landing_pads *lp;
+    const struct function_code *fc;
+    size_t cap;
+    int oom;
+};
+
+static int collect_pad(void *arg, const struct lsda_call_site *site)
+{
+    struct pad_collector *pc = arg;
+    struct landing_pads *lp = pc->lp;
+    const struct function_range *f = pc->fc->func;
+    if (!site->landing_pad)
+        return 0;
+    /* A pad outside the function (in its .cold part) is another fragment's
+     * entry: its state is handed on through the exits callback. */
+    int inside = site->landing_pad >= f->lo && site->landing_pad < f->hi;
+    size_t at = inside ? function_code_insn_at(pc->fc, site->landing_pad) : (size_t)-1;
+    if (inside && at == (size_t)-1)
+        return 0;
+    if (lp->n == pc->cap) {
+        size_t ncap = pc->cap ? pc->cap * 2 : 8;
+        struct landing_pad *p = realloc(lp->pad, ncap * sizeof *p);
+        if (!p) {
+            pc->oom = 1;
+            return 1;
+        }
+        lp->pad = p;
+        pc->cap = ncap;
+    }
+    struct landing_pad *pad = &lp->pad[lp->n++];
+    memset(pad, 0, sizeof *pad);
+    pad->start = site->start;
+    pad->end = site->start + site->len;
+    pad->insn = at;
+    pad->target = site->landing_pad;
+    return 0;
+}
+
+int landing_pads_find(struct landing_pads *lp, struct elf_file *ef, const struct function_code *fc)
+{
+    const struct function_range *f = fc->func;
+    if (!f->lsda || !ef)
+        return 0;
+    struct elf_section *sec = elf_file_section_at(ef, f->lsda);
+    uint64_t n;
+    char err[ELF_FILE_ERRLEN];
+    const uint8_t *bytes = sec ? elf_file_section_bytes(ef, sec, &n, err, sizeof err) : NULL;
+    if (!bytes)
+        return 0;
+    struct pad_collector pc = {lp, fc, 0, 0};
+    const char *error;
+    lsda_parse(bytes, n, sec->addr, f->lsda, f->lo, collect_pad, &pc, &error);
+    return pc.oom ? -1 : 0;
+}
+
+void landing_pads_release(struct landing_pads *lp)
+{
+    free(lp->pad);
+    lp->pad = NULL;
+    lp->n = 0;
+}
+
+int landing_pads_cover(const struct landing_pads *lp, uint64_t addr)
+{
+    for (size_t p = 0; p < lp->n; p++)
+        if (addr >= lp->pad[p].start && addr < lp->pad[p].end)
+            return 1;
+    return 0;
+}
+
+/* Landing pads start in the state after their call sites (the unwinder
+ * resumes there with the frame as the call left it).  Returns how many pads'
+ * states changed (another round is needed only then). */
+static size_t flow_to_landing_pads(struct landing_pads *lp, struct dataflow *df)
+{
+    if (!lp->n)
+        return 0;
+    const struct cfg *g = df->cfg;
+    for (size_t p = 0; p < lp->n; p++)
+        lp->pad[p].have_state = 0;
+    for (size_t b = 0; b < g->nblocks; b++) {
+        const struct block *blk = &g->blocks[b];
+        if (!blk->reached || !blk->pad_calls)
+            continue;
+        struct abs_state st = blk->in;
+        for (size_t i = blk->first; i <= blk->last; i++) {
+            const struct ir_insn *in = &g->code->insns[i];
+            dataflow_transfer(g, i, &st);
+            if (!ir_is_call(in))
+                continue;
+            for (size_t p = 0; p < lp->n; p++) {
+                struct landing_pad *pad = &lp->pad[p];
+                if (in->addr < pad->start || in->addr >= pad->end)
+                    continue;
+                if (!pad->have_state || blk->seeded < pad->seeded) {
+                    pad->state = st;
+                    pad->seeded = blk->seeded;
+                } else if (blk->seeded == pad->seeded) {
+                    abs_state_join(&pad->state, &st);
+                }
+                pad->have_state = 1;
+            }
+        }
+    }
+    size_t n = 0;
+    int phase = df->seeding;
+    for (size_t p = 0; p < lp->n; p++) {
+        const struct landing_pad *pad = &lp->pad[p];
+        if (!pad->have_state)
+            continue;
+        if (pad->insn == (size_t)-1) {
+            dataflow_leave(df, pad->target, 0, &pad->state);
+            continue;
+        }
+        df->seeding = pad->seeded > phase ? pad->seeded : phase;
+        n += dataflow_flow_into(df, g->block_of[pad->insn], &pad->state);
+    }
+    df->seeding = phase;
+    return n;
+}
+
+void landing_pads_flow_until_stable(struct landing_pads *lp, struct dataflow *df)
+{
+    for (int round = 0; round < PAD_ROUNDS_MAX && flow_to_landing_pads(lp, df); round++)
+        dataflow_fixpoint(df);
+}

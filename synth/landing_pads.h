@@ -1,0 +1,61 @@
+/*
+ * landing_pads: where exceptions land, and the state they land with.
+ *
+ * A function's entry in .gcc_except_table (its FDE's LSDA) lists call sites
+ * [start, end) and the landing pad each continues at when a call there
+ * throws.  The unwinder resumes a landing pad with the frame as the call
+ * left it, so a pad starts in the join of the states after its calls (the
+ * caller-saved registers lost, as after any call); a pad outside the
+ * function (its .cold part) is another fragment's entry, and that state is
+ * handed on as control leaving the function.  A pad's own calls may land in
+ * another pad: rounds continue until the states settle (bounded).
+ *
+ * Invariants: pad[k].insn is the index of the pad's instruction in the
+ * function_code, or (size_t)-1 for a pad outside the function; a pad inside
+ * the function that starts no instruction is dropped.  A missing or
+ * malformed LSDA only loses pads (the unreached-block guess still applies).
+ *
+ * Ownership: struct landing_pads owns the pad array (landing_pads_release);
+ * the states flow into a struct dataflow the caller owns.
+ */
+#ifndef DWCHECK_LANDING_PADS_H
+#define DWCHECK_LANDING_PADS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "abstract_state.h"
+#include "function_code.h"
+
+struct dataflow;
+
+/* A landing pad and the calls whose exceptions land there. */
+struct landing_pad {
+    uint64_t start, end;         /* call sites [start, end) */
+    size_t insn;                 /* index of the landing pad's instruction, (size_t)-1 outside */
+    uint64_t target;             /* the landing pad's address */
+    int have_state;
+    int seeded;                  /* the surest way those calls were reached (see struct block) */
+    struct abs_state state;      /* join of the states after those calls reached so */
+};
+
+struct landing_pads {
+    struct landing_pad *pad;
+    size_t n;
+};
+
+/* Read FC->func's landing pads from EF (none without an LSDA, or with EF
+ * NULL) into LP (zeroed before).  Returns 0, or -1 when out of memory. */
+int landing_pads_find(struct landing_pads *lp, struct elf_file *ef, const struct function_code *fc);
+
+void landing_pads_release(struct landing_pads *lp);
+
+/* Whether a landing pad catches what a call at ADDR throws. */
+int landing_pads_cover(const struct landing_pads *lp, uint64_t addr);
+
+/* Flow the states after DF's reached call sites into their landing pads,
+ * running DF to its fixpoint after each round, until no pad's state
+ * changes (at most PAD_ROUNDS_MAX rounds). */
+void landing_pads_flow_until_stable(struct landing_pads *lp, struct dataflow *df);
+
+#endif
