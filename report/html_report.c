@@ -136,54 +136,46 @@ static const char style[] =
     "tr.failed td{color:#b00}tr.skipped td{color:#777}"
     ".summary{font-size:1.1em}";
 
-/* Split S at separator SEP into at most MAX fields (S is modified). */
-static size_t split(char *s, char sep, char **fields, size_t max)
+/* The cells of one side of ROW (DWARF's or synthesis's), as text: the
+ * rules of EXCERPT_COLUMNS, or one cell NONE when the side has no row
+ * there.  Returns the number of cells. */
+static size_t row_cells(char cells[EXCERPT_NCOLUMNS][48], const struct excerpt_rule *rules, int have,
+                        const char *none)
 {
-    size_t n = 0;
-    while (n < max) {
-        fields[n++] = s;
-        char *p = strchr(s, sep);
-        if (!p)
-            break;
-        *p = '\0';
-        s = p + 1;
+    if (!have) {
+        snprintf(cells[0], sizeof cells[0], "%s", none);
+        return 1;
     }
-    return n;
+    for (unsigned k = 0; k < EXCERPT_NCOLUMNS; k++)
+        excerpt_rule_text(cells[k], sizeof cells[k], &rules[k], k);
+    return EXCERPT_NCOLUMNS;
 }
 
 static void excerpt_table(FILE *out, const struct finding *f)
 {
-    if (!f->excerpt[0])
+    const struct excerpt *x = &f->excerpt;
+    if (!x->nrows)
         return;
     fputs("<table class=\"excerpt\"><tr><th>address</th><th>instruction</th>"
           "<th colspan=\"8\">DWARF: " EXCERPT_COLUMNS "</th>"
           "<th colspan=\"8\">synthesis: " EXCERPT_COLUMNS "</th></tr>\n", out);
-    char buf[sizeof f->excerpt];
-    memcpy(buf, f->excerpt, sizeof buf);
-    char *lines[16];
-    size_t nlines = split(buf, '\n', lines, 16);
-    for (size_t l = 0; l < nlines; l++) {
-        char *field[5];
-        if (!lines[l][0] || split(lines[l], '\t', field, 5) < 5)
-            continue;
-        char *dw[8] = {0}, *sy[8] = {0};
-        size_t nd = split(field[2], ' ', dw, 8), ns = split(field[3], ' ', sy, 8);
-        fprintf(out, "<tr%s><td>0x", field[4][0] ? " class=\"here\"" : "");
-        esc(out, field[0]);
-        fputs("</td><td>", out);
-        esc(out, field[1]);
+    for (size_t l = 0; l < x->nrows && l < EXCERPT_ROWS; l++) {
+        const struct excerpt_row *row = &x->rows[l];
+        char dw[EXCERPT_NCOLUMNS][48], sy[EXCERPT_NCOLUMNS][48];
+        size_t nd = row_cells(dw, row->dwarf, row->has_dwarf, "-");
+        size_t ns = row_cells(sy, row->synth, row->has_synth, "?");
+        fprintf(out, "<tr%s><td>0x%llx</td><td>", row->here ? " class=\"here\"" : "",
+                (unsigned long long)row->address);
+        esc(out, row->insn);
         fputs("</td>", out);
-        for (size_t k = 0; k < 8; k++) {
-            int differs = k < nd && k < ns && strcmp(dw[k], sy[k]) != 0;
-            fprintf(out, "<td%s>", differs ? " class=\"diff\"" : "");
-            esc(out, k < nd ? dw[k] : "");
-            fputs("</td>", out);
-        }
-        for (size_t k = 0; k < 8; k++) {
-            int differs = k < nd && k < ns && strcmp(dw[k], sy[k]) != 0;
-            fprintf(out, "<td%s>", differs ? " class=\"diff\"" : "");
-            esc(out, k < ns ? sy[k] : "");
-            fputs("</td>", out);
+        for (int side = 0; side < 2; side++) {
+            for (size_t k = 0; k < EXCERPT_NCOLUMNS; k++) {
+                int differs = k < nd && k < ns && strcmp(dw[k], sy[k]) != 0;
+                fprintf(out, "<td%s>", differs ? " class=\"diff\"" : "");
+                if (k < (side ? ns : nd))
+                    esc(out, side ? sy[k] : dw[k]);
+                fputs("</td>", out);
+            }
         }
         fputs("</tr>\n", out);
     }
@@ -286,16 +278,13 @@ static int write_page(FILE *out, const struct html_report *h)
                 const struct finding *f = &r->findings[j];
                 if (f->kind != k)
                     continue;
+                char where[FINDING_WHERE_LEN];
+                finding_where(where, sizeof where, f);
                 fprintf(out, "<div class=\"finding %s\"><div class=\"where\">",
                         severity_name(f->severity));
                 esc(out, h->files[i].path);
-                if (f->function[0]) {
-                    fputs(": ", out);
-                    esc(out, f->function);
-                    fprintf(out, "+0x%llx", (unsigned long long)(f->address - f->function_start));
-                } else {
-                    fprintf(out, ": 0x%llx", (unsigned long long)f->address);
-                }
+                fputs(": ", out);
+                esc(out, where);
                 fprintf(out, "</div><div class=\"msg\">%s: ", severity_name(f->severity));
                 esc(out, f->message);
                 if (f->count > 1)

@@ -4,8 +4,9 @@
  * A summary, a bar chart of findings by kind (inline SVG), a table of the
  * files (those that could not be audited, or were skipped, with the reason,
  * in their place), then the findings grouped by kind; each finding shows the code
- * around its address with the DWARF row and the synthesised row side by
- * side, the cells that differ marked.  No script, no external resource.
+ * around its address (its excerpt, verify/excerpt.h) with the DWARF row and
+ * the synthesised row side by side, one cell per rule, the cells that differ
+ * marked.  No script, no external resource.
  *
  * Reports are collected file by file, then written at once to
  * DIR/index.html through a temporary file, so a failed run never leaves a

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "semantics/table_print.h"
+#include "report/json_string.h"
 
 struct sarif_report {
     FILE *out;
@@ -17,24 +17,6 @@ struct sarif_report {
     int notes_lost;          /* a write to the stream failed: out of memory */
     int failed;              /* executionSuccessful will be false */
 };
-
-static const char *kind_help(enum finding_kind k)
-{
-    switch (k) {
-    case FINDING_CFA_MISMATCH: return "The CFA rule of the unwind table does not give the frame's CFA here.";
-    case FINDING_RA_MISMATCH: return "The return address rule does not find the return address here.";
-    case FINDING_REG_MISMATCH: return "A callee-saved register's rule gives another value than it had on entry.";
-    case FINDING_CLOBBERED: return "A callee-saved register is changed while the table says it is unchanged.";
-    case FINDING_IMPRECISE: return "A rule is undefined where the value is known.";
-    case FINDING_FDE_GAP: return "Code inside a function that no FDE covers.";
-    case FINDING_FDE_OVERLAP: return "Two FDEs cover the same address.";
-    case FINDING_FDE_NO_CODE: return "An FDE covers addresses that hold no code.";
-    case FINDING_MALFORMED_CFI: return "An FDE's call-frame program does not decode.";
-    case FINDING_CALL_CLOBBERED_RULE:
-        return "At a call, a rule reads a register the call may change: unwinding through the call reads the callee's value.";
-    default: return "";
-    }
-}
 
 struct sarif_report *sarif_begin(FILE *out, const char *version)
 {
@@ -54,7 +36,7 @@ struct sarif_report *sarif_begin(FILE *out, const char *version)
     for (int k = 0; k < FINDING_KINDS; k++) {
         fprintf(out, "%s{\"id\":\"%s\",\"shortDescription\":{\"text\":", k ? "," : "",
                 finding_kind_name((enum finding_kind)k));
-        print_json_string(out, kind_help((enum finding_kind)k));
+        print_json_string(out, finding_kind_help((enum finding_kind)k));
         fputs("}}", out);
     }
     fputs("]}},\"results\":[", out);
@@ -87,12 +69,8 @@ void sarif_file(struct sarif_report *s, const char *path, const struct check_res
     FILE *out = s->out;
     for (size_t i = 0; i < r->nfindings; i++) {
         const struct finding *f = &r->findings[i];
-        char where[200], text[512];
-        if (f->function[0])
-            snprintf(where, sizeof where, "%s+0x%llx", f->function,
-                     (unsigned long long)(f->address - f->function_start));
-        else
-            snprintf(where, sizeof where, "0x%llx", (unsigned long long)f->address);
+        char where[FINDING_WHERE_LEN], text[512];
+        finding_where(where, sizeof where, f);
         snprintf(text, sizeof text, "%s: %s", where, f->message);
         fprintf(out, "%s{\"ruleId\":\"%s\",\"level\":\"%s\",\"message\":{\"text\":",
                 s->results++ ? "," : "", finding_kind_name(f->kind), sarif_level(f->severity));

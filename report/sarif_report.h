@@ -1,6 +1,7 @@
 /*
  * sarif_report: an audit as SARIF 2.1.0, the format code-scanning services
- * read.  One run (tool "dwcheck") over all files; one rule per finding kind;
+ * read.  One run (tool "dwcheck") over all files; one rule per finding kind
+ * (its id the kind's name, its description the kind's help: verify/finding.h);
  * one result per finding, located by file and by the function's symbol and
  * address (binaries have no source lines: the address goes in the logical
  * location and in the message).
@@ -14,7 +15,7 @@
  *
  * Paths become URIs percent-encoded byte by byte (an absolute path a file:
  * URI, a relative one a relative reference), so any path gives a valid URI;
- * texts are JSON strings that are always valid UTF-8 (print_json_string).
+ * texts are JSON strings that are always valid UTF-8 (report/json_string).
  */
 #ifndef DWCHECK_SARIF_REPORT_H
 #define DWCHECK_SARIF_REPORT_H

@@ -5,23 +5,14 @@
 
 #include <string.h>
 
-#include "semantics/table_print.h"
-
-static void location(char *buf, size_t size, const struct finding *f)
-{
-    if (f->function[0])
-        snprintf(buf, size, "%s+0x%llx", f->function,
-                 (unsigned long long)(f->address - f->function_start));
-    else
-        snprintf(buf, size, "0x%llx", (unsigned long long)f->address);
-}
+#include "report/json_string.h"
 
 void report_text_file(FILE *out, const char *path, const struct check_result *r)
 {
     for (size_t i = 0; i < r->nfindings; i++) {
         const struct finding *f = &r->findings[i];
-        char where[200];
-        location(where, sizeof where, f);
+        char where[FINDING_WHERE_LEN];
+        finding_where(where, sizeof where, f);
         fprintf(out, "%s: %s: %s: %s: %s", path, where, severity_name(f->severity),
                 finding_kind_name(f->kind), f->message);
         if (f->count > 1)
@@ -46,7 +37,7 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
             r->fdes, r->rows_checked, r->addresses_checked, r->unchecked_total);
     for (int u = 0; u < UNCHECKED_REASONS; u++) {
         fprintf(out, "%s", u ? "," : "");
-        print_json_string(out, unchecked_reason_text((enum unchecked_reason)u));
+        print_json_string(out, unchecked_reason_id((enum unchecked_reason)u));
         fprintf(out, ":%zu", r->unchecked[u]);
     }
     fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,\"findings\":[",
@@ -113,7 +104,7 @@ void report_text_summary(FILE *out, const struct report_totals *t)
     for (int per_rule = 0; per_rule < 2; per_rule++) {
         int header = 0;
         for (int u = 0; u < UNCHECKED_REASONS; u++) {
-            if ((u == UNCHECKED_SLOT_UNKNOWN || u == UNCHECKED_VALUE_UNKNOWN) != per_rule ||
+            if (unchecked_reason_counts_rules((enum unchecked_reason)u) != per_rule ||
                 !t->unchecked_by_reason[u])
                 continue;
             if (!header++)

@@ -4,11 +4,12 @@
  * Text: one line per finding, `FILE: func+0xoff: severity: kind: message`,
  * then a line of figures per file; the summary after many files adds what
  * was left unchecked, by reason.  JSON: one object per file on one line,
- * {file, fdes, rows_checked, addresses_checked, unchecked, findings: [...]};
+ * {file, fdes, rows_checked, addresses_checked, unchecked, unchecked_reasons
+ * (keyed by the reasons' ids, verify/finding.h), findings: [...]};
  * a file that could not be audited is {file, error} and one skipped (not
  * ELF) is {file, skipped}, in the file's place, so that every file named
  * has its line.  Every line is valid UTF-8 JSON whatever the path's bytes
- * (print_json_string).
+ * (report/json_string).
  */
 #ifndef DWCHECK_TEXT_REPORT_H
 #define DWCHECK_TEXT_REPORT_H

@@ -1,15 +1,13 @@
 /*
- * table_print: readelf -wF layout and JSON for rows of H.
+ * table_print: readelf -wF layout for rows of H.
  */
 #include "table_print.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "dwarf_expr.h"
 
-/* readelf names columns past its register table "r<N>". */
-static const char *column_label(unsigned col, char *buf, size_t size)
+const char *readelf_column_label(unsigned col, char *buf, size_t size)
 {
     const char *name = dwarf_reg_name(col);
     if (name)
@@ -76,7 +74,7 @@ void print_readelf_header(FILE *out, const struct column_set *cols, unsigned ra_
         if (c == ra_column)
             fputs("ra    ", out);
         else
-            fprintf(out, "%-5s ", column_label(c, buf, sizeof buf));
+            fprintf(out, "%-5s ", readelf_column_label(c, buf, sizeof buf));
     }
     fputc('\n', out);
 }
@@ -87,7 +85,7 @@ static char *put_cfa_rule(char *p, const struct unwind_rule *cfa)
     char name[16];
     switch (cfa->kind) {
     case CFA_RULE_REG_OFFSET:
-        p = put_str(p, column_label(cfa->reg, name, sizeof name));
+        p = put_str(p, readelf_column_label(cfa->reg, name, sizeof name));
         return put_signed(p, (int)cfa->offset);
     case CFA_RULE_EXPRESSION:
         return put_str(p, "exp");
@@ -157,128 +155,4 @@ void print_readelf_row(FILE *out, uint64_t loc, const struct unwind_rule *cfa,
     }
     *p++ = '\n';
     fwrite(line, 1, (size_t)(p - line), out);
-}
-
-/* The length of the UTF-8 sequence that starts at S, a byte above 0x7f: a
- * well-formed one (RFC 3629: no overlong form, no surrogate, nothing past
- * U+10FFFF), *VALID set; or else the maximal subpart of one (at least the
- * byte S), which one U+FFFD replaces as the Unicode standard recommends. */
-static size_t utf8_sequence(const unsigned char *s, int *valid)
-{
-    size_t len;
-    unsigned char lo = 0x80, hi = 0xbf;   /* the range of the second byte */
-    *valid = 0;
-    if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-        len = 2;
-    } else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-        len = 3;
-        lo = s[0] == 0xe0 ? 0xa0 : 0x80;
-        hi = s[0] == 0xed ? 0x9f : 0xbf;
-    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-        len = 4;
-        lo = s[0] == 0xf0 ? 0x90 : 0x80;
-        hi = s[0] == 0xf4 ? 0x8f : 0xbf;
-    } else {
-        return 1;
-    }
-    if (s[1] < lo || s[1] > hi)
-        return 1;
-    for (size_t i = 2; i < len; i++)
-        if (s[i] < 0x80 || s[i] > 0xbf)   /* also stops at the terminating NUL */
-            return i;
-    *valid = 1;
-    return len;
-}
-
-void print_json_string(FILE *out, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    fputc('"', out);
-    while (*p) {
-        int valid = 1;
-        size_t len = *p < 0x80 ? 1 : utf8_sequence(p, &valid);
-        if (!valid)
-            fputs("\\ufffd", out);
-        else if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(out, "\\u%04x", *p);
-        else
-            fwrite(p, 1, len, out);
-        p += len;
-    }
-    fputc('"', out);
-}
-
-static void print_json_expr(FILE *out, const uint8_t *expr, uint32_t len)
-{
-    fputs(",\"bytes\":\"", out);
-    for (uint32_t i = 0; i < len; i++)
-        fprintf(out, "%02x", expr[i]);
-    fputs("\",\"ops\":", out);
-    struct dwarf_op ops[256];
-    const char *error = NULL;
-    int n = len <= 256 ? dwarf_expr_decode(expr, len, 8, ops, 256, &error) : -1;
-    if (n < 0) {
-        fputs("null,\"decode_error\":", out);
-        print_json_string(out, error ? error : "expression too long");
-        return;
-    }
-    char *text = NULL;
-    size_t text_len = 0;
-    FILE *mem = open_memstream(&text, &text_len);
-    if (!mem) {
-        fputs("null", out);
-        return;
-    }
-    dwarf_expr_print(mem, ops, (size_t)n);
-    fclose(mem);
-    print_json_string(out, text ? text : "");
-    free(text);
-}
-
-void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa)
-{
-    char name[16];
-    if (is_cfa) {
-        switch (rule->kind) {
-        case CFA_RULE_REG_OFFSET:
-            fprintf(out, "{\"rule\":\"reg_offset\",\"reg\":\"%s\",\"offset\":%lld}",
-                    column_label(rule->reg, name, sizeof name), (long long)rule->offset);
-            return;
-        case CFA_RULE_EXPRESSION:
-            fputs("{\"rule\":\"expression\"", out);
-            print_json_expr(out, rule->expr, rule->expr_len);
-            fputc('}', out);
-            return;
-        case CFA_RULE_UNKNOWN:
-            fputs("{\"rule\":\"unknown\"}", out);
-            return;
-        default:
-            fputs("{\"rule\":\"unset\"}", out);
-            return;
-        }
-    }
-    static const char *const kinds[] = {
-        [REG_RULE_UNREFERENCED] = "unreferenced", [REG_RULE_UNDEFINED] = "undefined",
-        [REG_RULE_SAME_VALUE] = "same_value", [REG_RULE_OFFSET] = "offset",
-        [REG_RULE_VAL_OFFSET] = "val_offset", [REG_RULE_REGISTER] = "register",
-        [REG_RULE_EXPRESSION] = "expression", [REG_RULE_VAL_EXPRESSION] = "val_expression",
-        [REG_RULE_UNKNOWN] = "unknown",
-    };
-    fprintf(out, "{\"rule\":\"%s\"", rule->kind <= REG_RULE_UNKNOWN ? kinds[rule->kind] : "invalid");
-    switch (rule->kind) {
-    case REG_RULE_OFFSET: case REG_RULE_VAL_OFFSET:
-        fprintf(out, ",\"offset\":%lld", (long long)rule->offset);
-        break;
-    case REG_RULE_REGISTER:
-        fprintf(out, ",\"reg\":\"%s\"", column_label(rule->reg, name, sizeof name));
-        break;
-    case REG_RULE_EXPRESSION: case REG_RULE_VAL_EXPRESSION:
-        print_json_expr(out, rule->expr, rule->expr_len);
-        break;
-    default:
-        break;
-    }
-    fputc('}', out);
 }

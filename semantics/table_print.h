@@ -10,8 +10,7 @@
  * Rules print as readelf prints them: CFA `rsp+8` or `exp`; registers `u`
  * (undefined, or not yet described in a shown column), `s`, `c-16`, `v+8`,
  * `r7 (rsp)` for DW_CFA_register, `exp`, `vexp`; synthesis's unknown
- * prints as `?`.  The JSON form carries the same rules with their operands
- * and decoded expressions.
+ * prints as `?`.  (The JSON form of rules is report/table_json's.)
  *
  * Printers write to a FILE and never fail on their own; callers check
  * ferror() once at the end.
@@ -39,6 +38,10 @@ static inline void column_set_add(struct column_set *s, unsigned col)
     s->bits[col / 64] |= (uint64_t)1 << (col % 64);
 }
 
+/* The label of column COL: its register's name ("rbx"), or "r<COL>" (in
+ * BUF) past readelf's table of names. */
+const char *readelf_column_label(unsigned col, char *buf, size_t size);
+
 /* "   LOC           CFA      rbx   ra    " for COLS; RA_COLUMN prints as "ra". */
 void print_readelf_header(FILE *out, const struct column_set *cols, unsigned ra_column);
 
@@ -54,14 +57,5 @@ void print_readelf_row(FILE *out, uint64_t loc, const struct unwind_rule *cfa,
 /* Text of a CFA rule ("rsp+8", "exp") or a register rule ("c-16"), as above. */
 void format_cfa_rule(char *buf, size_t size, const struct unwind_rule *cfa);
 void format_reg_rule(char *buf, size_t size, const struct unwind_rule *rule);
-
-/* A JSON object for a rule: {"rule":"offset","offset":-16}, expressions decoded. */
-void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa);
-
-/* A JSON string literal (quotes and escapes), always valid UTF-8: bytes
- * that are not well-formed UTF-8 (a path or a symbol name in another
- * encoding) are written as U+FFFD, one for each maximal subpart of a
- * sequence, as Python's and browsers' decoders do. */
-void print_json_string(FILE *out, const char *s);
 
 #endif

@@ -17,6 +17,8 @@
 #include "object/elf_file.h"
 #include "semantics/cfi_eval.h"
 #include "semantics/cfi_reader.h"
+#include "report/json_string.h"
+#include "report/table_json.h"
 #include "semantics/table_print.h"
 
 enum format { FORMAT_READELF, FORMAT_JSON };

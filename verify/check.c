@@ -14,41 +14,9 @@
 #include "semantics/abi.h"
 #include "semantics/dwarf_expr.h"
 #include "semantics/table_print.h"
-#include "synth/x86_decode.h"
 #include "verify/audit_file.h"
+#include "verify/excerpt.h"
 #include "verify/rule_eval.h"
-
-const char *finding_kind_name(enum finding_kind kind)
-{
-    static const char *const names[FINDING_KINDS] = {
-        [FINDING_CFA_MISMATCH] = "cfa-mismatch", [FINDING_RA_MISMATCH] = "ra-mismatch",
-        [FINDING_REG_MISMATCH] = "reg-mismatch", [FINDING_CLOBBERED] = "clobbered-not-described",
-        [FINDING_IMPRECISE] = "imprecise", [FINDING_FDE_GAP] = "fde-gap",
-        [FINDING_FDE_OVERLAP] = "fde-overlap", [FINDING_FDE_NO_CODE] = "fde-without-code",
-        [FINDING_MALFORMED_CFI] = "malformed-cfi", [FINDING_CALL_CLOBBERED_RULE] = "call-clobbered-rule",
-    };
-    return kind < FINDING_KINDS ? names[kind] : "?";
-}
-
-const char *severity_name(enum severity severity)
-{
-    return severity == SEVERITY_ERROR ? "error" : severity == SEVERITY_WARNING ? "warning" : "info";
-}
-
-const char *unchecked_reason_text(enum unchecked_reason r)
-{
-    static const char *const texts[UNCHECKED_REASONS] = {
-        [UNCHECKED_UNREACHED] = "code no path reaches",
-        [UNCHECKED_PADDING] = "alignment padding or a trap (nop, int3, ud2) no path reaches",
-        [UNCHECKED_CFA_UNKNOWN] = "synthesis does not know the register the CFA rule reads",
-        [UNCHECKED_SLOT_UNKNOWN] = "a register rule reads a slot synthesis does not track",
-        [UNCHECKED_VALUE_UNKNOWN] = "a register rule reads a register whose value synthesis cannot follow",
-        [UNCHECKED_OTHER_FRAME] = "the table describes another frame (a context switch)",
-        [UNCHECKED_GUESSED] = "the state is a guess: no path from the entry is known (an unresolved jump "
-                              "table, dead code)",
-    };
-    return r < UNCHECKED_REASONS ? texts[r] : "?";
-}
 
 void check_result_release(struct check_result *r)
 {
@@ -73,12 +41,13 @@ struct checker {
     int oom;
 };
 
-static void add_finding(struct checker *c, enum finding_kind kind, enum severity sev, int column,
-                        uint64_t addr, const char *dwarf, const char *synth, const char *fmt, ...)
-    __attribute__((format(printf, 8, 9)));
+static void add_finding(struct checker *c, enum finding_kind kind, int column, uint64_t addr,
+                        const char *dwarf, const char *synth, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
 
-static void add_finding(struct checker *c, enum finding_kind kind, enum severity sev, int column,
-                        uint64_t addr, const char *dwarf, const char *synth, const char *fmt, ...)
+/* A finding of KIND (its severity the kind's) in the current function. */
+static void add_finding(struct checker *c, enum finding_kind kind, int column, uint64_t addr,
+                        const char *dwarf, const char *synth, const char *fmt, ...)
 {
     struct check_result *r = c->r;
     /* One finding per (function, kind, column): later addresses only count. */
@@ -102,7 +71,7 @@ static void add_finding(struct checker *c, enum finding_kind kind, enum severity
     struct finding *f = &r->findings[r->nfindings++];
     memset(f, 0, sizeof *f);
     f->kind = (uint8_t)kind;
-    f->severity = (uint8_t)sev;
+    f->severity = (uint8_t)finding_kind_severity(kind);
     f->column = column;
     f->address = addr;
     f->count = 1;
@@ -165,23 +134,23 @@ static void check_register(struct checker *c, const struct ir_insn *in, const st
     }
     if (v == RULE_HOLDS) {
         if (rule->kind == REG_RULE_UNDEFINED && reg != ABI_RA && syn->reg[reg].kind == REG_RULE_OFFSET)
-            add_finding(c, FINDING_IMPRECISE, SEVERITY_INFO, (int)reg, in->addr, d, s,
+            add_finding(c, FINDING_IMPRECISE, (int)reg, in->addr, d, s,
                         "%s is undefined in the table, but its value is known (%s)", name, s);
         return;
     }
     if (reg == ABI_RA) {
-        add_finding(c, FINDING_RA_MISMATCH, SEVERITY_ERROR, (int)reg, in->addr, d, s,
+        add_finding(c, FINDING_RA_MISMATCH, (int)reg, in->addr, d, s,
                     "ra rule %s does not give the return address (synthesis: %s)", d, s);
         return;
     }
     char where[48];
     saved_where(syn, reg, where, sizeof where);
     if ((rule->kind == REG_RULE_UNREFERENCED || rule->kind == REG_RULE_SAME_VALUE) && where[0])
-        add_finding(c, FINDING_CLOBBERED, SEVERITY_ERROR, (int)reg, in->addr, d, s,
+        add_finding(c, FINDING_CLOBBERED, (int)reg, in->addr, d, s,
                     "%s is clobbered here while the table says it is unchanged (saved at %s)",
                     name, where);
     else
-        add_finding(c, FINDING_REG_MISMATCH, SEVERITY_ERROR, (int)reg, in->addr, d, s,
+        add_finding(c, FINDING_REG_MISMATCH, (int)reg, in->addr, d, s,
                     "%s rule %s does not give %s's value on entry (synthesis: %s)", name, d, name, s);
 }
 
@@ -214,7 +183,7 @@ static void check_call_site(struct checker *c, const struct ir_insn *in, const s
         else
             format_reg_rule(d, sizeof d, rule);
         const char *what = col < 0 ? "CFA" : reg == ABI_RA ? "ra" : unwind_column_name((int)reg);
-        add_finding(c, FINDING_CALL_CLOBBERED_RULE, SEVERITY_WARNING, col < 0 ? -1 : (int)reg, in->addr, d,
+        add_finding(c, FINDING_CALL_CLOBBERED_RULE, col < 0 ? -1 : (int)reg, in->addr, d,
                     NULL, "at this call the %s rule %s reads %s, which the callee may change: unwinding "
                     "through the call reads the callee's value", what, d, dwarf_reg_name((unsigned)read));
     }
@@ -272,14 +241,15 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     }
     /* The synthesised row is only for messages: built when a rule fails. */
     struct unwind_row syn;
+    struct synth_row_exprs syn_exprs;
     int have_syn = 0;
     if (cfa == RULE_FAILS) {
-        synth_row_from_state(st, &syn);
+        synth_row_from_state(st, &syn, &syn_exprs);
         have_syn = 1;
         char d[48], s[48];
         format_cfa_rule(d, sizeof d, &dw->cfa);
         format_cfa_rule(s, sizeof s, &syn.cfa);
-        add_finding(c, FINDING_CFA_MISMATCH, SEVERITY_ERROR, -1, in->addr, d, s,
+        add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, s,
                     "CFA rule %s does not give the CFA (synthesis: %s)", d, s);
     }
     for (unsigned i = 0; i <= ABI_NCALLEE_SAVED; i++) {
@@ -294,7 +264,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         if (v == RULE_HOLDS && rule->kind != REG_RULE_UNDEFINED)
             continue;
         if (!have_syn) {
-            synth_row_from_state(st, &syn);
+            synth_row_from_state(st, &syn, &syn_exprs);
             have_syn = 1;
         }
         check_register(c, in, dw, &syn, st, reg, v);
@@ -310,15 +280,15 @@ static void check_fde_faults(struct checker *c, const struct cfi_section *s)
         unsigned long long off = f->offset, lo = f->pc_begin, range = f->pc_range, hi = lo + range;
         c->func_first_finding = c->r->nfindings;
         if (f->fault == FDE_RANGE_WRAPS)
-            add_finding(c, FINDING_MALFORMED_CFI, SEVERITY_ERROR, -1, lo, NULL, NULL,
+            add_finding(c, FINDING_MALFORMED_CFI, -1, lo, NULL, NULL,
                         "FDE at offset 0x%llx: its range, 0x%llx bytes from 0x%llx, wraps around the "
                         "address space", off, range, lo);
         else if (f->fault == FDE_PAST_SEGMENT)
-            add_finding(c, FINDING_MALFORMED_CFI, SEVERITY_ERROR, -1, lo, NULL, NULL,
+            add_finding(c, FINDING_MALFORMED_CFI, -1, lo, NULL, NULL,
                         "FDE at offset 0x%llx covers [0x%llx, 0x%llx), 0x%llx bytes, past the end of "
                         "the executable segment it starts in", off, lo, hi, range);
         else if (f->fault == FDE_NOT_CODE)
-            add_finding(c, FINDING_FDE_NO_CODE, SEVERITY_ERROR, -1, lo, NULL, NULL,
+            add_finding(c, FINDING_FDE_NO_CODE, -1, lo, NULL, NULL,
                         "FDE at offset 0x%llx covers [0x%llx, 0x%llx), which is not code", off, lo, hi);
     }
 }
@@ -335,14 +305,14 @@ static void check_fdes(struct checker *c, struct elf_file *ef)
         struct elf_section *sec = elf_file_section_at(ef, f->pc_begin);
         if (!sec || !(sec->flags & SHF_EXECINSTR) || f->pc_range > sec->size ||
             f->pc_begin - sec->addr > sec->size - f->pc_range)
-            add_finding(c, FINDING_FDE_NO_CODE, SEVERITY_ERROR, -1, f->pc_begin, NULL, NULL,
+            add_finding(c, FINDING_FDE_NO_CODE, -1, f->pc_begin, NULL, NULL,
                         "FDE at offset 0x%llx covers [0x%llx, 0x%llx), which is not code",
                         (unsigned long long)f->offset, (unsigned long long)f->pc_begin,
                         (unsigned long long)(f->pc_begin + f->pc_range));
         if (i > 0) {
             const struct cfi_fde *p = l->by_pc[i - 1];
             if (f->pc_begin < p->pc_begin + p->pc_range)
-                add_finding(c, FINDING_FDE_OVERLAP, SEVERITY_ERROR, -1, f->pc_begin, NULL, NULL,
+                add_finding(c, FINDING_FDE_OVERLAP, -1, f->pc_begin, NULL, NULL,
                             "FDEs at offsets 0x%llx and 0x%llx both cover 0x%llx",
                             (unsigned long long)p->offset, (unsigned long long)f->offset,
                             (unsigned long long)f->pc_begin);
@@ -352,7 +322,7 @@ static void check_fdes(struct checker *c, struct elf_file *ef)
         if (cfi_eval_fde_table(&l->ev, f, &t, &e) == 0)
             unwind_table_release(&t);
         else
-            add_finding(c, FINDING_MALFORMED_CFI, SEVERITY_ERROR, -1, f->pc_begin, NULL, NULL,
+            add_finding(c, FINDING_MALFORMED_CFI, -1, f->pc_begin, NULL, NULL,
                         "FDE at offset 0x%llx: %s (instruction byte %zu)", (unsigned long long)f->offset,
                         e.reason ? e.reason : "malformed", e.offset);
     }
@@ -366,7 +336,7 @@ static void check_gap(struct checker *c, const struct function_range *f)
     for (uint64_t a = f->lo; a < f->hi;) {
         const struct cfi_fde *fde = fde_lookup_fde(c->dw, a);
         if (!fde) {
-            add_finding(c, FINDING_FDE_GAP, SEVERITY_WARNING, -1, a, NULL, NULL,
+            add_finding(c, FINDING_FDE_GAP, -1, a, NULL, NULL,
                         "code of %s from 0x%llx has no FDE: unwinding through it fails",
                         f->name[0] ? f->name : "this function", (unsigned long long)a);
             return;
@@ -375,86 +345,17 @@ static void check_gap(struct checker *c, const struct function_range *f)
     }
 }
 
-/* --- excerpts: the code around a finding, with both tables ----------------- */
-
-#define EXCERPT_BEFORE 4
-#define EXCERPT_AFTER 4
+/* The code around a finding, for the first EXCERPT_MAX_FINDINGS findings
+ * that have an address in a function (verify/excerpt). */
 #define EXCERPT_MAX_FINDINGS 200
 
-struct excerpt_capture {
-    struct checker *c;
-    struct synth_program *prog;
-    struct finding *f;
-    char lines[EXCERPT_BEFORE + EXCERPT_AFTER + 1][160];
-    size_t nlines, after;
-    int found;
-};
-
-static void row_text(char *buf, size_t size, const struct unwind_rule *cfa, const struct unwind_rule *regs)
-{
-    static const unsigned cols[] = {ABI_RBX, ABI_RBP, ABI_R12, ABI_R13, ABI_R14, ABI_R15, ABI_RA};
-    char cell[48];
-    size_t n = 0;
-    format_cfa_rule(cell, sizeof cell, cfa);
-    n += (size_t)snprintf(buf + n, size - n, "%s", cell);
-    for (unsigned i = 0; i < sizeof cols / sizeof cols[0] && n < size; i++) {
-        format_reg_rule(cell, sizeof cell, &regs[cols[i]]);
-        n += (size_t)snprintf(buf + n, size - n, " %s", cell);
-    }
-}
-
-static void capture(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
-{
-    struct excerpt_capture *x = arg;
-    if (x->found && x->after >= EXCERPT_AFTER)
-        return;
-    char line[160], insn[64], dwarf[48] = "-", synth[48] = "?";
-    struct elf_section *sec = elf_file_section_at(x->prog->ef, in->addr);
-    uint64_t n;
-    char err[ELF_FILE_ERRLEN];
-    const uint8_t *bytes = sec ? elf_file_section_bytes(x->prog->ef, sec, &n, err, sizeof err) : NULL;
-    if (bytes)
-        x86_disassemble(x->prog->decoder, bytes + (in->addr - sec->addr), in->len, in->addr, insn,
-                        sizeof insn);
-    else
-        snprintf(insn, sizeof insn, "?");
-    const struct cfi_fde *fde;
-    const struct unwind_row *dw = fde_lookup_row(x->c->dw, in->addr, &fde);
-    if (dw)
-        row_text(dwarf, sizeof dwarf, &dw->cfa, dw->reg);
-    if (reached) {
-        struct unwind_row syn;
-        synth_row_from_state(st, &syn);
-        row_text(synth, sizeof synth, &syn.cfa, syn.reg);
-    }
-    int here = in->addr == x->f->address;
-    snprintf(line, sizeof line, "%llx\t%s\t%s\t%s\t%s\n", (unsigned long long)in->addr, insn, dwarf,
-             synth, here ? "*" : "");
-    if (x->found) {
-        x->after++;
-    } else if (here) {
-        x->found = 1;
-    } else if (x->nlines == EXCERPT_BEFORE) {
-        memmove(x->lines[0], x->lines[1], (EXCERPT_BEFORE - 1) * sizeof x->lines[0]);
-        x->nlines--;
-    }
-    snprintf(x->lines[x->nlines++], sizeof x->lines[0], "%s", line);
-}
-
-/* Fill the excerpts of the findings that have an address in a function. */
 static void gather_excerpts(struct checker *c, struct synth_program *prog)
 {
     for (size_t i = 0; i < c->r->nfindings && i < EXCERPT_MAX_FINDINGS; i++) {
         struct finding *f = &c->r->findings[i];
         size_t fi = function_index_at(&prog->index, f->address);
-        if (fi == (size_t)-1)
-            continue;
-        struct excerpt_capture x = {.c = c, .prog = prog, .f = f};
-        struct synth_outcome out;
-        synth_program_observe(prog, fi, capture, &x, &out);
-        size_t n = 0;
-        for (size_t l = 0; l < x.nlines && n < sizeof f->excerpt; l++)
-            n += (size_t)snprintf(f->excerpt + n, sizeof f->excerpt - n, "%s", x.lines[l]);
+        if (fi != (size_t)-1)
+            excerpt_gather(&f->excerpt, prog, c->dw, fi, f->address);
     }
 }
 
@@ -462,12 +363,20 @@ int check_file(const char *path, struct check_result *r, int *not_elf, char *err
 {
     memset(r, 0, sizeof *r);
     struct audit_file af;
-    if (audit_file_open(&af, path, "no .eh_frame: nothing to check", not_elf, err, errlen) != 0)
+    if (audit_file_open(&af, path, CHECK_NO_EH, not_elf, err, errlen) != 0)
         return -1;
-    struct synth_program *prog = &af.prog;
-    struct checker c = {.r = r, .dw = &af.dw};
+    int rc = check_audit_file(&af, r, err, errlen);
+    audit_file_close(&af);
+    return rc;
+}
+
+int check_audit_file(struct audit_file *af, struct check_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    struct synth_program *prog = &af->prog;
+    struct checker c = {.r = r, .dw = &af->dw};
     r->fdes = prog->eh.nfdes;
-    check_fdes(&c, &af.ef);
+    check_fdes(&c, &af->ef);
     for (size_t i = 0; i < prog->index.nfuncs && !c.oom; i++) {
         struct synth_outcome outcome;
         c.func = &prog->index.funcs[i];
@@ -480,7 +389,6 @@ int check_file(const char *path, struct check_result *r, int *not_elf, char *err
     }
     if (!c.oom)
         gather_excerpts(&c, prog);
-    audit_file_close(&af);
     if (c.oom) {
         check_result_release(r);
         return error_set(err, errlen, "out of memory");

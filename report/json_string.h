@@ -1,0 +1,20 @@
+/*
+ * json_string: the one JSON string escaper of every JSON output (dwcheck's
+ * JSON Lines and SARIF, dwtable's and dwsynth's tables).
+ *
+ * A string is written with its quotes, `"` and `\` escaped, control
+ * characters as \u00XX, and always as valid UTF-8: bytes that are not
+ * well-formed UTF-8 (a path or a symbol name in another encoding) become
+ * U+FFFD, one for each maximal subpart of a sequence, as Python's and
+ * browsers' decoders do.  It writes to a FILE and never fails on its own;
+ * callers check ferror() once at the end.
+ */
+#ifndef DWCHECK_JSON_STRING_H
+#define DWCHECK_JSON_STRING_H
+
+#include <stdio.h>
+
+/* S (NUL-terminated) as a JSON string literal on OUT. */
+void print_json_string(FILE *out, const char *s);
+
+#endif

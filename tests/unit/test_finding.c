@@ -1,0 +1,132 @@
+/*
+ * Unit tests for verify/finding.h and the cells of verify/excerpt.h: the
+ * tables of finding kinds and unchecked reasons are complete and their
+ * names usable as keys (kebab-case, unique); a finding's place prints as
+ * func+0xoff or as its address; an excerpt's rules print as one cell each,
+ * as dwtable prints them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "semantics/abi.h"
+#include "semantics/unwind_table.h"
+#include "verify/excerpt.h"
+#include "verify/finding.h"
+
+/* Lower-case letters and single inner dashes: usable as a JSON key, a SARIF rule id. */
+static int kebab_case(const char *s)
+{
+    if (!*s || *s == '-')
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p == '-' && p[1] && p[1] != '-')))
+            return 0;
+    return 1;
+}
+
+static void test_kinds_table_complete(void **state)
+{
+    (void)state;
+    for (int k = 0; k < FINDING_KINDS; k++) {
+        const char *name = finding_kind_name((enum finding_kind)k);
+        const char *help = finding_kind_help((enum finding_kind)k);
+        assert_true(kebab_case(name));
+        assert_true(strlen(help) > 10 && help[strlen(help) - 1] == '.');
+        for (int j = 0; j < k; j++)
+            assert_string_not_equal(name, finding_kind_name((enum finding_kind)j));
+    }
+    assert_string_equal(finding_kind_name(FINDING_KINDS), "?");
+    assert_string_equal(finding_kind_help(FINDING_KINDS), "");
+}
+
+static void test_kinds_severities(void **state)
+{
+    (void)state;
+    /* As the README and --help list them. */
+    assert_int_equal(finding_kind_severity(FINDING_CFA_MISMATCH), SEVERITY_ERROR);
+    assert_int_equal(finding_kind_severity(FINDING_CLOBBERED), SEVERITY_ERROR);
+    assert_int_equal(finding_kind_severity(FINDING_MALFORMED_CFI), SEVERITY_ERROR);
+    assert_int_equal(finding_kind_severity(FINDING_FDE_GAP), SEVERITY_WARNING);
+    assert_int_equal(finding_kind_severity(FINDING_CALL_CLOBBERED_RULE), SEVERITY_WARNING);
+    assert_int_equal(finding_kind_severity(FINDING_IMPRECISE), SEVERITY_INFO);
+    assert_string_equal(severity_name(SEVERITY_INFO), "info");
+}
+
+static void test_reasons_table(void **state)
+{
+    (void)state;
+    for (int u = 0; u < UNCHECKED_REASONS; u++) {
+        const char *id = unchecked_reason_id((enum unchecked_reason)u);
+        assert_true(kebab_case(id));
+        assert_true(strlen(unchecked_reason_text((enum unchecked_reason)u)) > strlen(id));
+        for (int j = 0; j < u; j++) {
+            assert_string_not_equal(id, unchecked_reason_id((enum unchecked_reason)j));
+            assert_string_not_equal(unchecked_reason_text((enum unchecked_reason)u),
+                                    unchecked_reason_text((enum unchecked_reason)j));
+        }
+        /* Only the two register-rule reasons count rules, not addresses. */
+        assert_int_equal(unchecked_reason_counts_rules((enum unchecked_reason)u),
+                         u == UNCHECKED_SLOT_UNKNOWN || u == UNCHECKED_VALUE_UNKNOWN);
+    }
+    assert_string_equal(unchecked_reason_id(UNCHECKED_PADDING), "padding");
+    assert_string_equal(unchecked_reason_id(UNCHECKED_REASONS), "?");
+}
+
+static void test_finding_where(void **state)
+{
+    (void)state;
+    static struct finding f;
+    char buf[FINDING_WHERE_LEN];
+    f.address = 0x4c6e1;
+    finding_where(buf, sizeof buf, &f);
+    assert_string_equal(buf, "0x4c6e1");
+    strcpy(f.function, "swapcontext");
+    f.function_start = 0x4c677;
+    finding_where(buf, sizeof buf, &f);
+    assert_string_equal(buf, "swapcontext+0x6a");
+    /* The longest name fits. */
+    memset(f.function, 'x', sizeof f.function - 1);
+    f.function_start = 0;
+    f.address = UINT64_MAX;
+    finding_where(buf, sizeof buf, &f);
+    assert_int_equal(strlen(buf), sizeof f.function - 1 + strlen("+0xffffffffffffffff"));
+}
+
+static void test_excerpt_cells(void **state)
+{
+    (void)state;
+    char buf[48];
+    struct excerpt_rule cfa = {.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = 8};
+    excerpt_rule_text(buf, sizeof buf, &cfa, 0);
+    assert_string_equal(buf, "rsp+8");
+    /* DW_CFA_register: one cell with a space in it. */
+    struct excerpt_rule in_rax = {.kind = REG_RULE_REGISTER, .reg = 0};
+    excerpt_rule_text(buf, sizeof buf, &in_rax, 1);
+    assert_string_equal(buf, "r0 (rax)");
+    struct excerpt_rule saved = {.kind = REG_RULE_OFFSET, .offset = -8};
+    excerpt_rule_text(buf, sizeof buf, &saved, EXCERPT_NCOLUMNS - 1);
+    assert_string_equal(buf, "c-8");
+    struct excerpt_rule exp = {.kind = REG_RULE_EXPRESSION};
+    excerpt_rule_text(buf, sizeof buf, &exp, 3);
+    assert_string_equal(buf, "exp");
+    struct excerpt_rule cfa_exp = {.kind = CFA_RULE_EXPRESSION, .reg = ABI_RSP};
+    excerpt_rule_text(buf, sizeof buf, &cfa_exp, 0);
+    assert_string_equal(buf, "exp");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kinds_table_complete),
+        cmocka_unit_test(test_kinds_severities),
+        cmocka_unit_test(test_reasons_table),
+        cmocka_unit_test(test_finding_where),
+        cmocka_unit_test(test_excerpt_cells),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,92 @@
+/*
+ * finding: the tables of finding kinds and unchecked reasons.
+ */
+#include "finding.h"
+
+#include <stdio.h>
+
+struct kind_info {
+    const char *name;
+    enum severity severity;
+    const char *help;
+};
+
+static const struct kind_info kinds[FINDING_KINDS] = {
+    [FINDING_CFA_MISMATCH] = {"cfa-mismatch", SEVERITY_ERROR,
+                              "The CFA rule of the unwind table does not give the frame's CFA here."},
+    [FINDING_RA_MISMATCH] = {"ra-mismatch", SEVERITY_ERROR,
+                             "The return address rule does not find the return address here."},
+    [FINDING_REG_MISMATCH] = {"reg-mismatch", SEVERITY_ERROR,
+                              "A callee-saved register's rule gives another value than it had on entry."},
+    [FINDING_CLOBBERED] = {"clobbered-not-described", SEVERITY_ERROR,
+                           "A callee-saved register is changed while the table says it is unchanged."},
+    [FINDING_IMPRECISE] = {"imprecise", SEVERITY_INFO, "A rule is undefined where the value is known."},
+    [FINDING_FDE_GAP] = {"fde-gap", SEVERITY_WARNING, "Code inside a function that no FDE covers."},
+    [FINDING_FDE_OVERLAP] = {"fde-overlap", SEVERITY_ERROR, "Two FDEs cover the same address."},
+    [FINDING_FDE_NO_CODE] = {"fde-without-code", SEVERITY_ERROR, "An FDE covers addresses that hold no code."},
+    [FINDING_MALFORMED_CFI] = {"malformed-cfi", SEVERITY_ERROR, "An FDE's call-frame program does not decode."},
+    [FINDING_CALL_CLOBBERED_RULE] = {"call-clobbered-rule", SEVERITY_WARNING,
+                                     "At a call, a rule reads a register the call may change: unwinding "
+                                     "through the call reads the callee's value."},
+};
+
+struct reason_info {
+    const char *id;
+    const char *text;
+    int counts_rules;
+};
+
+static const struct reason_info reasons[UNCHECKED_REASONS] = {
+    [UNCHECKED_UNREACHED] = {"unreached", "code no path reaches", 0},
+    [UNCHECKED_PADDING] = {"padding", "alignment padding or a trap (nop, int3, ud2) no path reaches", 0},
+    [UNCHECKED_CFA_UNKNOWN] = {"cfa-unknown", "synthesis does not know the register the CFA rule reads", 0},
+    [UNCHECKED_SLOT_UNKNOWN] = {"slot-unknown", "a register rule reads a slot synthesis does not track", 1},
+    [UNCHECKED_VALUE_UNKNOWN] = {"value-unknown",
+                                 "a register rule reads a register whose value synthesis cannot follow", 1},
+    [UNCHECKED_OTHER_FRAME] = {"other-frame", "the table describes another frame (a context switch)", 0},
+    [UNCHECKED_GUESSED] = {"guessed", "the state is a guess: no path from the entry is known (an unresolved "
+                                      "jump table, dead code)", 0},
+};
+
+const char *finding_kind_name(enum finding_kind kind)
+{
+    return kind < FINDING_KINDS ? kinds[kind].name : "?";
+}
+
+enum severity finding_kind_severity(enum finding_kind kind)
+{
+    return kind < FINDING_KINDS ? kinds[kind].severity : SEVERITY_ERROR;
+}
+
+const char *finding_kind_help(enum finding_kind kind)
+{
+    return kind < FINDING_KINDS ? kinds[kind].help : "";
+}
+
+const char *severity_name(enum severity severity)
+{
+    return severity == SEVERITY_ERROR ? "error" : severity == SEVERITY_WARNING ? "warning" : "info";
+}
+
+const char *unchecked_reason_id(enum unchecked_reason r)
+{
+    return r < UNCHECKED_REASONS ? reasons[r].id : "?";
+}
+
+const char *unchecked_reason_text(enum unchecked_reason r)
+{
+    return r < UNCHECKED_REASONS ? reasons[r].text : "?";
+}
+
+int unchecked_reason_counts_rules(enum unchecked_reason r)
+{
+    return r < UNCHECKED_REASONS && reasons[r].counts_rules;
+}
+
+void finding_where(char *buf, size_t size, const struct finding *f)
+{
+    if (f->function[0])
+        snprintf(buf, size, "%s+0x%llx", f->function, (unsigned long long)(f->address - f->function_start));
+    else
+        snprintf(buf, size, "0x%llx", (unsigned long long)f->address);
+}

@@ -1,0 +1,92 @@
+/*
+ * finding: what an audit reports, as the contract between verify/ and the
+ * renderings of report/.
+ *
+ * One table holds every kind of finding: its name (the `kind` printed in
+ * every output, the SARIF rule id), its severity, and a one-line help (the
+ * SARIF rule's description).  Another holds the reasons an address, or a
+ * register rule, is left unchecked: a stable short id (the key of the JSON
+ * `unchecked_reasons` object) and a sentence for people (the text summary).
+ * A new kind or reason is one line in finding.c; renderings loop over the
+ * tables and never spell a kind's text themselves.
+ *
+ * A finding is a flat value with no pointer in it (workers send findings
+ * through a pipe as bytes): its texts are arrays it owns, its excerpt a
+ * structured table (verify/excerpt.h), never text to be split again.
+ */
+#ifndef DWCHECK_FINDING_H
+#define DWCHECK_FINDING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "verify/excerpt.h"
+
+enum finding_kind {
+    FINDING_CFA_MISMATCH,           /* the CFA rule does not give the CFA */
+    FINDING_RA_MISMATCH,            /* ra's rule does not give the return address */
+    FINDING_REG_MISMATCH,           /* a callee-saved register's rule gives another value */
+    FINDING_CLOBBERED,              /* clobbered-not-described: changed while the table says unchanged */
+    FINDING_IMPRECISE,              /* undefined where the value is known */
+    FINDING_FDE_GAP,                /* code inside a function that no FDE covers */
+    FINDING_FDE_OVERLAP,            /* two FDEs cover the same address */
+    FINDING_FDE_NO_CODE,            /* an FDE for addresses that hold no code */
+    FINDING_MALFORMED_CFI,          /* an FDE's CFA program does not decode */
+    FINDING_CALL_CLOBBERED_RULE,    /* at a call, a rule reads a register the call may change */
+    FINDING_KINDS
+};
+
+enum severity { SEVERITY_INFO, SEVERITY_WARNING, SEVERITY_ERROR };
+
+/* "cfa-mismatch" ...; "?" past the table. */
+const char *finding_kind_name(enum finding_kind kind);
+/* The severity every finding of KIND has. */
+enum severity finding_kind_severity(enum finding_kind kind);
+/* One sentence saying what KIND means ("" past the table). */
+const char *finding_kind_help(enum finding_kind kind);
+/* "error", "warning", "info". */
+const char *severity_name(enum severity severity);
+
+enum unchecked_reason {
+    UNCHECKED_UNREACHED,            /* no path reaches the instruction */
+    UNCHECKED_PADDING,              /* a nop or int3 no path reaches: alignment */
+    UNCHECKED_CFA_UNKNOWN,          /* synthesis does not know what the CFA rule reads */
+    UNCHECKED_SLOT_UNKNOWN,         /* a saved-register slot synthesis did not track */
+    UNCHECKED_VALUE_UNKNOWN,        /* a register rule reads a register (its own, under
+                                       "unchanged") whose value synthesis lost */
+    UNCHECKED_OTHER_FRAME,          /* the CFA is an argument: the table describes another context */
+    UNCHECKED_GUESSED,              /* the state there is a guess (unresolved indirect jumps,
+                                       landing pads of guessed calls, dead code) */
+    UNCHECKED_REASONS
+};
+
+/* The stable short id ("padding", "cfa-unknown" ...): JSON's key.  "?" past the table. */
+const char *unchecked_reason_id(enum unchecked_reason r);
+/* The reason as a sentence, for people.  "?" past the table. */
+const char *unchecked_reason_text(enum unchecked_reason r);
+/* Whether R counts register rules, at addresses otherwise checked (SLOT_ and
+ * VALUE_UNKNOWN), rather than addresses left unchecked. */
+int unchecked_reason_counts_rules(enum unchecked_reason r);
+
+struct finding {
+    uint8_t kind;                   /* enum finding_kind */
+    uint8_t severity;               /* enum severity: the kind's (finding_kind_severity) */
+    int column;                     /* DWARF column, -1 for the CFA or none */
+    char function[128];             /* "" when unnamed */
+    uint64_t function_start;
+    uint64_t address;               /* first address */
+    size_t count;                   /* addresses this finding covers */
+    char dwarf[48];                 /* the DWARF rule, as dwtable prints it */
+    char synth[48];                 /* what synthesis has there */
+    char message[160];
+    struct excerpt excerpt;         /* the code around the address; nrows 0 when not gathered */
+};
+
+/* Room for finding_where's text: a function name, "+0x" and 16 digits. */
+#define FINDING_WHERE_LEN 160
+
+/* Where F is, as diagnostics print it: "func+0x1a", or "0x4c6e1" when the
+ * function has no name.  Writes at most SIZE bytes to BUF, NUL included. */
+void finding_where(char *buf, size_t size, const struct finding *f);
+
+#endif
