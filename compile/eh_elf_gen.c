@@ -3,7 +3,6 @@
  */
 #include "eh_elf_gen.h"
 
-#include <libdwarf/dwarf.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,7 +10,9 @@
 
 #include "runtime/column_policy.h"
 #include "runtime/dwunwind.h"
+#include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
+#include "semantics/unwind_limits.h"
 
 /* The public header, copied into every generated file (see Makefile). */
 static const char dwunwind_header[] =
@@ -19,7 +20,6 @@ static const char dwunwind_header[] =
     ;
 
 #define PAGE_SHIFT 6     /* 64-byte pages: most lie within one row */
-#define EXPR_MAX_OPS 256
 
 /* ---- text from the input --------------------------------------------- */
 
@@ -155,13 +155,15 @@ static void intern_release(struct intern *in)
 /* ---- DWARF expressions to C ------------------------------------------- */
 
 /* The C function x<ID> for expression BYTES: 0 and the result in *res, or a
- * dwu_status.  INIT (the CFA) is pushed first when not NULL. */
+ * dwu_status.  INIT (the CFA) is pushed first when not NULL.  It computes
+ * what dwarf_expr_eval computes, within the same bounds (unwind_limits.h),
+ * and fails with the status the DWARF fallback gives the same failure. */
 static int expression_to_c(struct text *t, size_t id, const uint8_t *bytes, size_t len,
                            char *err, size_t errlen)
 {
-    struct dwarf_op ops[EXPR_MAX_OPS];
+    struct dwarf_op ops[UNWIND_EXPR_MAX_OPS];
     const char *why = NULL;
-    int n = dwarf_expr_decode(bytes, len, 8, ops, EXPR_MAX_OPS, &why);
+    int n = dwarf_expr_decode(bytes, len, 8, ops, UNWIND_EXPR_MAX_OPS, &why);
     if (n < 0) {
         snprintf(err, errlen, "expression cannot be compiled: %s", why);
         return -1;
@@ -175,6 +177,8 @@ static int expression_to_c(struct text *t, size_t id, const uint8_t *bytes, size
     for (int i = 0; i < n; i++)
         if (ops[i].opcode == DW_OP_skip || ops[i].opcode == DW_OP_bra)
             target[ops[i].operand2 < (int64_t)len ? ops[i].operand2 : (int64_t)len] = 1;
+        else if (ops[i].opcode == DW_OP_stack_value)
+            target[len] = 1;
     text_add(t, "static int x%zu(const struct dwu_regs *in, const struct dwu_memory *mem,\n"
                 "               const uint64_t *init, uint64_t *res)\n{\n"
                 "    uint64_t s[XSTACK], a, b;\n    unsigned sp = 0, steps = 0;\n"
@@ -267,6 +271,9 @@ static int expression_to_c(struct text *t, size_t id, const uint8_t *bytes, size
                 break;
             }
             case DW_OP_nop:
+                break;
+            case DW_OP_stack_value:   /* the top of stack is the result */
+                text_add(t, "    goto Lend;\n");
                 break;
             default:
                 text_add(t, "    return DWU_EBADRULE;   /* %s */\n",
@@ -682,15 +689,15 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
             stats->tables, stats->rows, stats->entries, stats->bodies, stats->expressions);
     fputs(dwunwind_header, out);
     fprintf(out,
-            "\n#define LO 0x%llxull\n#define HI 0x%llxull\n#define XSTACK 64\n"
+            "\n#define LO 0x%llxull\n#define HI 0x%llxull\n#define XSTACK %d\n"
             "#define NEED(m) do { if ((in->valid & (m)) != (m)) return DWU_EREG; } while (0)\n"
             "#define LOAD(addr, dst) do { uint64_t a_ = (addr); \\\n"
             "        if (__builtin_expect(mem != 0, 0)) { if (mem->read(mem->arg, a_, &(dst))) return DWU_EMEM; } \\\n"
             "        else memcpy(&(dst), (const void *)(uintptr_t)a_, 8); } while (0)\n"
-            "#define XPUSH(v) do { if (sp == XSTACK) return DWU_EBADRULE; s[sp++] = (v); } while (0)\n"
+            "#define XPUSH(v) do { uint64_t p_ = (v); if (sp == XSTACK) return DWU_EBADRULE; s[sp++] = p_; } while (0)\n"
             "#define XNEED(k) do { if (sp < (k)) return DWU_EBADRULE; } while (0)\n"
             "#define XREG(r) do { if (!(in->valid & (1u << (r)))) return DWU_EREG; } while (0)\n"
-            "#define XSTEP() do { if (++steps > 10000) return DWU_EBADRULE; } while (0)\n"
+            "#define XSTEP() do { if (++steps > %d) return DWU_EBADRULE; } while (0)\n"
             "#define XLOAD(addr, size, dst) do { uint64_t v_ = 0; \\\n"
             "        if (mem) { if (mem->read(mem->arg, (addr), &v_)) return DWU_EMEM; } \\\n"
             "        else memcpy(&v_, (const void *)(uintptr_t)(addr), (size)); \\\n"
@@ -705,7 +712,7 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
             "#else\n"
             "#define BODY __attribute__((noinline))\n"
             "#endif\n\n",
-            (unsigned long long)base, (unsigned long long)limit);
+            (unsigned long long)base, (unsigned long long)limit, UNWIND_EXPR_STACK, UNWIND_EXPR_BRANCHES);
     fwrite(g.expr_code.s ? g.expr_code.s : "", 1, g.expr_code.len, out);
 
     if (write_bodies(out, &g, ent, nent) != 0)

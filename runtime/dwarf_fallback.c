@@ -3,17 +3,20 @@
  */
 #include "dwarf_fallback.h"
 
-#include <libdwarf/dwarf.h>
 #include <string.h>
 
 #include "column_policy.h"
+#include "semantics/abi.h"
 #include "semantics/byte_reader.h"
 #include "semantics/cfa_program.h"
+#include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
 #include "semantics/eh_pointer.h"
+#include "semantics/unwind_limits.h"
 
-#define REMEMBER_DEPTH 4
-#define EXPR_MAX_OPS 64
+/* The public header numbers registers as DWARF does. */
+_Static_assert((int)DWU_RSP == (int)ABI_RSP && (int)DWU_RIP == (int)ABI_RA && DWU_NREGS == UNWIND_COLUMNS,
+               "dwunwind.h's register numbers are the ABI's DWARF numbers");
 
 struct cie_info {
     struct cfa_cie_params params;
@@ -198,12 +201,13 @@ static int row_at(const struct dwu_object *obj, uint64_t pc, struct cfi_state *r
             return DWU_EBADRULE;
         r.cur += len;
     }
-    struct cfi_state stack[REMEMBER_DEPTH];
+    /* The analysis's nesting bound, in the states an unwinder needs. */
+    struct cfi_saved_row stack[UNWIND_REMEMBER_DEPTH];
     struct cfa_error err;
     struct cfi_state cie_state;
     struct cfa_program prog = {
         .insns = cie.insns, .len = cie.insns_len, .cie = &cie.params,
-        .stack = stack, .stack_cap = REMEMBER_DEPTH,
+        .saved = stack, .stack_cap = UNWIND_REMEMBER_DEPTH,
     };
     cfi_state_init(&cie_state, 0);
     if (cfa_program_run(&prog, &cie_state, &err) != 0)
@@ -213,7 +217,7 @@ static int row_at(const struct dwu_object *obj, uint64_t pc, struct cfi_state *r
     fde_params.insns_addr = (uint64_t)(uintptr_t)r.cur;
     prog = (struct cfa_program){
         .insns = r.cur, .len = byte_reader_left(&r), .cie = &fde_params, .cie_state = &cie_state,
-        .stack = stack, .stack_cap = REMEMBER_DEPTH, .on_row = stop_at_pc, .arg = &search,
+        .saved = stack, .stack_cap = UNWIND_REMEMBER_DEPTH, .on_row = stop_at_pc, .arg = &search,
     };
     search.row = cie_state;
     search.row.loc = pc_begin;
@@ -269,13 +273,19 @@ static int env_mem(void *arg, uint64_t addr, unsigned size, uint64_t *v)
 static int eval_expr(const struct eval_env *env, const struct unwind_rule *rule, const uint64_t *init,
                      uint64_t *out)
 {
-    struct dwarf_op ops[EXPR_MAX_OPS];
+    struct dwarf_op ops[UNWIND_EXPR_MAX_OPS];
     const char *why;
-    int n = dwarf_expr_decode(rule->expr, rule->expr_len, 8, ops, EXPR_MAX_OPS, &why);
+    int n = dwarf_expr_decode(rule->expr, rule->expr_len, 8, ops, UNWIND_EXPR_MAX_OPS, &why);
     if (n < 0)
         return DWU_EBADRULE;
     struct dwarf_expr_env de = {env_reg, env_mem, (void *)env};
-    return dwarf_expr_eval(ops, (size_t)n, &de, init, out, &why) == 0 ? 0 : DWU_EMEM;
+    /* The status the compiled expression returns for the same failure. */
+    switch (dwarf_expr_eval(ops, (size_t)n, &de, init, out, &why)) {
+    case 0: return 0;
+    case DWARF_EXPR_NO_REGISTER: return DWU_EREG;
+    case DWARF_EXPR_NO_MEMORY: return DWU_EMEM;
+    default: return DWU_EBADRULE;
+    }
 }
 
 int dwu_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule *col, int signal_frame,

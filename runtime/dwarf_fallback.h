@@ -7,6 +7,12 @@
  * CFA-program evaluator of semantics/ computes the row at the PC, whose rules
  * are then applied as the compiled tables apply them (column_policy.h).
  * Everything the parser reads is checked against the object's segment.
+ * The bounds are the analysis's and the compiled tables' (remember_state
+ * nesting, expression length, stack and branches: semantics/unwind_limits.h),
+ * and a rule that cannot be applied gets the status an eh_elf returns for it,
+ * so that an object unwinds the same with or without its eh_elf.  Nothing is
+ * allocated: the remembered states (cfi_saved_row) and the decoded
+ * expression live on the stack of the call.
  */
 #ifndef DWUNWIND_DWARF_FALLBACK_H
 #define DWUNWIND_DWARF_FALLBACK_H

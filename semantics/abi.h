@@ -3,7 +3,10 @@
  *
  * DWARF register numbers; the return address column; the CFA on entry
  * (rsp + 8, the return address at CFA - 8); which registers a callee must
- * preserve.  Every stage asks here rather than repeating the facts.
+ * preserve; what a column an unwind row does not mention means (the policy
+ * the DWARF fallback and the compiled tables share, runtime/column_policy.h).
+ * Every stage asks here rather than repeating the facts; nothing here is
+ * allocated or owned (constants and pure functions only).
  */
 #ifndef DWCHECK_ABI_H
 #define DWCHECK_ABI_H
@@ -19,10 +22,15 @@ enum abi_dwarf_reg {
 #define ABI_ENTRY_CFA_OFFSET 8
 #define ABI_ENTRY_RA_OFFSET (-8)
 
-/* rbx, rbp, r12-r15: the registers a function must restore before it returns. */
+/* rbx, rbp, r12-r15: the registers a function must restore before it
+ * returns, one bit per DWARF number. */
+#define ABI_CALLEE_SAVED_MASK                                                                 \
+    ((1u << ABI_RBX) | (1u << ABI_RBP) | (1u << ABI_R12) | (1u << ABI_R13) | (1u << ABI_R14) | \
+     (1u << ABI_R15))
+
 static inline int abi_callee_saved(unsigned reg)
 {
-    return reg == ABI_RBX || reg == ABI_RBP || (reg >= ABI_R12 && reg <= ABI_R15);
+    return reg < 32 && (ABI_CALLEE_SAVED_MASK >> reg & 1u);
 }
 
 /* rax, rcx, rdx, rsi, rdi, r8-r11: what a call may change.  Unwinding out
@@ -30,6 +38,20 @@ static inline int abi_callee_saved(unsigned reg)
 static inline int abi_call_clobbered(unsigned reg)
 {
     return reg <= ABI_R15 && reg != ABI_RSP && !abi_callee_saved(reg);
+}
+
+/*
+ * What a column that an unwind row does not mention means in the caller:
+ * the stack pointer is the CFA (the caller's rsp is the CFA on x86_64), a
+ * callee-saved register keeps its value, any other register is unknown.
+ */
+enum abi_unmentioned { ABI_UNMENTIONED_UNKNOWN, ABI_UNMENTIONED_IS_CFA, ABI_UNMENTIONED_KEEPS_VALUE };
+
+static inline enum abi_unmentioned abi_unmentioned_column(unsigned reg)
+{
+    if (reg == ABI_RSP)
+        return ABI_UNMENTIONED_IS_CFA;
+    return abi_callee_saved(reg) ? ABI_UNMENTIONED_KEEPS_VALUE : ABI_UNMENTIONED_UNKNOWN;
 }
 
 /* The callee-saved registers, in DWARF order. */

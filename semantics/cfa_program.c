@@ -6,10 +6,10 @@
  */
 #include "cfa_program.h"
 
-#include <libdwarf/dwarf.h>
 #include <string.h>
 
 #include "byte_reader.h"
+#include "dwarf_constants.h"
 #include "eh_pointer.h"
 
 /* One decoded instruction; operands already scaled by the alignment factors. */
@@ -220,7 +220,14 @@ static int apply_insn(const struct cfa_program *prog, struct cfi_state *st, size
             *why = "DW_CFA_remember_state nested too deeply";
             return -1;
         }
-        prog->stack[(*depth)++] = *st;
+        if (prog->stack) {
+            prog->stack[(*depth)++] = *st;
+        } else {
+            struct cfi_saved_row *saved = &prog->saved[(*depth)++];
+            saved->cfa = st->cfa;
+            memcpy(saved->col, st->col, sizeof saved->col);
+            saved->args_size = st->args_size;
+        }
         return 0;
     case DW_CFA_restore_state: {
         if (*depth == 0) {
@@ -228,9 +235,17 @@ static int apply_insn(const struct cfa_program *prog, struct cfi_state *st, size
             return -1;
         }
         /* The location is not part of the remembered state. */
-        uint64_t loc = st->loc;
-        *st = prog->stack[--*depth];
-        st->loc = loc;
+        --*depth;
+        if (prog->stack) {
+            uint64_t loc = st->loc;
+            *st = prog->stack[*depth];
+            st->loc = loc;
+        } else {
+            const struct cfi_saved_row *saved = &prog->saved[*depth];
+            st->cfa = saved->cfa;
+            memcpy(st->col, saved->col, sizeof saved->col);
+            st->args_size = saved->args_size;
+        }
         return 0;
     }
     case DW_CFA_def_cfa: case DW_CFA_def_cfa_sf:

@@ -8,7 +8,9 @@
  *
  * This module is pure: bytes and a CIE description in, rows out; no libdwarf,
  * no allocation (the remember_state stack is the caller's array), so the
- * runtime's DWARF fallback can link it alone.
+ * runtime's DWARF fallback can link it alone.  Every caller gives the stack
+ * UNWIND_REMEMBER_DEPTH entries (unwind_limits.h): the analysis full states,
+ * the runtime the smaller cfi_saved_row, so both accept the same programs.
  */
 #ifndef DWCHECK_CFA_PROGRAM_H
 #define DWCHECK_CFA_PROGRAM_H
@@ -16,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "unwind_limits.h"
 #include "unwind_table.h"
 
 /* What an FDE's program needs to know about its CIE. */
@@ -36,6 +39,16 @@ struct cfi_state {
     uint64_t args_size;                        /* DW_CFA_GNU_args_size */
 };
 
+/* A remembered state reduced to what an unwinder restores: the CFA, the
+ * UNWIND_COLUMNS columns and the args size.  With a stack of these,
+ * DW_CFA_restore_state leaves the columns past UNWIND_COLUMNS as they are;
+ * every other column, and the CFA, come back exactly as with full states. */
+struct cfi_saved_row {
+    struct unwind_rule cfa;
+    struct unwind_rule col[UNWIND_COLUMNS];
+    uint64_t args_size;
+};
+
 /*
  * Called with the finished row each time the location advances (the row is
  * [st->loc, new_loc)).  Return 0 to go on, non-zero to stop the program
@@ -50,8 +63,9 @@ struct cfa_program {
     /* The state after the CIE's initial instructions, which DW_CFA_restore
      * returns to; NULL while running the CIE itself. */
     const struct cfi_state *cie_state;
-    struct cfi_state *stack;     /* remember_state stack, caller-owned */
-    size_t stack_cap;
+    struct cfi_state *stack;     /* remember_state stack, caller-owned ... */
+    struct cfi_saved_row *saved; /* ... or, when stack is NULL, this one */
+    size_t stack_cap;            /* entries of the one given */
     cfa_row_fn on_row;           /* may be NULL */
     void *arg;
 };

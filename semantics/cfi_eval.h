@@ -15,7 +15,7 @@
 #include "unwind_table.h"
 
 /* Maximum remember_state nesting accepted (deeper is reported as malformed). */
-#define CFI_REMEMBER_DEPTH 64
+#define CFI_REMEMBER_DEPTH UNWIND_REMEMBER_DEPTH
 
 /* The state after a CIE's initial instructions, computed once per CIE. */
 struct cie_result {

@@ -3,9 +3,9 @@
  */
 #include "dwarf_expr.h"
 
-#include <libdwarf/dwarf.h>
-
 #include "byte_reader.h"
+#include "dwarf_constants.h"
+#include "unwind_limits.h"
 
 static const char *const x86_64_reg_names[] = {
     "rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp",
@@ -224,25 +224,19 @@ int dwarf_expr_decode(const uint8_t *bytes, size_t len, unsigned addr_size,
     return (int)n;
 }
 
-#define EXPR_STACK_MAX 64
-#define EXPR_STEP_BUDGET 10000
-
 int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_expr_env *env,
                     const uint64_t *initial, uint64_t *result, const char **error)
 {
-    uint64_t stack[EXPR_STACK_MAX];
+    uint64_t stack[UNWIND_EXPR_STACK];
     size_t sp = 0;
-#define NEED(k) do { if (sp < (k)) { *error = "expression stack underflow"; return -1; } } while (0)
-#define PUSH(v) do { if (sp == EXPR_STACK_MAX) { *error = "expression stack overflow"; return -1; } \
+#define NEED(k) do { if (sp < (k)) { *error = "expression stack underflow"; return DWARF_EXPR_INVALID; } } while (0)
+#define PUSH(v) do { if (sp == UNWIND_EXPR_STACK) { *error = "expression stack overflow"; \
+                                                    return DWARF_EXPR_INVALID; } \
                      stack[sp++] = (v); } while (0)
     if (initial)
         PUSH(*initial);
-    unsigned steps = 0;
+    unsigned branches = 0;
     for (size_t pc = 0; pc < nops;) {
-        if (++steps > EXPR_STEP_BUDGET) {
-            *error = "expression does not terminate";
-            return -1;
-        }
         const struct dwarf_op *op = &ops[pc++];
         uint8_t o = op->opcode;
         uint64_t a, b, v;
@@ -253,14 +247,14 @@ int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_
         if ((o >= DW_OP_breg0 && o <= DW_OP_breg31) || o == DW_OP_bregx) {
             if (!env || !env->read_reg || env->read_reg(env->arg, (unsigned)op->operand1, &v) != 0) {
                 *error = "expression reads a register whose value is unknown";
-                return -1;
+                return DWARF_EXPR_NO_REGISTER;
             }
             PUSH(v + (uint64_t)op->operand2);
             continue;
         }
         if ((o >= DW_OP_reg0 && o <= DW_OP_reg31) || o == DW_OP_regx) {
             *error = "register location operation in a CFI expression";
-            return -1;
+            return DWARF_EXPR_INVALID;
         }
         switch (o) {
         case DW_OP_addr: case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
@@ -273,11 +267,11 @@ int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_
             NEED(1);
             if (size == 0 || size > 8) {
                 *error = "DW_OP_deref_size with a size other than 1..8";
-                return -1;
+                return DWARF_EXPR_INVALID;
             }
             if (!env || !env->read_mem || env->read_mem(env->arg, stack[sp - 1], size, &v) != 0) {
                 *error = "expression reads memory that cannot be read";
-                return -1;
+                return DWARF_EXPR_NO_MEMORY;
             }
             stack[sp - 1] = v;
             break;
@@ -314,7 +308,7 @@ int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_
             case DW_OP_div:
                 if (b == 0) {
                     *error = "division by zero in expression";
-                    return -1;
+                    return DWARF_EXPR_INVALID;
                 }
                 v = ((int64_t)a == INT64_MIN && (int64_t)b == -1)
                         ? a : (uint64_t)((int64_t)a / (int64_t)b);
@@ -322,7 +316,7 @@ int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_
             case DW_OP_mod:
                 if (b == 0) {
                     *error = "division by zero in expression";
-                    return -1;
+                    return DWARF_EXPR_INVALID;
                 }
                 v = a % b;
                 break;
@@ -351,6 +345,10 @@ int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_
                 if (stack[--sp] == 0)
                     break;
             }
+            if (++branches > UNWIND_EXPR_BRANCHES) {
+                *error = "expression does not terminate";
+                return DWARF_EXPR_INVALID;
+            }
             /* Decoding checked every target: it is an op, or the end. */
             int target = op_index_at(ops, nops, op->operand2, SIZE_MAX);
             pc = target < 0 ? nops : (size_t)target;
@@ -364,14 +362,14 @@ int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_
             break;
         default:
             *error = "operation has no meaning in a CFI expression";
-            return -1;
+            return DWARF_EXPR_INVALID;
         }
     }
 #undef NEED
 #undef PUSH
     if (sp == 0) {
         *error = "expression leaves an empty stack";
-        return -1;
+        return DWARF_EXPR_INVALID;
     }
     *result = stack[sp - 1];
     return 0;

@@ -25,7 +25,8 @@ struct dwarf_op {
 };
 
 /*
- * Decode LEN bytes into at most MAX_OPS operations.  ADDR_SIZE is the size
+ * Decode LEN bytes into at most MAX_OPS operations (callers that evaluate
+ * pass UNWIND_EXPR_MAX_OPS, see unwind_limits.h).  ADDR_SIZE is the size
  * of DW_OP_addr's operand (8 on x86_64).  Branch operands (DW_OP_skip,
  * DW_OP_bra) are stored in operand2 as the absolute byte offset of their
  * target, which must be the start of an op or the end of the expression.
@@ -44,13 +45,23 @@ struct dwarf_expr_env {
     void *arg;
 };
 
+/* Why an evaluation failed.  The runtime reports each with its own status
+ * (DWU_EBADRULE, DWU_EREG, DWU_EMEM), as the compiled tables do. */
+enum dwarf_expr_fault {
+    DWARF_EXPR_INVALID = -1,      /* the expression cannot be evaluated */
+    DWARF_EXPR_NO_REGISTER = -2,  /* it reads a register whose value is unknown */
+    DWARF_EXPR_NO_MEMORY = -3,    /* it reads memory that cannot be read */
+};
+
 /*
  * Evaluate OPS with INITIAL (may be NULL) pushed first — the CFA for
  * DW_CFA_expression and DW_CFA_val_expression — and store the top of stack
- * in *RESULT.  Returns 0, or -1 with a static reason in *ERROR (stack
- * underflow or overflow, division by zero, unreadable register or memory,
- * an op that has no meaning in CFI, a loop that does not terminate within
- * a fixed step budget).
+ * in *RESULT.  Returns 0, or a dwarf_expr_fault with a static reason in
+ * *ERROR: DWARF_EXPR_NO_REGISTER, DWARF_EXPR_NO_MEMORY, or
+ * DWARF_EXPR_INVALID (stack underflow, or overflow past UNWIND_EXPR_STACK;
+ * division by zero; an op that has no meaning in CFI; more than
+ * UNWIND_EXPR_BRANCHES branches taken).  DW_OP_stack_value ends the
+ * evaluation with the top of stack as the result.
  */
 int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_expr_env *env,
                     const uint64_t *initial, uint64_t *result, const char **error);

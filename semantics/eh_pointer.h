@@ -10,7 +10,7 @@
 #ifndef DWCHECK_EH_POINTER_H
 #define DWCHECK_EH_POINTER_H
 
-#include <libdwarf/dwarf.h>
+#include "dwarf_constants.h"
 
 #include "byte_reader.h"
 

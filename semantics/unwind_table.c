@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libdwarf/dwarf.h>
-
 #include "abi.h"
+#include "dwarf_constants.h"
 #include "dwarf_expr.h"
+#include "unwind_limits.h"
 
 void unwind_table_init(struct unwind_table *t, uint64_t start, uint64_t end)
 {
@@ -148,9 +148,9 @@ int unwind_rule_call_clobbered_read(const struct unwind_rule *rule, int is_cfa)
         expr = rule->expr;
         len = rule->expr_len;
     }
-    struct dwarf_op ops[64];
+    struct dwarf_op ops[UNWIND_EXPR_MAX_OPS];
     const char *why;
-    int n = expr ? dwarf_expr_decode(expr, len, 8, ops, 64, &why) : 0;
+    int n = expr ? dwarf_expr_decode(expr, len, 8, ops, UNWIND_EXPR_MAX_OPS, &why) : 0;
     for (int i = 0; i < n; i++) {
         uint8_t o = ops[i].opcode;
         uint64_t reg = o >= DW_OP_reg0 && o <= DW_OP_reg31 ? (uint64_t)(o - DW_OP_reg0)

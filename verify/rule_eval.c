@@ -5,6 +5,7 @@
 
 #include "semantics/abi.h"
 #include "semantics/dwarf_expr.h"
+#include "semantics/unwind_limits.h"
 
 /* CFA-relative values become CFA_BASE + k and values relative to a realigned
  * stack ALIGNED_BASE + k; anything else is unavailable.  When the state knows
@@ -81,9 +82,9 @@ struct place {
 static int eval_in_state(const uint8_t *expr, uint32_t len, const struct abs_state *st,
                          uint64_t rip, int push_cfa, struct place *at)
 {
-    struct dwarf_op ops[64];
+    struct dwarf_op ops[UNWIND_EXPR_MAX_OPS];
     const char *error;
-    int n = len <= 64 ? dwarf_expr_decode(expr, len, 8, ops, 64, &error) : -1;
+    int n = dwarf_expr_decode(expr, len, 8, ops, UNWIND_EXPR_MAX_OPS, &error);
     if (n < 0)
         return -1;
     /* Tied: every 16-byte position of the CFA modulo the alignment (up to

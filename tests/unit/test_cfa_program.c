@@ -11,9 +11,8 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <libdwarf/dwarf.h>
-
 #include "semantics/cfa_program.h"
+#include "semantics/dwarf_constants.h"
 
 /* ---- row recorder -------------------------------------------------------- */
 
@@ -809,6 +808,80 @@ static void test_error_remember_state_overflow(void **state)
     assert_int_equal(run_full(two, sizeof two, &CIE, NULL, stack2, 2, &st, &err), 0);
 }
 
+/* 64 blocks of (remember; def_cfa_offset 16 + 8 k; rbx and xmm0 (17) at
+ * c-8(k+1)), then RESTORES restore_states; or 65 remembers when TOO_DEEP. */
+static size_t deep_program(uint8_t *p, unsigned restores, int too_deep)
+{
+    size_t n = 0;
+    for (unsigned k = 0; k < UNWIND_REMEMBER_DEPTH; k++) {
+        p[n++] = 0x0a;
+        p[n++] = 0x0e;
+        p[n++] = (uint8_t)(16 + 8 * k) | 0x80;   /* ULEB128, two bytes */
+        p[n++] = (uint8_t)((16 + 8 * k) >> 7);
+        p[n++] = 0x80 | 3;
+        p[n++] = (uint8_t)(k + 1);
+        p[n++] = 0x80 | 17;
+        p[n++] = (uint8_t)(k + 1);
+    }
+    if (too_deep)
+        p[n++] = 0x0a;
+    for (unsigned k = 0; k < restores; k++)
+        p[n++] = 0x0b;
+    return n;
+}
+
+static int run_deep(const uint8_t *insns, size_t len, int saved_rows, struct cfi_state *st,
+                    struct cfa_error *err)
+{
+    static struct cfi_state full[UNWIND_REMEMBER_DEPTH];
+    static struct cfi_saved_row saved[UNWIND_REMEMBER_DEPTH];
+    struct cfa_program prog = {
+        .insns = insns, .len = len, .cie = &CIE,
+        .stack = saved_rows ? NULL : full, .saved = saved_rows ? saved : NULL,
+        .stack_cap = UNWIND_REMEMBER_DEPTH,
+    };
+    cfi_state_init(st, 0);
+    st->cfa.kind = CFA_RULE_REG_OFFSET;
+    st->cfa.reg = 7;
+    st->cfa.offset = 8;
+    err->reason = NULL;
+    return cfa_program_run(&prog, st, err);
+}
+
+/* The runtime's smaller remembered states (cfi_saved_row) accept the same
+ * nesting as full ones and restore the CFA and the 17 columns exactly. */
+static void test_remember_saved_rows(void **state)
+{
+    (void)state;
+    static uint8_t insns[UNWIND_REMEMBER_DEPTH * 8 + UNWIND_REMEMBER_DEPTH + 1];
+    struct cfi_state full, small;
+    struct cfa_error err;
+    for (unsigned restores = 0; restores <= UNWIND_REMEMBER_DEPTH; restores++) {
+        size_t len = deep_program(insns, restores, 0);
+        assert_int_equal(run_deep(insns, len, 0, &full, &err), 0);
+        assert_int_equal(run_deep(insns, len, 1, &small, &err), 0);
+        assert_rules_same(&full.cfa, &small.cfa);
+        for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
+            assert_rules_same(&full.col[c], &small.col[c]);
+        /* The level left: its offset, and rbx as that level saved it. */
+        unsigned level = UNWIND_REMEMBER_DEPTH - restores;
+        assert_true(small.cfa.offset == (level ? 16 + 8 * (int64_t)(level - 1) : 8));
+        assert_int_equal(small.col[3].kind, level ? REG_RULE_OFFSET : REG_RULE_UNREFERENCED);
+        /* A column past the 17 keeps its last rule with saved rows. */
+        assert_int_equal(small.col[17].kind, REG_RULE_OFFSET);
+        assert_true(small.col[17].offset == -8 * (int64_t)UNWIND_REMEMBER_DEPTH);
+    }
+    /* One more remember is too deep for both, at the same instruction. */
+    size_t len = deep_program(insns, 0, 1);
+    assert_int_equal(run_deep(insns, len, 0, &full, &err), -1);
+    size_t offset = err.offset;
+    assert_non_null(err.reason);
+    assert_int_equal(run_deep(insns, len, 1, &small, &err), -1);
+    assert_non_null(err.reason);
+    assert_int_equal(err.offset, offset);
+    assert_int_equal(offset, len - 1);
+}
+
 static void test_callback_stops_program(void **state)
 {
     (void)state;
@@ -911,6 +984,7 @@ int main(void)
         cmocka_unit_test(test_error_register_out_of_range),
         cmocka_unit_test(test_error_restore_state_empty),
         cmocka_unit_test(test_error_remember_state_overflow),
+        cmocka_unit_test(test_remember_saved_rows),
         cmocka_unit_test(test_callback_stops_program),
         cmocka_unit_test(test_columns_mask),
     };

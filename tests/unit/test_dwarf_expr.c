@@ -14,7 +14,11 @@
 #include <cmocka.h>
 #include <libdwarf/dwarf.h>
 
+/* After libdwarf's header: a value spelled differently would be a macro
+ * redefinition, which the build rejects. */
+#include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
+#include "semantics/unwind_limits.h"
 
 /* ---- fake machine -------------------------------------------------------- */
 
@@ -92,13 +96,24 @@ static void expect_result(const uint8_t *bytes, size_t len, struct machine *m,
     assert_true(result == value);
 }
 
+/* Expect decode success and evaluation failure FAULT with a reason. */
+static void expect_fault(const uint8_t *bytes, size_t len, struct machine *m,
+                         const uint64_t *initial, enum dwarf_expr_fault fault)
+{
+    uint64_t result = 0x77;
+    const char *error = NULL;
+    assert_int_equal(eval_bytes(bytes, len, m, initial, &result, &error), fault);
+    assert_non_null(error);
+    assert_true(result == 0x77);
+}
+
 /* Expect decode success and evaluation failure with a reason. */
 static void expect_eval_error(const uint8_t *bytes, size_t len, struct machine *m,
                               const uint64_t *initial)
 {
     uint64_t result = 0x77;
     const char *error = NULL;
-    assert_int_equal(eval_bytes(bytes, len, m, initial, &result, &error), -1);
+    assert_true(eval_bytes(bytes, len, m, initial, &result, &error) < 0);
     assert_non_null(error);
     assert_true(result == 0x77);
 }
@@ -571,8 +586,57 @@ static void test_eval_errors(void **state)
     assert_int_equal(dwarf_expr_decode(breg, sizeof breg, 8, ops, 2, &error), 1);
     uint64_t result = 0;
     error = NULL;
-    assert_int_equal(dwarf_expr_eval(ops, 1, NULL, NULL, &result, &error), -1);
+    assert_int_equal(dwarf_expr_eval(ops, 1, NULL, NULL, &result, &error), DWARF_EXPR_NO_REGISTER);
     assert_non_null(error);
+}
+
+/* Each failure has its kind, which the runtime turns into the status the
+ * compiled tables return for it (DWU_EREG, DWU_EMEM, DWU_EBADRULE). */
+static void test_eval_fault_kinds(void **state)
+{
+    (void)state;
+    struct machine m;
+    machine_init(&m);
+    /* DW_OP_breg3 (rbx): 0 with rbx unknown; DW_OP_bregx 17 (xmm0): 0. */
+    static const uint8_t rbx[] = {0x73, 0x00};
+    expect_fault(rbx, sizeof rbx, &m, NULL, DWARF_EXPR_NO_REGISTER);
+    static const uint8_t xmm0[] = {0x92, 0x11, 0x00};
+    expect_fault(xmm0, sizeof xmm0, &m, NULL, DWARF_EXPR_NO_REGISTER);
+    /* DW_OP_lit0; DW_OP_deref: address 0 is outside the fake memory. */
+    static const uint8_t deref0[] = {0x30, 0x06};
+    expect_fault(deref0, sizeof deref0, &m, NULL, DWARF_EXPR_NO_MEMORY);
+    /* DW_OP_lit1; DW_OP_lit0; DW_OP_div; DW_OP_plus (underflow); DW_OP_reg7. */
+    static const uint8_t div0[] = {0x31, 0x30, 0x1b};
+    expect_fault(div0, sizeof div0, &m, NULL, DWARF_EXPR_INVALID);
+    static const uint8_t plus[] = {0x22};
+    expect_fault(plus, sizeof plus, &m, NULL, DWARF_EXPR_INVALID);
+    static const uint8_t reg7[] = {0x57};
+    expect_fault(reg7, sizeof reg7, &m, NULL, DWARF_EXPR_INVALID);
+    /* DW_OP_lit5; DW_OP_stack_value; DW_OP_lit6: the value is 5. */
+    static const uint8_t stack_value[] = {0x35, 0x9f, 0x36};
+    expect_result(stack_value, sizeof stack_value, &m, NULL, 5);
+}
+
+/* The budget counts branches taken, as the compiled expressions do, not
+ * operations: a loop may run far more operations than it takes branches. */
+static void test_eval_branch_budget(void **state)
+{
+    (void)state;
+    struct machine m;
+    machine_init(&m);
+    /* DW_OP_lit0; L: DW_OP_lit1; DW_OP_plus; DW_OP_dup; DW_OP_const2u: N;
+     * DW_OP_lt; DW_OP_bra: L.  Counts to N, taking N - 1 branches and running
+     * 6 N operations. */
+    uint8_t loop[] = {0x30, 0x31, 0x22, 0x12, 0x0a, 0, 0, 0x2d, 0x28, 0xf6, 0xff};
+    unsigned counts[] = {3000, UNWIND_EXPR_BRANCHES + 1, UNWIND_EXPR_BRANCHES + 2};
+    for (unsigned i = 0; i < 3; i++) {
+        loop[5] = (uint8_t)counts[i];
+        loop[6] = (uint8_t)(counts[i] >> 8);
+        if (counts[i] - 1 <= UNWIND_EXPR_BRANCHES)
+            expect_result(loop, sizeof loop, &m, NULL, counts[i]);
+        else
+            expect_fault(loop, sizeof loop, &m, NULL, DWARF_EXPR_INVALID);
+    }
 }
 
 /* ---- printing ------------------------------------------------------------ */
@@ -632,6 +696,8 @@ int main(void)
         cmocka_unit_test(test_eval_branches),
         cmocka_unit_test(test_eval_infinite_loop),
         cmocka_unit_test(test_eval_errors),
+        cmocka_unit_test(test_eval_fault_kinds),
+        cmocka_unit_test(test_eval_branch_budget),
         cmocka_unit_test(test_print),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,18 +4,25 @@
  *   eh_elf_equiv FILE EH_ELF
  *
  * For every row of every FDE of FILE's .eh_frame, at the row's first and
- * last address and at one address in every 64 bytes between, the eh_elf's dwu_eh_elf_step and the runtime's interpreter
- * (dwu_apply_rules, the DWARF fallback's rule application) unwind the same
- * registers (random values, all known) over the same synthetic memory (each
- * 8-byte read returns a hash of its address).  Their status, registers,
- * validity bits and flags must be identical.  A PC between FDEs must give
+ * last address and at one address in every 64 bytes between, three unwinders
+ * unwind the same registers (random values, all known) over the same
+ * synthetic memory (each 8-byte read returns a hash of its address): the
+ * eh_elf's dwu_eh_elf_step; the runtime's interpreter of the analysis's row
+ * (dwu_apply_rules, the DWARF fallback's rule application); and the DWARF
+ * fallback itself (dwu_dwarf_step), which finds the FDE through
+ * .eh_frame_hdr and runs its program within the runtime's own bounds, over
+ * a copy of FILE's segments laid out as the loader lays them out.  Their
+ * status, registers, validity bits and flags must be identical: same table,
+ * same answer, whichever path unwinds it.  A PC between FDEs must give
  * DWU_ENOINFO.  Prints a summary; exit status 1 on any difference, 2 when
  * FILE or EH_ELF cannot be read.
  */
 #include <dlfcn.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "object/elf_file.h"
 #include "runtime/dwarf_fallback.h"
@@ -38,7 +45,83 @@ static int synthetic_read(void *arg, uint64_t addr, uint64_t *value)
     return 0;
 }
 
-static long differences;
+static long differences, fallback_differences;
+static long statuses[DWU_END - DWU_ELOOP + 1];   /* the eh_elf's, by status */
+
+/* FILE's object as the runtime sees a loaded one: its PT_LOAD segments
+ * copied into one mapping at their addresses plus *BIAS, .eh_frame_hdr
+ * found through PT_GNU_EH_FRAME.  Returns 0, or -1 (no such header, or a
+ * file that is not a 64-bit ELF file). */
+static int load_object(const char *path, struct dwu_object *obj, uint64_t *bias)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    uint8_t *file = NULL;
+    size_t size = 0, cap = 0, n;
+    do {
+        if (size == cap) {
+            cap = cap ? 2 * cap : 1 << 20;
+            uint8_t *p = realloc(file, cap);
+            if (!p)
+                break;
+            file = p;
+        }
+        n = fread(file + size, 1, cap - size, f);
+        size += n;
+    } while (n > 0);
+    fclose(f);
+    int rc = -1;
+    Elf64_Ehdr eh;
+    if (!file || size < sizeof eh)
+        goto out;
+    memcpy(&eh, file, sizeof eh);
+    if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_phoff > size || (size - eh.e_phoff) / sizeof(Elf64_Phdr) < eh.e_phnum)
+        goto out;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    Elf64_Phdr ph;
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        memcpy(&ph, file + eh.e_phoff + i * sizeof ph, sizeof ph);
+        if (ph.p_type == PT_LOAD && ph.p_vaddr < lo)
+            lo = ph.p_vaddr & ~(uint64_t)0xfff;
+        if (ph.p_type == PT_LOAD && ph.p_vaddr + ph.p_memsz > hi)
+            hi = ph.p_vaddr + ph.p_memsz;
+    }
+    if (lo >= hi)
+        goto out;
+    uint8_t *map = mmap(NULL, hi - lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED)
+        goto out;
+    *bias = (uint64_t)(uintptr_t)map - lo;
+    memset(obj, 0, sizeof *obj);
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        memcpy(&ph, file + eh.e_phoff + i * sizeof ph, sizeof ph);
+        if (ph.p_type == PT_LOAD && ph.p_offset <= size && ph.p_filesz <= size - ph.p_offset &&
+            ph.p_filesz <= ph.p_memsz)
+            memcpy(map + (ph.p_vaddr - lo), file + ph.p_offset, ph.p_filesz);
+    }
+    for (unsigned i = 0; i < eh.e_phnum; i++) {
+        memcpy(&ph, file + eh.e_phoff + i * sizeof ph, sizeof ph);
+        if (ph.p_type != PT_GNU_EH_FRAME)
+            continue;
+        obj->eh_frame_hdr = map + (ph.p_vaddr - lo);
+        for (unsigned j = 0; j < eh.e_phnum; j++) {
+            Elf64_Phdr load;
+            memcpy(&load, file + eh.e_phoff + j * sizeof load, sizeof load);
+            if (load.p_type == PT_LOAD && ph.p_vaddr >= load.p_vaddr &&
+                ph.p_vaddr < load.p_vaddr + load.p_memsz)
+                obj->readable_end = map + (load.p_vaddr + load.p_memsz - lo);
+        }
+        rc = obj->readable_end ? 0 : -1;
+    }
+out:
+    free(file);
+    return rc;
+}
+
+static const struct dwu_object *object;   /* FILE, for the DWARF fallback */
+static uint64_t object_bias;
 
 static void compare(dwu_eh_elf_step_fn step, uint64_t pc, const struct unwind_row *row, int signal,
                     uint64_t seed)
@@ -51,6 +134,8 @@ static void compare(dwu_eh_elf_step_fn step, uint64_t pc, const struct unwind_ro
     struct dwu_regs compiled, interpreted;
     memset(&compiled, 0, sizeof compiled);
     int a = step(pc, &in, &compiled, &mem);
+    if (a >= DWU_ELOOP && a <= DWU_END)
+        statuses[a - DWU_ELOOP]++;
     int b = row ? dwu_apply_rules(&row->cfa, row->reg, signal, &in, &interpreted, &mem) : DWU_ENOINFO;
     int same = a == b;
     if (same && a == DWU_OK) {
@@ -62,6 +147,20 @@ static void compare(dwu_eh_elf_step_fn step, uint64_t pc, const struct unwind_ro
     if (!same && differences++ < 10)
         fprintf(stderr, "eh_elf_equiv: 0x%llx: compiled status %d, interpreted %d%s\n",
                 (unsigned long long)pc, a, b, a == b ? " (registers differ)" : "");
+    /* The DWARF fallback, from the file's own bytes. */
+    struct dwu_regs fallback;
+    memset(&fallback, 0, sizeof fallback);
+    int c = dwu_dwarf_step(object, pc + object_bias, &in, &fallback, &mem);
+    same = a == c;
+    if (same && a == DWU_OK) {
+        same = compiled.valid == fallback.valid && compiled.flags == fallback.flags;
+        for (unsigned r = 0; same && r < DWU_NREGS; r++)
+            if (compiled.valid & (1u << r))
+                same = compiled.r[r] == fallback.r[r];
+    }
+    if (!same && fallback_differences++ < 10)
+        fprintf(stderr, "eh_elf_equiv: 0x%llx: compiled status %d, DWARF fallback %d%s\n",
+                (unsigned long long)pc, a, c, a == c ? " (registers differ)" : "");
 }
 
 static int by_start(const void *a, const void *b)
@@ -95,6 +194,12 @@ int main(int argc, char **argv)
     }
     dwu_eh_elf_step_fn step;
     memcpy(&step, &sym, sizeof step);
+    static struct dwu_object obj;
+    if (load_object(argv[1], &obj, &object_bias) != 0) {
+        fprintf(stderr, "eh_elf_equiv: %s: no .eh_frame_hdr in a loadable segment\n", argv[1]);
+        return 2;
+    }
+    object = &obj;
     long rows = 0, addresses = 0, gaps = 0;
     uint64_t seed = 1;
     struct unwind_table *t;
@@ -134,12 +239,15 @@ int main(int argc, char **argv)
         if (t[i].end > covered && t[i].start < t[i].end)
             covered = t[i].end;
     }
-    printf("%s: %ld rows (%ld addresses) and %ld gaps between FDEs: %ld differences\n", argv[1], rows,
-           addresses, gaps, differences);
+    printf("%s: %ld rows (%ld addresses) and %ld gaps between FDEs: %ld differences, %ld with the DWARF "
+           "fallback (statuses: ok %ld, end %ld, enoinfo %ld, emem %ld, ereg %ld, ebadrule %ld)\n",
+           argv[1], rows, addresses, gaps, differences, fallback_differences, statuses[DWU_OK - DWU_ELOOP],
+           statuses[DWU_END - DWU_ELOOP], statuses[DWU_ENOINFO - DWU_ELOOP], statuses[DWU_EMEM - DWU_ELOOP],
+           statuses[DWU_EREG - DWU_ELOOP], statuses[DWU_EBADRULE - DWU_ELOOP]);
     cfi_eval_tables_release(t, n);
     cfi_eval_release(&ev);
     cfi_section_release(&eh);
     elf_file_close(&ef);
     dlclose(h);
-    return differences ? 1 : 0;
+    return differences || fallback_differences ? 1 : 0;
 }

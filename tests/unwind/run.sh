@@ -44,7 +44,9 @@ fi
 
 # 3. Every row of the eh_elfs of libc, libstdc++, libz3 and the corpus
 # (200 binaries) unwinds exactly as the runtime's interpreter unwinds it, and
-# the runtime's check of eh_elf files (runtime/eh_elf_file.h) accepts them.
+# as the DWARF fallback unwinds it from the file's own .eh_frame (same table,
+# same answer, whichever path), and the runtime's check of eh_elf files
+# (runtime/eh_elf_file.h) accepts them.
 equiv() {   # OBJECT EH_ELF
     "$build/tests/eh_elf_equiv" "$1" "$2" 2>&1 &&
         "$build/tests/eh_elf_check" --load "$2" > /dev/null
@@ -75,10 +77,25 @@ for bin in $corpus; do
     fi
 done
 if [ -n "$corpus" ] && [ ${#refused[@]} -eq 0 ] && [ ${#differ[@]} -eq 0 ]; then
-    ok "corpus: $compiled eh_elfs built without --force, every row identical to the interpreter's, each file accepted"
+    ok "corpus: $compiled eh_elfs built without --force, every row identical to the interpreter's and the DWARF fallback's, each file accepted"
 else
     not_ok "corpus: $compiled agree, ${#refused[@]} refused, ${#differ[@]} differ" \
         "$(printf '%s\n' "${refused[@]}" "${differ[@]}" | head -20)"
+fi
+# CFI at the shared bounds (semantics/unwind_limits.h) and rules whose
+# evaluation fails: remember_state six deep, a CFA expression of 99
+# operations, a division by zero, a register no frame knows, DW_OP_stack_value,
+# a loop of 18000 operations.  The eh_elf, the interpreter and the DWARF
+# fallback give the same status (ereg and ebadrule among them) or registers;
+# the C of those expressions (dup, stack_value, branches) is warning-free.
+if cc -shared -nostdlib -o "$work/limits.so" "$(dirname "$0")/limits.S" &&
+   "$dwcompile" -q --force -o "$work/limits.eh_elf.so" --emit-c "$work/limits.c" "$work/limits.so" > /dev/null 2>&1 &&
+   out=$(equiv "$work/limits.so" "$work/limits.eh_elf.so") && grep -q "ereg [1-9].*ebadrule [1-9]" <<< "$out" &&
+   cc -O2 -fPIC -shared -Wall -Wextra -Werror -o "$work/limits_warnings.so" "$work/limits.c" > "$work/limits_cc.log" 2>&1; then
+    ok "limits and failing rules: $out"
+else
+    not_ok "limits and failing rules: the eh_elf, the interpreter and the DWARF fallback agree" \
+        "${out:-build failed}$(cat "$work/limits_cc.log" 2>/dev/null)"
 fi
 # The check can fail: one changed offset in one row body is caught.
 sed '0,/cfa + (uint64_t)-16ll/s//cfa + (uint64_t)-24ll/' "$work/check_unwind.c" > "$work/mutated.c"
