@@ -4,7 +4,8 @@
 #   make check           build and run all tests (unit, golden, bad input, oracle sample)
 #   make check-full      the readelf oracle on every system binary
 #   make bench           benchmarks, printed as ratios against references run alongside
-#   make fuzz            build and run the libFuzzer target over the CFI reader (FUZZ_SECONDS)
+#   make fuzz            libFuzzer over the CFI reader and synthesis (FUZZ_SECONDS), and
+#                        FUZZ_MUTANTS mutated binaries through every front end (check-mutants)
 #   make install PREFIX=/usr/local   tools, and the dwunwind runtime (header, libraries, dwunwind.pc)
 #   make SAN=1 ...       the same with -fsanitize=address,undefined (into build-san/)
 #   make run             the README's main job: dwcheck audits the system's core libraries
@@ -47,14 +48,24 @@ SAN_FLAGS := $(if $(SAN),$(SANITIZERS))
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(SAN_FLAGS) -I. -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
-# ---- the library: object loading and DWARF semantics --------------------------
-LIB_SRCS := \
+# ---- the libraries: one archive per stage, linked in layer order ---------------
+# The folders are the pipeline (DESIGN.md): a stage reads only the stages
+# above it.  Each is an archive, build/stage/libSTAGE.a, and programs link them
+# in the reverse of STAGES (a stage before those it reads).  Each archive is
+# also linked whole against the stages above it and the system libraries
+# alone (layers.ok, before any program): a dependency that runs back up, or
+# sideways to a later stage, is an undefined symbol there and fails the build.
+# The front ends' own modules (tools/) are the last stage.
+STAGES := object semantics synth verify report annotate compile tools
+object_SRCS := \
 	object/error.c \
 	object/elf_file.c \
 	object/code_bounds.c \
 	object/command.c \
 	object/signals.c \
 	object/output_file.c \
+	object/identity.c
+semantics_SRCS := \
 	semantics/dwarf_expr.c \
 	semantics/unwind_table.c \
 	semantics/cfa_program.c \
@@ -62,32 +73,56 @@ LIB_SRCS := \
 	semantics/cfi_eval.c \
 	semantics/fde_lookup.c \
 	semantics/lsda.c \
-	semantics/table_print.c \
+	semantics/table_print.c
+synth_SRCS := \
 	synth/x86_decode.c \
 	synth/x86_unknown.c \
 	synth/abstract_state.c \
 	synth/functions.c \
+	synth/function_code.c \
+	synth/landing_pads.c \
+	synth/jump_tables.c \
+	synth/cfg.c \
+	synth/dataflow.c \
+	synth/emit_row.c \
+	synth/emit_table.c \
 	synth/synthesize.c \
-	synth/program.c \
+	synth/program.c
+verify_SRCS := \
 	verify/rule_eval.c \
 	verify/audit_file.c \
 	verify/agreement.c \
-	verify/check.c \
+	verify/finding.c \
+	verify/excerpt.c \
+	verify/check.c
+report_SRCS := \
+	report/json_string.c \
+	report/table_json.c \
 	report/text_report.c \
 	report/sarif_report.c \
-	report/html_report.c \
-	compile/eh_elf_gen.c \
+	report/html_report.c
+annotate_SRCS := \
 	annotate/cfi_text.c \
 	annotate/asm_source.c \
 	annotate/asm_build.c \
 	annotate/line_map.c \
 	annotate/cfi_plan.c \
 	annotate/source_rewrite.c \
-	annotate/annotate.c \
-	tools/cli.c
+	annotate/annotate.c
+compile_SRCS := \
+	compile/eh_elf_gen.c \
+	compile/cc_build.c
+tools_SRCS := \
+	tools/cli.c \
+	tools/worker_pool.c
 
+LIB_SRCS := $(foreach s,$(STAGES),$($(s)_SRCS))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
-LIB := $(BUILD)/libdwcheck.a
+reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+STAGE_LIB = $(BUILD)/stage/lib$(1).a
+# What programs link: every stage's archive, in link order.
+LIB := $(foreach s,$(call reverse,$(STAGES)),$(call STAGE_LIB,$(s)))
+LAYERS_OK := $(BUILD)/stage/layers.ok
 
 TOOLS := dwtable dwsynth dwcheck dwcompile
 TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
@@ -100,12 +135,13 @@ RUNTIME_A := $(BUILD)/lib/libdwunwind.a
 RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_table \
-	test_abstract_state test_cfi_reader test_x86_unknown
+	test_abstract_state test_dataflow test_emit_row test_cfi_reader test_x86_unknown test_finding \
+	test_worker_pool
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: all check check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
         check-mutants fuzz-mutants mutants-tools install clean run deps
-all: $(TOOL_BINS) $(RUNTIME_A) $(RUNTIME_SO)
+all: $(TOOL_BINS) $(LAYERS_OK) $(RUNTIME_A) $(RUNTIME_SO)
 
 deps: $(DEPS_STAMP)
 
@@ -137,11 +173,30 @@ $(RUNTIME_SO): $(RUNTIME_OBJS) runtime/dwunwind.map
 	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libdwunwind.so -Wl,--version-script=runtime/dwunwind.map \
 	    $(RUNTIME_OBJS) -ldl -lpthread -o $@
 
-$(LIB): $(LIB_OBJS)
-	@rm -f $@
-	ar rcs $@ $^
+define stage_archive
+$(call STAGE_LIB,$(1)): $$($(1)_SRCS:%.c=$(BUILD)/obj/%.o)
+	@mkdir -p $$(@D) && rm -f $$@
+	ar rcs $$@ $$^
+endef
+$(foreach s,$(STAGES),$(eval $(call stage_archive,$(s))))
 
-$(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LIB)
+# Each stage whole, then the stages above it (nearest first), then the system.
+$(LAYERS_OK): $(LIB)
+	@printf 'int main(void) { return 0; }\n' > $(BUILD)/stage/main.c
+	@$(CC) -c $(BUILD)/stage/main.c -o $(BUILD)/stage/main.o
+	@above=; for s in $(STAGES); do \
+	    $(CC) $(LDFLAGS_ALL) $(BUILD)/stage/main.o -Wl,--whole-archive $(BUILD)/stage/lib$$s.a \
+	        -Wl,--no-whole-archive $$above $(DWARF_LIBS) $(PKG_LIBS) -o $(BUILD)/stage/layer-check \
+	        2> $(BUILD)/stage/layer-check.log || { \
+	        echo "$$s/ uses a stage it may not read (the order is $(STAGES)):" >&2; \
+	        { grep -o "undefined reference to .*" $(BUILD)/stage/layer-check.log || \
+	          cat $(BUILD)/stage/layer-check.log; } | sort -u >&2; exit 1; }; \
+	    above="$(BUILD)/stage/lib$$s.a $$above"; \
+	done
+	@rm -f $(BUILD)/stage/layer-check
+	@touch $@
+
+$(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LIB) $(LAYERS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -o $@
 
@@ -215,8 +270,16 @@ $(BUILD)/tests/inject_fault: tests/check/inject_fault.c | $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $< $(PKG_LIBS) -o $@
 
-check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault
+# What the front ends ask of the system, changed or watched (a machine with
+# more cores, the files opened: tests/check/front_ends.sh).  Preloaded into
+# sanitized tools too, so built without the sanitizers.
+$(BUILD)/tests/preload.so: tests/check/preload.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 $(WARN) -fPIC -shared $< -ldl -o $@
+
+check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault $(BUILD)/tests/preload.so
 	@tests/check/run.sh $(BUILD)
+	@tests/check/front_ends.sh $(BUILD)
 
 # Unwinding: dwunwind (eh_elfs and the DWARF fallback) against libgcc and libunwind.
 # libunwind exports libgcc's _Unwind_* names too: libgcc_s comes first, so that

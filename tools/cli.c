@@ -44,14 +44,14 @@ int cli_parse_address(const char *text, unsigned long long *out)
 int cli_default_jobs(void)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    return cores > 0 ? (int)cores : 1;
+    return cores < 1 ? 1 : cores > CLI_JOBS_MAX ? CLI_JOBS_MAX : (int)cores;
 }
 
 int cli_parse_jobs(const char *text, int *jobs)
 {
     unsigned long long n;
-    if (cli_parse_address(text, &n) != 0 || n == 0 || n > 256) {
-        cli_error(NULL, "bad --jobs '%s' (1 to 256)", text);
+    if (cli_parse_address(text, &n) != 0 || n == 0 || n > CLI_JOBS_MAX) {
+        cli_error(NULL, "bad --jobs '%s' (1 to %d)", text, CLI_JOBS_MAX);
         return -1;
     }
     *jobs = (int)n;

@@ -36,10 +36,15 @@ int cli_parse_address(const char *text, unsigned long long *out);
  */
 int cli_pick(const char *option, const char *text, const char *const *names);
 
-/* The default for -j: the number of online cores (at least 1). */
+/* The most worker processes -j asks for, and the default's bound. */
+#define CLI_JOBS_MAX 256
+
+/* The default for -j: the number of online cores, at least 1 and at most
+ * CLI_JOBS_MAX (a machine with more cores gets as many workers as -j allows). */
 int cli_default_jobs(void);
 
-/* Parse -j's argument (1 to 256) into *JOBS; on error print it and return -1. */
+/* Parse -j's argument (1 to CLI_JOBS_MAX) into *JOBS; on error print it and
+ * return -1. */
 int cli_parse_jobs(const char *text, int *jobs);
 
 /* Give stdout a large buffer (tools print a lot, line by line). */

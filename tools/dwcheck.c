@@ -9,20 +9,18 @@
  * progress line on a terminal and a summary at the end.  A file that could
  * not be audited, or was skipped (not ELF), is named on stderr and has its
  * record in the machine-readable outputs too, in its place: a JSON line, a
- * SARIF notification, a row of the HTML report's table of files.
+ * SARIF notification, a row of the HTML report's table of files.  The
+ * workers are a worker_pool: a file's record travels back over its pipe.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "worker_pool.h"
 #include "object/elf_file.h"
 #include "object/output_file.h"
 #include "report/html_report.h"
@@ -75,7 +73,8 @@ static void usage(FILE *out)
             "                     (DIR is created if absent; symbolic links are followed;\n"
             "                     a DIR that is no directory, an index.html that is no\n"
             "                     regular file, are refused)\n"
-            "  -j, --jobs=N       audit N files at once (default: all cores)\n"
+            "  -j, --jobs=N       audit N files at once, 1 to 256 (default: all cores,\n"
+            "                     at most 256)\n"
             "  --fail-on=LEVEL    exit 1 when findings of LEVEL or worse exist:\n"
             "                     error (default), warning, or never\n"
             "  -h, --help         show this help\n"
@@ -93,36 +92,6 @@ static void usage(FILE *out)
             "file that could not be audited (the others are still audited).\n");
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n > 0) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *p, size_t n)
-{
-    char *c = p;
-    while (n > 0) {
-        ssize_t r = read(fd, c, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        c += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
 static void audit_one(const char *path, uint32_t unique, struct file_record *rec)
 {
     memset(rec, 0, sizeof *rec);
@@ -134,28 +103,25 @@ static void audit_one(const char *path, uint32_t unique, struct file_record *rec
         rec->status = FILE_AUDITED;
 }
 
-/* Worker: take the next distinct file from the shared counter until none is
- * left (big files do not hold up a fixed share), and send each result. */
-static int worker(char **paths, uint32_t nunique, uint32_t *next, int fd)
+/* A worker's task: audit the distinct file TASK (of the paths ARG) and send
+ * its record, findings after it, over FD. */
+static int audit_task(uint32_t task, int fd, void *arg)
 {
-    for (;;) {
-        uint32_t u = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
-        if (u >= nunique)
-            return EXIT_CLEAN;
-        struct file_record rec;
-        audit_one(paths[u], u, &rec);
-        if (write_all(fd, &rec, sizeof rec) != 0 ||
-            (rec.result.nfindings &&
-             write_all(fd, rec.result.findings, rec.result.nfindings * sizeof *rec.result.findings) != 0))
-            return EXIT_TROUBLE;
-        check_result_release(&rec.result);
-    }
+    char **paths = arg;
+    struct file_record rec;
+    audit_one(paths[task], task, &rec);
+    size_t nfindings = rec.result.nfindings;
+    int rc = worker_pool_write(fd, &rec, sizeof rec);
+    if (rc == 0 && nfindings)
+        rc = worker_pool_write(fd, rec.result.findings, nfindings * sizeof *rec.result.findings);
+    check_result_release(&rec.result);
+    return rc;
 }
 
 /* Read one record from FD (its findings into memory the record then owns). */
 static int receive(int fd, struct file_record *rec)
 {
-    if (read_all(fd, rec, sizeof *rec) != 0)
+    if (worker_pool_read(fd, rec, sizeof *rec) != 0)
         return -1;
     struct check_result *r = &rec->result;
     r->findings = NULL;
@@ -163,12 +129,34 @@ static int receive(int fd, struct file_record *rec)
     if (!r->nfindings)
         return 0;
     r->findings = malloc(r->nfindings * sizeof *r->findings);
-    if (!r->findings || read_all(fd, r->findings, r->nfindings * sizeof *r->findings) != 0) {
+    if (!r->findings || worker_pool_read(fd, r->findings, r->nfindings * sizeof *r->findings) != 0) {
         free(r->findings);
         r->findings = NULL;
         r->nfindings = 0;
         return -1;
     }
+    return 0;
+}
+
+/* The records received so far, by distinct file. */
+struct received {
+    struct file_record *recs;   /* [nunique] */
+    uint8_t *have;              /* [nunique]: recs[u] is in */
+    uint32_t nunique;
+};
+
+static int receive_record(int fd, void *arg)
+{
+    struct received *in = arg;
+    struct file_record rec;
+    if (receive(fd, &rec) != 0)
+        return -1;
+    if (rec.unique >= in->nunique) {
+        check_result_release(&rec.result);
+        return -1;
+    }
+    in->recs[rec.unique] = rec;
+    in->have[rec.unique] = 1;
     return 0;
 }
 
@@ -275,75 +263,41 @@ static int audit_all(char **files, int nfiles, const struct options *opt, struct
         return EXIT_TROUBLE;
     }
     uint32_t nunique = distinct_files(files, nfiles, unique_of, unique_path);
-    struct file_record *recs = calloc(nunique, sizeof *recs);
-    uint8_t *have = calloc(nunique, 1);
-    /* The next distinct file to audit, shared by the workers. */
-    uint32_t *next = mmap(NULL, sizeof *next, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (!recs || !have || next == MAP_FAILED) {
+    struct received in = {.recs = calloc(nunique, sizeof *in.recs), .have = calloc(nunique, 1),
+                          .nunique = nunique};
+    if (!in.recs || !in.have) {
         cli_error(NULL, "out of memory");
         return EXIT_TROUBLE;
     }
-    *next = 0;
-    int jobs = opt->jobs < (int)nunique ? opt->jobs : (int)nunique;
-    pid_t pids[256];
-    struct pollfd fds[256];
-    fflush(NULL);
-    for (int k = 0; k < jobs; k++) {
-        int p[2];
-        if (pipe(p) != 0 || (pids[k] = fork()) < 0) {
-            cli_error(NULL, "cannot start worker processes: %s", strerror(errno));
-            return EXIT_TROUBLE;
-        }
-        if (pids[k] == 0) {
-            close(p[0]);
-            _exit(worker(unique_path, nunique, next, p[1]));
-        }
-        close(p[1]);
-        fds[k] = (struct pollfd){.fd = p[0], .events = POLLIN};
+    char err[256];
+    struct worker_pool *pool = worker_pool_start(nunique, (unsigned)opt->jobs, audit_task, unique_path, err,
+                                                 sizeof err);
+    if (!pool) {
+        cli_error(NULL, "%s", err);
+        return EXIT_TROUBLE;
     }
-    int status = EXIT_CLEAN, open_fds = jobs;
+    int status = EXIT_CLEAN;
     for (int i = 0; i < nfiles; i++) {
         uint32_t u = unique_of[i];
         progress(i, nfiles, files[i]);
         /* Results arrive in any order: wait until this file's is in. */
-        while (!have[u] && open_fds > 0) {
-            if (poll(fds, (nfds_t)jobs, -1) < 0 && errno != EINTR)
-                break;
-            for (int k = 0; k < jobs; k++) {
-                if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
-                    continue;
-                struct file_record rec;
-                if (receive(fds[k].fd, &rec) != 0 || rec.unique >= nunique) {
-                    close(fds[k].fd);
-                    fds[k].fd = -1;
-                    open_fds--;
-                    continue;
-                }
-                recs[rec.unique] = rec;
-                have[rec.unique] = 1;
-            }
-        }
+        while (!in.have[u] && worker_pool_receive(pool, receive_record, &in) > 0)
+            ;
         progress(i + 1, nfiles, NULL);
-        int rc = have[u] ? take_record(files[i], &recs[u], opt, totals)
-                         : take_not_audited(files[i], FILE_FAILED, "the worker process auditing it failed", opt,
-                                            totals);
+        int rc = in.have[u] ? take_record(files[i], &in.recs[u], opt, totals)
+                            : take_not_audited(files[i], FILE_FAILED, "the worker process auditing it failed",
+                                               opt, totals);
         fflush(stdout);
         if (rc > status)
             status = rc;
     }
-    for (int k = 0; k < jobs; k++) {
-        int ws;
-        if (fds[k].fd >= 0)
-            close(fds[k].fd);
-        if (waitpid(pids[k], &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0)
-            status = EXIT_TROUBLE;
-    }
+    if (worker_pool_finish(pool) != 0)
+        status = EXIT_TROUBLE;
     for (uint32_t u = 0; u < nunique; u++)
-        if (have[u])
-            check_result_release(&recs[u].result);
-    munmap(next, sizeof *next);
-    free(recs);
-    free(have);
+        if (in.have[u])
+            check_result_release(&in.recs[u].result);
+    free(in.recs);
+    free(in.have);
     free(unique_of);
     free(unique_path);
     return status;

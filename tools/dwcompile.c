@@ -3,15 +3,16 @@
  *
  *   dwcompile [--force] [-o OUT.eh_elf.so] [--emit-c OUT.c] FILE
  *
- * The binary is audited first (what dwcheck does); errors refuse the
- * compilation unless --force.  The tables of .eh_frame become C
- * (compile/eh_elf_gen), which the system's cc compiles to a shared object
- * that the dwunwind runtime loads.  Outputs are written to temporary files
- * and renamed into place (object/output_file), so a failure or an
- * interruption never leaves a partial file over a good one, nor a
- * temporary file; an output that is a device, a FIFO or a directory is
- * refused before any work.  The compiler runs bounded, in its own process
- * group (object/command).
+ * The binary is opened and its .eh_frame read once (verify/audit_file),
+ * audited first (what dwcheck does: errors refuse the compilation unless
+ * --force), then the same tables become C (compile/eh_elf_gen), which the
+ * system's cc compiles to a shared object that the dwunwind runtime loads,
+ * stamped with the binary's identity (object/identity).  Outputs are written
+ * to temporary files and renamed into place (object/output_file; the shared
+ * object through compile/cc_build, whose compiler runs bounded in its own
+ * process group), so a failure or an interruption never leaves a partial
+ * file over a good one, nor a temporary file; an output that is a device, a
+ * FIFO or a directory is refused before any work.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,14 +23,15 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "compile/cc_build.h"
 #include "compile/eh_elf_gen.h"
-#include "object/command.h"
 #include "object/elf_file.h"
+#include "object/identity.h"
 #include "object/output_file.h"
 #include "report/text_report.h"
-#include "runtime/identity.h"
 #include "semantics/cfi_eval.h"
 #include "semantics/cfi_reader.h"
+#include "verify/audit_file.h"
 #include "verify/check.h"
 
 struct options {
@@ -69,55 +71,26 @@ static void usage(FILE *out)
             "2 usage error, unreadable FILE, or a failed compilation.\n");
 }
 
-/* The tables of every FDE of .eh_frame; *N of them.  Returns NULL with ERR
- * (no .eh_frame, malformed), EH then released. */
-static struct unwind_table *read_tables(struct elf_file *ef, struct cfi_section *eh, size_t *n,
-                                        char *err, size_t errlen)
+/* The tables of every FDE of EH (.eh_frame, read once with the audit); *N
+ * of them.  Returns NULL with ERR (malformed). */
+static struct unwind_table *read_tables(const struct cfi_section *eh, size_t *n, char *err, size_t errlen)
 {
-    int rc = cfi_section_read(ef, ".eh_frame", eh, err, errlen);
-    if (rc <= 0) {
-        if (rc == 0)
-            snprintf(err, errlen, "no .eh_frame section");
-        return NULL;
-    }
     struct cfi_eval ev;
     if (cfi_eval_init(&ev, eh) != 0) {
         snprintf(err, errlen, "out of memory");
-        cfi_section_release(eh);
         return NULL;
     }
     struct unwind_table *t;
     struct cfa_error ce = {0};
     const struct cfi_fde *bad = NULL;
-    rc = cfi_eval_all_tables(&ev, &t, n, &ce, &bad);
+    int rc = cfi_eval_all_tables(&ev, &t, n, &ce, &bad);
     if (rc == -2)
         snprintf(err, errlen, "out of memory");
     else if (rc != 0)
         snprintf(err, errlen, ".eh_frame: FDE for 0x%llx: %s", (unsigned long long)bad->pc_begin,
                  ce.reason ? ce.reason : "malformed");
     cfi_eval_release(&ev);
-    if (rc != 0)
-        cfi_section_release(eh);
     return rc == 0 ? t : NULL;
-}
-
-/* FILE's identity (runtime/identity.h): its build-id, else a hash of its
- * .eh_frame_hdr.  Returns 0, or -1 with ERR. */
-static int object_identity(struct elf_file *ef, struct dwu_identity *id, char *err, size_t errlen)
-{
-    uint64_t n;
-    struct elf_section *notes = elf_file_section(ef, ".note.gnu.build-id");
-    const uint8_t *bytes = notes ? elf_file_section_bytes(ef, notes, &n, err, errlen) : NULL;
-    if (bytes && dwu_identity_from_notes(bytes, (size_t)n, id) == 0)
-        return 0;
-    struct elf_section *hdr = elf_file_section(ef, ".eh_frame_hdr");
-    if (!hdr || !(bytes = elf_file_section_bytes(ef, hdr, &n, err, errlen))) {
-        snprintf(err, errlen, "no build-id and no .eh_frame_hdr: the runtime could not find the "
-                              "tables, nor tell this build from another");
-        return -1;
-    }
-    dwu_identity_from_hdr(bytes, (size_t)n, id);
-    return 0;
 }
 
 /* Where the outputs go (object/output_file): the eh_elf, and the C when
@@ -168,48 +141,13 @@ static void targets_release(struct targets *t)
     free(t->c);
 }
 
-/* $CC -O2 -fPIC -shared ... -o SO C, within the limits of object/command.
- * Returns 0, or -1 (reported). */
-static int run_compiler(const char *input, const char *so, const char *c)
-{
-    size_t ncc;
-    char **cc = command_cc(&ncc);
-    char **argv = cc ? calloc(ncc + 8, sizeof *argv) : NULL;
-    if (!argv) {
-        cli_error(input, "out of memory");
-        command_words_free(cc);
-        return -1;
-    }
-    static char *const flags[] = {"-O2", "-fPIC", "-shared", "-fno-asynchronous-unwind-tables", "-o"};
-    size_t k = 0;
-    for (size_t i = 0; i < ncc; i++)
-        argv[k++] = cc[i];
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        argv[k++] = flags[i];
-    argv[k++] = (char *)so;
-    argv[k++] = (char *)c;
-    struct command_result res;
-    int rc = command_run(argv, 0, NULL, &res);
-    if (rc != 0) {
-        char who[256], why[512];
-        snprintf(who, sizeof who, "the C compiler (%s)", cc[0]);
-        if (res.end == COMMAND_EXITED)
-            cli_error(input, "%s failed on the generated code", who);
-        else
-            cli_error(input, "%s", command_failure(&res, who, why, sizeof why));
-    }
-    command_words_free(cc);
-    free(argv);
-    return rc == 0 ? 0 : -1;
-}
-
 static int compile(const struct options *opt, const struct targets *t,
                    const struct unwind_table *const *tables, size_t n, const struct dwu_identity *id)
 {
     char err[512];
     /* The C beside where it is kept, else beside the eh_elf. */
     const char *c_target = t->c ? t->c : t->eh_elf;
-    struct output_temp c_tmp, so_tmp;
+    struct output_temp c_tmp;
     if (output_temp_create(&c_tmp, c_target, ".c", err, sizeof err) != 0) {
         cli_error(opt->emit_c ? opt->emit_c : t->eh_elf_name, "%s", err);
         return EXIT_TROUBLE;
@@ -232,19 +170,9 @@ static int compile(const struct options *opt, const struct targets *t,
         output_temp_discard(&c_tmp);
         return EXIT_TROUBLE;
     }
-    if (output_temp_create(&so_tmp, t->eh_elf, ".so", err, sizeof err) != 0) {
-        cli_error(t->eh_elf_name, "%s", err);
-        output_temp_discard(&c_tmp);
-        return EXIT_TROUBLE;
-    }
-    close(so_tmp.fd);
-    if (run_compiler(opt->input, so_tmp.path, c_tmp.path) != 0) {
-        output_temp_discard(&so_tmp);
-        output_temp_discard(&c_tmp);
-        return EXIT_TROUBLE;
-    }
-    if (output_temp_commit(&so_tmp, t->eh_elf, err, sizeof err) != 0) {
-        cli_error(t->eh_elf_name, "%s", err);
+    rc = cc_build_shared(c_tmp.path, t->eh_elf, err, sizeof err);
+    if (rc != 0) {
+        cli_error(rc == CC_BUILD_COMPILER ? opt->input : t->eh_elf_name, "%s", err);
         output_temp_discard(&c_tmp);
         return EXIT_TROUBLE;
     }
@@ -262,15 +190,21 @@ static int compile(const struct options *opt, const struct targets *t,
     return 0;
 }
 
-/* Audit, then compile OPT->input to T.  Returns the exit status. */
+/* Audit, then compile OPT->input to T, the file opened once.  Returns the
+ * exit status. */
 static int compile_file(const struct options *opt, const struct targets *t)
 {
-    /* The gate: verification errors refuse the compilation. */
     char err[512];
-    struct check_result result;
-    int not_elf = 0;
-    if (check_file(opt->input, &result, &not_elf, err, sizeof err) != 0) {
+    struct audit_file af;
+    if (audit_file_open(&af, opt->input, CHECK_NO_EH, NULL, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
+        return EXIT_TROUBLE;
+    }
+    /* The gate: verification errors refuse the compilation. */
+    struct check_result result;
+    if (check_audit_file(&af, &result, err, sizeof err) != 0) {
+        cli_error(opt->input, "%s", err);
+        audit_file_close(&af);
         return EXIT_TROUBLE;
     }
     size_t errors = check_count(&result, SEVERITY_ERROR);
@@ -278,6 +212,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
         report_text_file(stdout, opt->input, &result);
         if (!opt->force) {
             check_result_release(&result);
+            audit_file_close(&af);
             cli_error(opt->input, "refused: verification reports %zu error%s (--force compiles anyway)",
                       errors, errors == 1 ? "" : "s");
             return EXIT_FINDINGS;
@@ -287,23 +222,17 @@ static int compile_file(const struct options *opt, const struct targets *t)
     }
     check_result_release(&result);
 
-    struct elf_file ef;
-    if (elf_file_open(&ef, opt->input, err, sizeof err) != 0) {
-        cli_error(opt->input, "%s", err);
-        return EXIT_TROUBLE;
-    }
     struct dwu_identity id;
-    if (object_identity(&ef, &id, err, sizeof err) != 0) {
+    if (object_identity(&af.ef, &id, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
-        elf_file_close(&ef);
+        audit_file_close(&af);
         return EXIT_TROUBLE;
     }
-    struct cfi_section eh;
     size_t n = 0;
-    struct unwind_table *tables = read_tables(&ef, &eh, &n, err, sizeof err);
+    struct unwind_table *tables = read_tables(&af.prog.eh, &n, err, sizeof err);
     if (!tables) {
         cli_error(opt->input, "%s", err);
-        elf_file_close(&ef);
+        audit_file_close(&af);
         return EXIT_TROUBLE;
     }
     const struct unwind_table **ptrs = malloc((n + 1) * sizeof *ptrs);
@@ -317,8 +246,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
     }
     free(ptrs);
     cfi_eval_tables_release(tables, n);
-    cfi_section_release(&eh);
-    elf_file_close(&ef);
+    audit_file_close(&af);
     return status;
 }
 

@@ -25,6 +25,8 @@
 #include "object/elf_file.h"
 #include "object/output_file.h"
 #include "semantics/abi.h"
+#include "report/json_string.h"
+#include "report/table_json.h"
 #include "semantics/table_print.h"
 #include "synth/program.h"
 #include "verify/agreement.h"
