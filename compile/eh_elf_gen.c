@@ -335,7 +335,7 @@ static int row_code(struct gen *g, struct text *cfa_part, struct text *regs_part
 {
     text_reset(cfa_part);
     text_reset(regs_part);
-    if (row->reg[DWARF_REG_RA].kind == REG_RULE_UNDEFINED) {
+    if (row->reg[ABI_RA].kind == REG_RULE_UNDEFINED) {
         text_add(cfa_part, "return DWU_END;");
         return 0;
     }
@@ -361,7 +361,7 @@ static int row_code(struct gen *g, struct text *cfa_part, struct text *regs_part
         const struct unwind_rule *r = &row->reg[c];
         switch (r->kind) {
         case REG_RULE_UNREFERENCED:
-            if (c == DWARF_REG_RA) {
+            if (c == ABI_RA) {
                 text_add(b, "return DWU_EBADRULE; ");
             } else if (unmentioned_column(c) == COLUMN_BECOMES_CFA) {
                 text_add(b, "out->r[%u] = cfa; ", c);

@@ -130,7 +130,7 @@ const char *unwind_column_name(int column)
 {
     if (column < 0)
         return "CFA";
-    if (column == DWARF_REG_RA)
+    if (column == ABI_RA)
         return "ra";
     return dwarf_reg_name((unsigned)column);
 }

@@ -21,10 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DWARF_REG_RSP 7
-#define DWARF_REG_RBP 6
-#define DWARF_REG_RA 16
-#define UNWIND_COLUMNS 17         /* rax..r15 and RA */
+#include "semantics/abi.h"
+
+#define UNWIND_COLUMNS 17         /* rax..r15 and RA (semantics/abi.h numbers them) */
 #define UNWIND_MAX_COLUMNS 128    /* DWARF columns the evaluator tracks */
 
 enum cfa_rule_kind {

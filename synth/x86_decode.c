@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "semantics/abi.h"
 #include "x86_unknown.h"
 
 struct x86_decoder {
@@ -518,7 +519,7 @@ static unsigned lower_unknown(const uint8_t *code, size_t n, struct ir_insn *in)
         ir_add(in, ir_clobber(u.writes[i]));
     if (u.stores && u.base != 0xff && !u.has_index && u.exact_disp)
         ir_add(in, ir_store(u.base, u.disp, IR_REG_NONE, (uint8_t)u.store_size));
-    else if (u.stores && (u.base == 7 || u.base == 6))
+    else if (u.stores && (u.base == ABI_RSP || u.base == ABI_RBP))
         in->clobbers_unknown = 1;   /* somewhere in the frame */
     return u.len;
 }

@@ -3,7 +3,7 @@
  */
 #include "check.h"
 
-#include <libdwarf/dwarf.h>
+#include "semantics/dwarf_constants.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "object/elf_file.h"
 #include "object/error.h"
 #include "semantics/abi.h"
+#include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
 #include "semantics/table_print.h"
 #include "verify/audit_file.h"
