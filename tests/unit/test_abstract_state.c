@@ -24,42 +24,13 @@
 #include "synth/abstract_state.h"
 #include "synth/ir.h"
 #include "synth/synthesize.h"
+#include "tests/unit/synth_asserts.h"
 
 #define RSP ABI_RSP
 #define RBP ABI_RBP
 #define NONE IR_REG_NONE
 
 /* ---- assertions (macros, so that a failure names the caller's line) ------ */
-
-#define assert_unknown(val) assert_int_equal((val).kind, AV_UNKNOWN)
-
-#define assert_cfa(val, k)                                                     \
-    do {                                                                       \
-        struct absval cfa_v_ = (val);                                          \
-        assert_int_equal(cfa_v_.kind, AV_CFA);                                 \
-        assert_true(cfa_v_.off == (int64_t)(k));                               \
-    } while (0)
-
-#define assert_entry(val, r, k)                                                \
-    do {                                                                       \
-        struct absval ent_v_ = (val);                                          \
-        assert_int_equal(ent_v_.kind, AV_ENTRY);                               \
-        assert_int_equal(ent_v_.reg, (r));                                     \
-        assert_true(ent_v_.off == (int64_t)(k));                               \
-    } while (0)
-
-#define assert_cfa_rule(row, r, k)                                             \
-    do {                                                                       \
-        assert_int_equal((row).cfa.kind, CFA_RULE_REG_OFFSET);                 \
-        assert_int_equal((row).cfa.reg, (r));                                  \
-        assert_true((row).cfa.offset == (int64_t)(k));                         \
-    } while (0)
-
-#define assert_saved_at(row, r, k)                                             \
-    do {                                                                       \
-        assert_int_equal((row).reg[(r)].kind, REG_RULE_OFFSET);                \
-        assert_true((row).reg[(r)].offset == (int64_t)(k));                    \
-    } while (0)
 
 #define assert_rule_kind(row, r, kd) assert_int_equal((row).reg[(r)].kind, (kd))
 

@@ -26,28 +26,12 @@
 #include "synth/function_code.h"
 #include "synth/jump_tables.h"
 #include "synth/landing_pads.h"
+#include "tests/unit/synth_asserts.h"
 
 #define BASE 0x1000
 #define MAX_INSNS 16
 #define RETURNS_RAX 0x2000        /* a callee that gives rax back */
 #define NEVER_RETURNS 0x3000      /* a callee that never returns */
-
-#define assert_unknown(val) assert_int_equal((val).kind, AV_UNKNOWN)
-
-#define assert_cfa(val, k)                                                     \
-    do {                                                                       \
-        struct absval cfa_v_ = (val);                                          \
-        assert_int_equal(cfa_v_.kind, AV_CFA);                                 \
-        assert_true(cfa_v_.off == (int64_t)(k));                               \
-    } while (0)
-
-#define assert_entry(val, r)                                                   \
-    do {                                                                       \
-        struct absval ent_v_ = (val);                                          \
-        assert_int_equal(ent_v_.kind, AV_ENTRY);                               \
-        assert_int_equal(ent_v_.reg, (r));                                     \
-        assert_true(ent_v_.off == 0);                                          \
-    } while (0)
 
 /* ---- a function in IR, and its analysis ----------------------------------- */
 
@@ -173,14 +157,14 @@ static void test_transfer_applies_call_effect(void **state)
     struct abs_state st;
     abs_state_entry(&st);
     dataflow_transfer(&f->cfg, 0, &st);
-    assert_entry(st.reg[ABI_RAX], ABI_RAX);
+    assert_entry(st.reg[ABI_RAX], ABI_RAX, 0);
     assert_unknown(st.reg[ABI_RCX]);
     assert_unknown(st.reg[ABI_R11]);
-    assert_entry(st.reg[ABI_RBX], ABI_RBX);
+    assert_entry(st.reg[ABI_RBX], ABI_RBX, 0);
     assert_cfa(st.reg[ABI_RSP], -8);
     dataflow_transfer(&f->cfg, 1, &st);
     assert_unknown(st.reg[ABI_RAX]);
-    assert_entry(st.reg[ABI_R12], ABI_R12);
+    assert_entry(st.reg[ABI_R12], ABI_R12, 0);
     /* The fixpoint uses the same transfer: the return after both calls
      * gives back neither rax nor rcx, and every callee-saved register. */
     assert_true(f->df.returns);
@@ -205,11 +189,11 @@ static void test_join_at_merge(void **state)
     assert_int_equal(f->cfg.nblocks, 3);
     const struct block *fall = block_at(f, 2), *merge = block_at(f, 4);
     assert_true(fall->reached && merge->reached);
-    assert_entry(fall->in.reg[ABI_RBX], ABI_RBX);
+    assert_entry(fall->in.reg[ABI_RBX], ABI_RBX, 0);
     assert_unknown(merge->in.reg[ABI_RBX]);
     assert_cfa(merge->in.reg[ABI_RSP], -16);
-    assert_entry(abs_state_slot(&merge->in, -16), ABI_RBX);
-    assert_entry(merge->in.reg[ABI_R12], ABI_R12);
+    assert_entry(abs_state_slot(&merge->in, -16), ABI_RBX, 0);
+    assert_entry(merge->in.reg[ABI_R12], ABI_R12, 0);
     release(f);
 }
 
@@ -229,7 +213,7 @@ static void test_loop_reaches_fixpoint(void **state)
     assert_true(head->reached);
     assert_unknown(head->in.reg[ABI_RAX]);
     assert_cfa(head->in.reg[ABI_RSP], -16);
-    assert_entry(abs_state_slot(&head->in, -16), ABI_RBP);
+    assert_entry(abs_state_slot(&head->in, -16), ABI_RBP, 0);
     assert_int_equal(f->df.nwork, 0);
     assert_false(f->df.clobbered & (1u << ABI_RBP));
     release(f);
@@ -281,7 +265,7 @@ static void test_tail_call_leaves_with_its_state(void **state)
     assert_true(f->exits[0].target == 0x5000);
     assert_int_equal(f->exits[0].kind, 0);
     assert_cfa(f->exits[0].state.reg[ABI_RSP], -8);
-    assert_entry(f->exits[0].state.reg[ABI_RBX], ABI_RBX);
+    assert_entry(f->exits[0].state.reg[ABI_RBX], ABI_RBX, 0);
     release(f);
 }
 
@@ -300,7 +284,7 @@ static void test_equal_edge_refines(void **state)
     add(f, IR_FLOW_RET, 0);                       /* 4 */
     analyse(f);
     assert_unknown(block_at(f, 3)->in.reg[ABI_RCX]);
-    assert_entry(block_at(f, 4)->in.reg[ABI_RCX], ABI_RBX);
+    assert_entry(block_at(f, 4)->in.reg[ABI_RCX], ABI_RBX, 0);
     release(f);
 }
 

@@ -23,22 +23,10 @@
 #include "semantics/unwind_table.h"
 #include "synth/emit_row.h"
 #include "synth/synthesize.h"
+#include "tests/unit/synth_asserts.h"
 
 #define BASE 0x1000
 #define MAX_INSNS 16
-
-#define assert_cfa_rule(row, r, k)                                             \
-    do {                                                                       \
-        assert_int_equal((row).cfa.kind, CFA_RULE_REG_OFFSET);                 \
-        assert_int_equal((row).cfa.reg, (r));                                  \
-        assert_true((row).cfa.offset == (int64_t)(k));                         \
-    } while (0)
-
-#define assert_saved_at(row, r, k)                                             \
-    do {                                                                       \
-        assert_int_equal((row).reg[(r)].kind, REG_RULE_OFFSET);                \
-        assert_true((row).reg[(r)].offset == (int64_t)(k));                    \
-    } while (0)
 
 static void apply(struct abs_state *s, struct ir_effect e)
 {
