@@ -4,7 +4,7 @@
 #   make check           build and run all tests (unit, golden, bad input, oracle sample)
 #   make check-full      the readelf oracle on every system binary
 #   make bench           benchmarks, printed as ratios against references run alongside
-#   make fuzz            libFuzzer over the CFI reader and synthesis (FUZZ_SECONDS), and
+#   make fuzz            libFuzzer over the section parser, the CFI reader and synthesis (FUZZ_SECONDS), and
 #                        FUZZ_MUTANTS mutated binaries through every front end (check-mutants)
 #   make install PREFIX=/usr/local   tools, and the dwunwind runtime (header, libraries, dwunwind.pc)
 #   make SAN=1 ...       the same with -fsanitize=address,undefined (into build-san/)
@@ -69,6 +69,7 @@ semantics_SRCS := \
 	semantics/dwarf_expr.c \
 	semantics/unwind_table.c \
 	semantics/cfa_program.c \
+	semantics/eh_frame_parse.c \
 	semantics/cfi_reader.c \
 	semantics/cfi_eval.c \
 	semantics/fde_lookup.c \
@@ -129,17 +130,17 @@ TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
 
 # ---- the runtime: libdwunwind (libc and libdl only) ----------------------------
 RUNTIME_SRCS := runtime/objects.c runtime/eh_elf_file.c runtime/dwarf_fallback.c runtime/unwind.c \
-	semantics/cfa_program.c semantics/dwarf_expr.c semantics/unwind_table.c
+	semantics/cfa_program.c semantics/dwarf_expr.c semantics/eh_frame_parse.c semantics/unwind_table.c
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/runtime/capture.o
 RUNTIME_A := $(BUILD)/lib/libdwunwind.a
 RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 
-UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_unwind_table \
+UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_parse test_unwind_table \
 	test_abstract_state test_dataflow test_emit_row test_cfi_reader test_x86_unknown test_finding \
 	test_worker_pool
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all check check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
+.PHONY: all check check-fuzz check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
         check-mutants fuzz-mutants mutants-tools install clean run deps
 all: $(TOOL_BINS) $(LAYERS_OK) $(RUNTIME_A) $(RUNTIME_SO)
 
@@ -212,7 +213,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 include corpus/corpus.mk
 
 # ---- tests ---------------------------------------------------------------------
-check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-mutants
+check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-mutants check-fuzz
 
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
 check-setup:
@@ -260,8 +261,13 @@ fuzz-mutants: $(if $(SAN),mutants-tools)
 
 # A bounded sample of system binaries inside `make check`; all of them in check-full.
 ORACLE_SAMPLE ?= 60
-check-oracle: $(TOOL_BINS)
+check-oracle: $(TOOL_BINS) $(BUILD)/tests/frame_parse_libdwarf
 	@tests/oracle/run.sh $(BUILD) --sample $(ORACLE_SAMPLE)
+
+# The section parser against libdwarf, file by file (tests/oracle/run.sh runs it).
+$(BUILD)/tests/frame_parse_libdwarf: tests/oracle/frame_parse_libdwarf.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -o $@
 
 check-synth: $(TOOL_BINS) corpus
 	@tests/synth/run.sh $(BUILD)
@@ -319,7 +325,7 @@ check-annotate: $(TOOL_BINS) $(BUILD)/tests/test_annotate
 check-readme: $(TOOL_BINS)
 	@tests/readme/run.sh $(BUILD)
 
-check-full: $(TOOL_BINS)
+check-full: $(TOOL_BINS) $(BUILD)/tests/frame_parse_libdwarf
 	@tests/oracle/run.sh $(BUILD) --all
 
 # ---- benchmarks ----------------------------------------------------------------
@@ -368,16 +374,40 @@ bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench
 	@bench/unwind.sh $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) -----------------------------------------------
-# fuzz_cfi_reader: ELF + .eh_frame/.debug_frame bytes through the semantics path;
-# fuzz_synth: machine code through decoding and synthesis.  FUZZ_SECONDS each.
+# fuzz_eh_frame_parse: section bytes through the one parser, as cfi_reader and
+# the runtime's fallback call it; fuzz_cfi_reader: ELF + .eh_frame/.debug_frame
+# bytes through the semantics path; fuzz_synth: machine code through decoding
+# and synthesis.  FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := fuzz_cfi_reader fuzz_synth
+FUZZ_TARGETS := fuzz_eh_frame_parse fuzz_cfi_reader fuzz_synth
 FUZZ_BINS := $(FUZZ_TARGETS:%=build-fuzz/%)
-FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -I. -Iinclude $(PKG_CFLAGS) \
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -I. -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-build-fuzz/%: fuzz/%.c $(LIB_SRCS) $(wildcard semantics/*.h object/*.h synth/*.h) | $(DEPS_STAMP)
+# The parser's target links the parser alone: nothing else can hide a read.
+build-fuzz/fuzz_eh_frame_parse: fuzz/fuzz_eh_frame_parse.c semantics/eh_frame_parse.c $(wildcard semantics/*.h)
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) $< semantics/eh_frame_parse.c -o $@
+build-fuzz/%: fuzz/%.c $(LIB_SRCS) $(wildcard semantics/*.h object/*.h synth/*.h) $(BUILD)/gen/dwunwind_h.inc \
+		| $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(LIB_SRCS) $(DWARF_LIBS) $(PKG_LIBS) -o $@
+
+# Inside make check: every target builds and replays its seeds (the parser's
+# include inputs that once crashed it), and the parser is fuzzed for
+# FUZZ_CHECK_SECONDS from its seeds.
+FUZZ_CHECK_SECONDS ?= 30
+check-fuzz: $(FUZZ_BINS)
+	@for t in $(FUZZ_TARGETS); do \
+	    build-fuzz/$$t fuzz/seeds/$$t/* > build-fuzz/$$t.replay.log 2>&1 \
+	        || { tail -30 build-fuzz/$$t.replay.log; echo "fuzz: $$t fails on its seeds"; exit 1; }; \
+	done
+	@rm -rf build-fuzz/check-corpus && mkdir -p build-fuzz/check-corpus
+	@build-fuzz/fuzz_eh_frame_parse -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=4096 \
+	    build-fuzz/check-corpus fuzz/seeds/fuzz_eh_frame_parse > build-fuzz/check.log 2>&1 \
+	    || { tail -40 build-fuzz/check.log; echo "fuzz: fuzz_eh_frame_parse found a crash"; exit 1; }
+	@echo "fuzz: $(words $(FUZZ_TARGETS)) targets replay their seeds;" \
+	    "the section parser ran $$(grep -o 'Done [0-9]* runs' build-fuzz/check.log | grep -o '[0-9]*') inputs" \
+	    "in $(FUZZ_CHECK_SECONDS) s without a fault"
 
 fuzz: $(FUZZ_BINS) fuzz-mutants
 	@for t in $(FUZZ_TARGETS); do \

@@ -3,7 +3,7 @@
  *
  * The input becomes the .eh_frame (first byte even) or .debug_frame (odd) of
  * a minimal ELF64 image held in a memfd; the whole semantics path then runs
- * on it: libelf loading, libdwarf enumeration, every CIE's and FDE's program,
+ * on it: libelf loading, the section parser's enumeration, every CIE's and FDE's program,
  * H construction, and expression decoding/evaluation of every expression
  * rule.  The same bytes are also run straight through the pure evaluator as
  * a CFA program and as a DWARF expression.
@@ -130,8 +130,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* The pure evaluator on the raw bytes. */
     struct cfa_cie_params params = {1, -8, 16, 8, 0x1b, 0x2000};
-    static struct cfi_state stack[4];
-    struct cfa_program prog = {data, size, &params, NULL, stack, 4, NULL, NULL};
+    static struct cfi_saved_row stack[UNWIND_REMEMBER_DEPTH];
+    struct cfa_program prog = {
+        .insns = data, .len = size, .cie = &params, .saved = stack, .stack_cap = UNWIND_REMEMBER_DEPTH,
+    };
     struct cfi_state st;
     struct cfa_error cerr;
     cfi_state_init(&st, 0x1000);

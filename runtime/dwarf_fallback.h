@@ -2,11 +2,12 @@
  * dwarf_fallback: unwind one frame by interpreting the object's .eh_frame,
  * for objects that have no eh_elf.
  *
- * .eh_frame_hdr's search table finds the FDE; its CIE and FDE are parsed
- * here (the pointer encodings, augmentations z, R, P, L and S), and the pure
- * CFA-program evaluator of semantics/ computes the row at the PC, whose rules
- * are then applied as the compiled tables apply them (column_policy.h).
- * Everything the parser reads is checked against the object's segment.
+ * .eh_frame_hdr's search table finds the FDE, and its CIE and FDE are
+ * parsed, by semantics/eh_frame_parse, the parser the tools read every table
+ * with; the pure CFA-program evaluator of semantics/ computes the row at the
+ * PC, whose rules are then applied as the compiled tables apply them
+ * (column_policy.h).  Nothing outside the segment that holds .eh_frame_hdr
+ * is read.
  * The bounds are the analysis's and the compiled tables' (remember_state
  * nesting, expression length, stack and branches: semantics/unwind_limits.h),
  * and a rule that cannot be applied gets the status an eh_elf returns for it,

@@ -119,15 +119,17 @@ static int collect_object(struct dl_phdr_info *info, size_t size, void *arg)
     const char *name = info->dlpi_name;
     if ((name && ends_with(name, ".eh_elf.so")) || loaded_eh_elf(info->dlpi_addr))
         return 0;   /* compiled tables, ours or another copy's */
-    const uint8_t *hdr = NULL, *hdr_end = NULL;
+    const uint8_t *hdr = NULL, *hdr_start = NULL, *hdr_end = NULL;
     for (int i = 0; i < info->dlpi_phnum; i++)
         if (info->dlpi_phdr[i].p_type == PT_GNU_EH_FRAME)
             hdr = (const uint8_t *)(uintptr_t)(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
     for (int i = 0; hdr && i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
         uint64_t lo = info->dlpi_addr + ph->p_vaddr;
-        if (ph->p_type == PT_LOAD && (uintptr_t)hdr >= lo && (uintptr_t)hdr < lo + ph->p_memsz)
+        if (ph->p_type == PT_LOAD && (uintptr_t)hdr >= lo && (uintptr_t)hdr < lo + ph->p_memsz) {
+            hdr_start = (const uint8_t *)(uintptr_t)lo;
             hdr_end = (const uint8_t *)(uintptr_t)(lo + ph->p_memsz);
+        }
     }
     if (!hdr_end)
         hdr = NULL;
@@ -162,7 +164,8 @@ static int collect_object(struct dl_phdr_info *info, size_t size, void *arg)
         struct found *f = &c->items[c->count++];
         f->o = (struct dwu_object){
             .lo = info->dlpi_addr + ph->p_vaddr, .hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz,
-            .bias = info->dlpi_addr, .eh_frame_hdr = hdr, .readable_end = hdr_end,
+            .bias = info->dlpi_addr, .eh_frame_hdr = hdr,
+            .readable_start = hdr_start, .readable_end = hdr_end,
         };
         f->id = id;
         snprintf(f->path, sizeof f->path, "%s", name ? name : "");

@@ -23,7 +23,8 @@ struct dwu_object {
     uint64_t bias;                   /* run-time address minus the object's own */
     dwu_eh_elf_step_fn step;         /* the eh_elf, or NULL */
     const uint8_t *eh_frame_hdr;     /* run-time address, or NULL */
-    const uint8_t *readable_end;     /* end of the segment that holds it */
+    const uint8_t *readable_start;   /* the segment that holds it: what the */
+    const uint8_t *readable_end;     /* fallback may read (.eh_frame, after it) */
 };
 
 /* The object whose executable segment holds IP, or NULL. */

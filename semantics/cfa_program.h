@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "eh_frame_parse.h"
 #include "unwind_limits.h"
 #include "unwind_table.h"
 
@@ -30,6 +31,15 @@ struct cfa_cie_params {
     uint8_t fde_encoding;        /* DW_EH_PE_* of DW_CFA_set_loc operands */
     uint64_t insns_addr;         /* address of the instruction bytes (for pcrel set_loc) */
 };
+
+/* The parameters CIE gives the instructions that start at INSNS_ADDR. */
+static inline struct cfa_cie_params cfa_cie_params_of(const struct cfi_cie *cie, uint64_t insns_addr)
+{
+    return (struct cfa_cie_params){
+        .code_align = cie->code_align, .data_align = cie->data_align, .ra_column = cie->ra_column,
+        .addr_size = cie->addr_size, .fde_encoding = cie->fde_encoding, .insns_addr = insns_addr,
+    };
+}
 
 /* The machine state: one row, every column the evaluator tracks. */
 struct cfi_state {

@@ -44,12 +44,7 @@ static int only_nops(const uint8_t *p, size_t n)
 static void cie_params(const struct cfi_eval *ev, const struct cfi_cie *cie, const uint8_t *insns,
                        struct cfa_cie_params *p)
 {
-    p->code_align = cie->code_align;
-    p->data_align = cie->data_align;
-    p->ra_column = cie->ra_column;
-    p->addr_size = cie->addr_size;
-    p->fde_encoding = cie->fde_encoding;
-    p->insns_addr = ev->section->addr + (uint64_t)(insns - ev->section->bytes);
+    *p = cfa_cie_params_of(cie, ev->section->addr + (uint64_t)(insns - ev->section->bytes));
 }
 
 int cfi_eval_cie(struct cfi_eval *ev, const struct cfi_cie *cie, cfa_row_fn on_row, void *arg,

@@ -1,11 +1,12 @@
 /*
- * cfi_reader: the CIEs and FDEs of .eh_frame and .debug_frame, via libdwarf.
+ * cfi_reader: the CIEs and FDEs of a file's .eh_frame or .debug_frame.
  *
- * libdwarf finds the entries, decodes pointer encodings (pc_begin, pc_range)
- * and augmentation data, and hands over each entry's instruction bytes; the
- * instructions themselves are decoded by cfa_program.  Entries are listed in
- * section order, CIEs, FDEs and zero terminators interleaved, as readelf
- * walks them.
+ * The section's entries are parsed by eh_frame_parse (the parser the
+ * runtime's DWARF fallback uses too), and listed in section order, CIEs,
+ * FDEs and zero terminators interleaved, as readelf walks them; the
+ * instructions themselves are decoded by cfa_program.  A malformed entry
+ * makes the whole section unreadable, with the entry's offset and the
+ * reason.
  *
  * Every FDE is listed, whatever range it claims, so that the section prints
  * as readelf prints it; but an FDE whose range is not code of the file (it
@@ -24,46 +25,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "eh_frame_parse.h"
 #include "object/elf_file.h"
 
-struct cfi_cie {
-    uint64_t offset;            /* section offset of the length field */
-    uint64_t length;            /* value of the length field */
-    int dwarf64;                /* 64-bit DWARF format (0xffffffff escape) */
-    uint64_t id;                /* CIE id field (0 in .eh_frame) */
-    uint8_t version;
-    const char *augmentation;   /* "zR", "zPLR", "" ... */
-    uint64_t code_align;
-    int64_t data_align;
-    unsigned ra_column;
-    unsigned addr_size;
-    uint8_t fde_encoding;       /* DW_EH_PE_*; absptr without 'R' */
-    uint8_t lsda_encoding;      /* DW_EH_PE_* of FDEs' LSDA pointers; omit without 'L' */
-    int signal_frame;           /* 'S' in the augmentation */
-    const uint8_t *insns;       /* initial instructions */
-    size_t insns_len;
-};
-
-/* Why an FDE's range is not code of the file (FDE_SOUND: it is, or it is empty). */
+/* Why an FDE's range is not code of the file (FDE_SOUND: it is, or it is
+ * empty): struct cfi_fde's fault. */
 enum cfi_fde_fault {
     FDE_SOUND,
     FDE_RANGE_WRAPS,            /* pc_begin + pc_range wraps around the address space */
     FDE_PAST_SEGMENT,           /* starts in an executable segment's code, ends past it */
     FDE_NOT_CODE,               /* starts outside the code of every executable segment */
-};
-
-struct cfi_fde {
-    uint64_t offset;            /* section offset of the length field */
-    uint64_t length;            /* value of the length field */
-    int dwarf64;
-    uint64_t cie_pointer;       /* raw CIE pointer field */
-    const struct cfi_cie *cie;
-    uint64_t pc_begin;          /* decoded initial location */
-    uint64_t pc_range;          /* address range */
-    uint64_t lsda;              /* address of the language-specific data (.gcc_except_table), or 0 */
-    const uint8_t *insns;
-    size_t insns_len;
-    uint8_t fault;              /* enum cfi_fde_fault */
 };
 
 enum cfi_entry_kind { CFI_ENTRY_CIE, CFI_ENTRY_FDE, CFI_ENTRY_ZERO };
@@ -87,11 +58,6 @@ struct cfi_section {
     size_t nfdes;
     struct cfi_entry *entries;  /* section order */
     size_t nentries;
-    /* libdwarf's handle and lists, kept alive while strings and bytes it
-     * returned are in use; freed by cfi_section_release. */
-    void *dwarf;
-    void *dwarf_cies, *dwarf_fdes;
-    long long dwarf_ncies, dwarf_nfdes;
 };
 
 /*

@@ -117,11 +117,7 @@ static int entry_columns(const struct cfi_section *s, const struct cfi_cie *cie,
                          const struct cfi_fde *fde, struct column_set *cols, struct cfa_error *err)
 {
     memset(cols, 0, sizeof *cols);
-    struct cfa_cie_params params = {
-        .code_align = cie->code_align, .data_align = cie->data_align,
-        .ra_column = cie->ra_column, .addr_size = cie->addr_size,
-        .fde_encoding = cie->fde_encoding, .insns_addr = s->addr,
-    };
+    struct cfa_cie_params params = cfa_cie_params_of(cie, s->addr);
     if (cfa_program_columns(cie->insns, cie->insns_len, &params, cols->bits, err) != 0)
         return -1;
     if (fde && cfa_program_columns(fde->insns, fde->insns_len, &params, cols->bits, err) != 0)

@@ -1,6 +1,8 @@
 #!/bin/bash
 # The readelf oracle: dwtable FILE must print what `readelf -wF FILE` prints,
-# from the first CIE/FDE line to the end, for system binaries.
+# from the first CIE/FDE line to the end, for system binaries; and the
+# section parser must list what libdwarf lists, entry by entry, and find
+# each FDE again through .eh_frame_hdr (BUILD/tests/frame_parse_libdwarf).
 #
 #   tests/oracle/run.sh BUILD --sample N   every k-th file, N files (inside make check)
 #   tests/oracle/run.sh BUILD --all        every file (make check-full)
@@ -19,6 +21,7 @@ build=${1:?usage: run.sh BUILD --sample N | --all}
 mode=${2:---sample}
 sample=${3:-60}
 dwtable=$build/bin/dwtable
+libdwarf_oracle=$build/tests/frame_parse_libdwarf
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -51,7 +54,13 @@ compare_one() {
     readelf -wF "$f" 2>/dev/null | normalise > "$r"
     "$dwtable" "$f" 2> "$e" | normalise > "$d"
     local rc=${PIPESTATUS[0]}
-    if [ ! -s "$r" ] && [ "$rc" -eq 2 ] && grep -q 'no unwind information' "$e"; then
+    local parser
+    parser=$("$libdwarf_oracle" "$f" 2>&1)
+    local prc=$?
+    if [ "$prc" -ne 0 ] && [ "$prc" -ne 2 ]; then
+        echo "FAIL $f (the parser against libdwarf)"
+        head -8 <<< "$parser" | sed 's/^/    /'
+    elif [ ! -s "$r" ] && [ "$rc" -eq 2 ] && grep -q 'no unwind information' "$e"; then
         echo "ok $f (no unwind sections)"
     elif [ "$rc" -eq 0 ] && cmp -s "$r" "$d"; then
         echo "ok $f"
@@ -65,7 +74,7 @@ compare_one() {
 # (The file travels as $1, not $0: bash named after a file called rbash runs
 # restricted and refuses redirections.)
 export -f compare_one normalise
-export dwtable tmp
+export dwtable libdwarf_oracle tmp
 
 total=${#files[@]}
 printf '%s\n' "${files[@]}" | awk '{print NR "\t" $0}' |

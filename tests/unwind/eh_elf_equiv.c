@@ -110,8 +110,10 @@ static int load_object(const char *path, struct dwu_object *obj, uint64_t *bias)
             Elf64_Phdr load;
             memcpy(&load, file + eh.e_phoff + j * sizeof load, sizeof load);
             if (load.p_type == PT_LOAD && ph.p_vaddr >= load.p_vaddr &&
-                ph.p_vaddr < load.p_vaddr + load.p_memsz)
+                ph.p_vaddr < load.p_vaddr + load.p_memsz) {
+                obj->readable_start = map + (load.p_vaddr - lo);
                 obj->readable_end = map + (load.p_vaddr + load.p_memsz - lo);
+            }
         }
         rc = obj->readable_end ? 0 : -1;
     }
