@@ -30,9 +30,9 @@ $(DEPS_STAMP):
 # $(BUILD)/config.mk is written after install-deps, and make reads the
 # makefiles again when it has made one of them.  (Asked while this file is
 # parsed, a fresh machine's first `make run` got no -lcapstone.)
-PKGS := libelf capstone
+PKGS := libelf capstone z3
 CONFIG_MK := $(BUILD)/config.mk
-$(CONFIG_MK): $(DEPS_STAMP)
+$(CONFIG_MK): $(DEPS_STAMP) Makefile
 	@cflags=$$($(PKG_CONFIG) --cflags $(PKGS)) && libs=$$($(PKG_CONFIG) --libs $(PKGS)) || \
 	    { echo "$(PKG_CONFIG) finds no $(PKGS): run $(INSTALL_DEPS)" >&2; exit 1; }; \
 	printf 'PKG_CFLAGS := %s\nPKG_LIBS := %s\n' "$$cflags" "$$libs" > $@
@@ -90,6 +90,9 @@ synth_SRCS := \
 	synth/synthesize.c \
 	synth/program.c
 verify_SRCS := \
+	verify/counterexample.c \
+	verify/slot_truth.c \
+	verify/prover.c \
 	verify/rule_eval.c \
 	verify/audit_file.c \
 	verify/agreement.c \

@@ -431,7 +431,7 @@ static int verify_result(struct session *s, const struct rewritten *out)
         return -1;
     struct check_result cr;
     int not_elf = 0;
-    if (check_file(exe, &cr, &not_elf, s->err, sizeof s->err) != 0) {
+    if (check_file(exe, NULL, &cr, &not_elf, s->err, sizeof s->err) != 0) {
         /* `.cfi_sections .debug_frame` only, say: written, not checked. */
         message(s->r, "the CFI cannot be checked: %s", s->err);
         s->unchecked = 1;

@@ -290,6 +290,13 @@ static int write_page(FILE *out, const struct html_report *h)
                 if (f->count > 1)
                     fprintf(out, " (%zu addresses)", f->count);
                 fputs("</div>\n", out);
+                if (f->cx.present) {
+                    char cx[512];
+                    counterexample_format(cx, sizeof cx, &f->cx);
+                    fputs("<div class=\"msg\">counterexample: ", out);
+                    esc(out, cx);
+                    fputs("</div>\n", out);
+                }
                 excerpt_table(out, f);
                 fputs("</div>\n", out);
             }

@@ -69,9 +69,11 @@ void sarif_file(struct sarif_report *s, const char *path, const struct check_res
     FILE *out = s->out;
     for (size_t i = 0; i < r->nfindings; i++) {
         const struct finding *f = &r->findings[i];
-        char where[FINDING_WHERE_LEN], text[512];
+        char where[FINDING_WHERE_LEN], text[1024], cx[512] = "";
         finding_where(where, sizeof where, f);
-        snprintf(text, sizeof text, "%s: %s", where, f->message);
+        if (f->cx.present)
+            counterexample_format(cx, sizeof cx, &f->cx);
+        snprintf(text, sizeof text, "%s: %s%s%s", where, f->message, cx[0] ? "; counterexample: " : "", cx);
         fprintf(out, "%s{\"ruleId\":\"%s\",\"level\":\"%s\",\"message\":{\"text\":",
                 s->results++ ? "," : "", finding_kind_name(f->kind), sarif_level(f->severity));
         print_json_string(out, text);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/json_string.h"
+#include "semantics/dwarf_expr.h"
 
 void report_text_file(FILE *out, const char *path, const struct check_result *r)
 {
@@ -18,6 +19,11 @@ void report_text_file(FILE *out, const char *path, const struct check_result *r)
         if (f->count > 1)
             fprintf(out, " (and %zu more addresses)", f->count - 1);
         fputc('\n', out);
+        if (f->cx.present) {
+            char cx[512];
+            counterexample_format(cx, sizeof cx, &f->cx);
+            fprintf(out, "  counterexample: %s\n", cx);
+        }
     }
     fprintf(out, "%s: %zu FDEs, %zu addresses checked in %zu rows, %zu unchecked", path, r->fdes,
             r->addresses_checked, r->rows_checked, r->unchecked_total);
@@ -26,6 +32,39 @@ void report_text_file(FILE *out, const char *path, const struct check_result *r)
     fprintf(out, "; %zu errors, %zu warnings, %zu notes\n",
             check_count(r, SEVERITY_ERROR), check_count(r, SEVERITY_WARNING) - check_count(r, SEVERITY_ERROR),
             r->nfindings - check_count(r, SEVERITY_WARNING));
+    if (r->prover_disagreements)
+        fprintf(out, "%s: z3 and the fast path disagree on %lu rules; the first at %s\n", path,
+                r->prover_disagreements, r->first_disagreement);
+}
+
+static void json_hex(FILE *out, const char *key, uint64_t v)
+{
+    fprintf(out, "\"%s\":\"0x%llx\"", key, (unsigned long long)v);
+}
+
+static void json_counterexample(FILE *out, const struct counterexample *cx)
+{
+    fprintf(out, ",\"counterexample\":{\"what\":\"%s\",", counterexample_what(cx));
+    json_hex(out, "cfa", cx->cfa);
+    fputs(",\"registers\":{", out);
+    for (unsigned i = 0; i < cx->nregs; i++) {
+        const char *name = dwarf_reg_name(cx->reg[i]);
+        fprintf(out, "%s", i ? "," : "");
+        json_hex(out, name ? name : "?", cx->reg_value[i]);
+    }
+    fputs("},\"memory\":{", out);
+    for (unsigned i = 0; i < cx->nwords; i++)
+        fprintf(out, "%s\"0x%llx\":\"0x%llx\"", i ? "," : "", (unsigned long long)cx->word_addr[i],
+                (unsigned long long)cx->word_value[i]);
+    fputs("},", out);
+    json_hex(out, "rule", cx->rule);
+    if (cx->what == CX_ADDRESS && !cx->has_code) {
+        fputs(",\"code\":null}", out);
+    } else {
+        fputc(',', out);
+        json_hex(out, "code", cx->code);
+        fputc('}', out);
+    }
 }
 
 void report_json_file(FILE *out, const char *path, const struct check_result *r)
@@ -40,8 +79,15 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
         print_json_string(out, unchecked_reason_id((enum unchecked_reason)u));
         fprintf(out, ":%zu", r->unchecked[u]);
     }
-    fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,\"findings\":[",
-            r->functions_unchecked, r->addresses_outermost);
+    fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,", r->functions_unchecked,
+            r->addresses_outermost);
+    fprintf(out, "\"prover\":{\"rules\":%lu,\"queries\":%lu,\"cache_hits\":%lu,\"timeouts\":%lu",
+            r->prover_rules, r->prover_queries, r->prover_cache_hits, r->prover_timeouts);
+    if (r->prove_all) {
+        fprintf(out, ",\"disagreements\":%lu,\"first_disagreement\":", r->prover_disagreements);
+        print_json_string(out, r->first_disagreement);
+    }
+    fputs("},\"findings\":[", out);
     for (size_t i = 0; i < r->nfindings; i++) {
         const struct finding *f = &r->findings[i];
         fprintf(out, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"function\":", i ? "," : "",
@@ -54,6 +100,8 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
         print_json_string(out, f->synth);
         fputs(",\"message\":", out);
         print_json_string(out, f->message);
+        if (f->cx.present)
+            json_counterexample(out, &f->cx);
         fputc('}', out);
     }
     fputs("]}\n", out);
@@ -85,6 +133,12 @@ void report_totals_add(struct report_totals *t, const struct check_result *r)
     t->unchecked += r->unchecked_total;
     for (int u = 0; u < UNCHECKED_REASONS; u++)
         t->unchecked_by_reason[u] += r->unchecked[u];
+    t->prover_rules += r->prover_rules;
+    t->prover_queries += r->prover_queries;
+    t->prover_cache_hits += r->prover_cache_hits;
+    t->prover_timeouts += r->prover_timeouts;
+    t->prove_all |= r->prove_all;
+    t->prover_disagreements += r->prover_disagreements;
     for (size_t i = 0; i < r->nfindings; i++) {
         t->by_severity[r->findings[i].severity]++;
         t->by_kind[r->findings[i].kind]++;
@@ -113,6 +167,10 @@ void report_text_summary(FILE *out, const struct report_totals *t)
             fprintf(out, "  %10zu  %s\n", t->unchecked_by_reason[u], unchecked_reason_text((enum unchecked_reason)u));
         }
     }
+    fprintf(out, "prover: %lu rules sent to z3, %lu answered from the cache; %lu queries, %lu out of time\n",
+            t->prover_rules, t->prover_cache_hits, t->prover_queries, t->prover_timeouts);
+    if (t->prove_all)
+        fprintf(out, "  z3 and the fast path disagree on %lu rules\n", t->prover_disagreements);
     fprintf(out, "findings: %zu errors, %zu warnings, %zu notes\n", t->by_severity[SEVERITY_ERROR],
             t->by_severity[SEVERITY_WARNING], t->by_severity[SEVERITY_INFO]);
     for (int k = 0; k < FINDING_KINDS; k++)

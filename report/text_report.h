@@ -1,11 +1,14 @@
 /*
  * text_report: the audit for people and for machines, as text and JSON Lines.
  *
- * Text: one line per finding, `FILE: func+0xoff: severity: kind: message`,
- * then a line of figures per file; the summary after many files adds what
- * was left unchecked, by reason.  JSON: one object per file on one line,
+ * Text: one line per finding, `FILE: func+0xoff: severity: kind: message`
+ * (and `  counterexample: ...` under a rule z3 refuted), then a line of
+ * figures per file; the summary after many files adds what was left
+ * unchecked, by reason, and the prover's work.  JSON: one object per file on one line,
  * {file, fdes, rows_checked, addresses_checked, unchecked, unchecked_reasons
- * (keyed by the reasons' ids, verify/finding.h), findings: [...]};
+ * (keyed by the reasons' ids, verify/finding.h), prover: {rules, queries,
+ * cache_hits, timeouts[, disagreements, first_disagreement]}, findings:
+ * [... {..., counterexample: {what, cfa, registers, memory, rule, code}}]};
  * a file that could not be audited is {file, error} and one skipped (not
  * ELF) is {file, skipped}, in the file's place, so that every file named
  * has its line.  Every line is valid UTF-8 JSON whatever the path's bytes
@@ -32,6 +35,9 @@ struct report_totals {
     size_t unchecked_by_reason[UNCHECKED_REASONS];
     size_t by_severity[3];
     size_t by_kind[FINDING_KINDS];
+    unsigned long prover_rules, prover_queries, prover_cache_hits, prover_timeouts;
+    int prove_all;
+    unsigned long prover_disagreements;
 };
 
 void report_totals_add(struct report_totals *t, const struct check_result *r);

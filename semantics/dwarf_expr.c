@@ -188,6 +188,13 @@ static int op_index_at(const struct dwarf_op *ops, size_t nops, int64_t offset, 
     return -1;
 }
 
+size_t dwarf_expr_branch_target(const struct dwarf_op *ops, size_t nops, int64_t offset)
+{
+    /* Decoding checked every target: it is an op, or the end. */
+    int target = op_index_at(ops, nops, offset, SIZE_MAX);
+    return target < 0 ? nops : (size_t)target;
+}
+
 int dwarf_expr_decode(const uint8_t *bytes, size_t len, unsigned addr_size,
                       struct dwarf_op *ops, size_t max_ops, const char **error)
 {
@@ -349,9 +356,7 @@ int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_
                 *error = "expression does not terminate";
                 return DWARF_EXPR_INVALID;
             }
-            /* Decoding checked every target: it is an op, or the end. */
-            int target = op_index_at(ops, nops, op->operand2, SIZE_MAX);
-            pc = target < 0 ? nops : (size_t)target;
+            pc = dwarf_expr_branch_target(ops, nops, op->operand2);
             break;
         }
         case DW_OP_nop:

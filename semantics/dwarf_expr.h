@@ -66,6 +66,10 @@ enum dwarf_expr_fault {
 int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_expr_env *env,
                     const uint64_t *initial, uint64_t *result, const char **error);
 
+/* The index in OPS of the operation a branch operand (operand2) names, or
+ * NOPS when it names the end of the expression. */
+size_t dwarf_expr_branch_target(const struct dwarf_op *ops, size_t nops, int64_t offset);
+
 /* Name of a DW_OP_* opcode ("DW_OP_breg7"), or NULL if unknown. */
 const char *dwarf_op_name(uint8_t opcode);
 

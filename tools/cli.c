@@ -47,13 +47,21 @@ int cli_default_jobs(void)
     return cores < 1 ? 1 : cores > CLI_JOBS_MAX ? CLI_JOBS_MAX : (int)cores;
 }
 
+int cli_parse_count(const char *option, const char *text, unsigned long long lo, unsigned long long hi,
+                    unsigned long long *out)
+{
+    if (cli_parse_address(text, out) != 0 || *out < lo || *out > hi) {
+        cli_error(NULL, "bad %s '%s' (%llu to %llu)", option, text, lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_parse_jobs(const char *text, int *jobs)
 {
     unsigned long long n;
-    if (cli_parse_address(text, &n) != 0 || n == 0 || n > CLI_JOBS_MAX) {
-        cli_error(NULL, "bad --jobs '%s' (1 to %d)", text, CLI_JOBS_MAX);
+    if (cli_parse_count("--jobs", text, 1, CLI_JOBS_MAX, &n) != 0)
         return -1;
-    }
     *jobs = (int)n;
     return 0;
 }

@@ -47,6 +47,11 @@ int cli_default_jobs(void);
  * return -1. */
 int cli_parse_jobs(const char *text, int *jobs);
 
+/* Parse OPTION's count TEXT, LO to HI, into *OUT; on error print it
+ * (`tool: bad OPTION 'TEXT' (LO to HI)`) and return -1. */
+int cli_parse_count(const char *option, const char *text, unsigned long long lo, unsigned long long hi,
+                    unsigned long long *out);
+
 /* Give stdout a large buffer (tools print a lot, line by line). */
 void cli_buffer_stdout(void);
 

@@ -1,7 +1,8 @@
 /*
  * dwcheck: audit binaries' unwind tables against their machine code.
  *
- *   dwcheck [--format=text|json|sarif] [--html=DIR] [-j N] [--fail-on=error|warning|never] [FILE...]
+ *   dwcheck [--format=text|json|sarif] [--html=DIR] [-j N] [--fail-on=error|warning|never]
+ *           [--prove=expressions|all] [--prove-timeout=MS] [FILE...]
  *
  * Each file's .eh_frame is checked rule by rule in the states synthesis
  * derives from the code (verify/check.h).  Files are audited by N worker
@@ -37,6 +38,7 @@ struct options {
     const char *html_dir;  /* --html DIR, or NULL */
     struct html_report *html;
     struct sarif_report *sarif;   /* with --format=sarif */
+    struct check_options check;
 };
 
 /* What auditing one file gives the parent process: the result itself (the
@@ -77,13 +79,19 @@ static void usage(FILE *out)
             "                     at most 256)\n"
             "  --fail-on=LEVEL    exit 1 when findings of LEVEL or worse exist:\n"
             "                     error (default), warning, or never\n"
+            "  --prove=WHICH      rules z3 proves or refutes: expressions (default: the\n"
+            "                     other rules have an exact fast path), or all (a cross-\n"
+            "                     check: every rule through z3, disagreements counted)\n"
+            "  --prove-timeout=MS time limit of one z3 query, 1 to 600000 (default 100);\n"
+            "                     a rule z3 cannot decide in time is counted unchecked\n"
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
             "\n"
             "Findings: cfa-mismatch, ra-mismatch, reg-mismatch, clobbered-not-described,\n"
             "fde-overlap, fde-without-code, malformed-cfi (errors); fde-gap,\n"
             "call-clobbered-rule (warnings); imprecise (note).  Where synthesis cannot\n"
-            "decide, the address is counted as unchecked, never reported as wrong.  Files\n"
+            "decide, the address is counted as unchecked, never reported as wrong; a rule\n"
+            "z3 refutes comes with a counterexample.  Files\n"
             "that are not ELF are skipped.  A file not audited is named on stderr, and has\n"
             "its record in JSON (\"error\" or \"skipped\"), SARIF (a tool execution\n"
             "notification) and HTML outputs.\n"
@@ -92,12 +100,19 @@ static void usage(FILE *out)
             "file that could not be audited (the others are still audited).\n");
 }
 
-static void audit_one(const char *path, uint32_t unique, struct file_record *rec)
+/* What the workers are given: the distinct files, and how to check them. */
+struct audit_job {
+    char **paths;
+    const struct check_options *check;
+};
+
+static void audit_one(const char *path, const struct check_options *check, uint32_t unique,
+                      struct file_record *rec)
 {
     memset(rec, 0, sizeof *rec);
     rec->unique = unique;
     int not_elf;
-    if (check_file(path, &rec->result, &not_elf, rec->error, sizeof rec->error) != 0)
+    if (check_file(path, check, &rec->result, &not_elf, rec->error, sizeof rec->error) != 0)
         rec->status = not_elf ? FILE_SKIPPED : FILE_FAILED;
     else
         rec->status = FILE_AUDITED;
@@ -107,9 +122,9 @@ static void audit_one(const char *path, uint32_t unique, struct file_record *rec
  * its record, findings after it, over FD. */
 static int audit_task(uint32_t task, int fd, void *arg)
 {
-    char **paths = arg;
+    const struct audit_job *job = arg;
     struct file_record rec;
-    audit_one(paths[task], task, &rec);
+    audit_one(job->paths[task], job->check, task, &rec);
     size_t nfindings = rec.result.nfindings;
     int rc = worker_pool_write(fd, &rec, sizeof rec);
     if (rc == 0 && nfindings)
@@ -270,7 +285,8 @@ static int audit_all(char **files, int nfiles, const struct options *opt, struct
         return EXIT_TROUBLE;
     }
     char err[256];
-    struct worker_pool *pool = worker_pool_start(nunique, (unsigned)opt->jobs, audit_task, unique_path, err,
+    struct audit_job job = {unique_path, &opt->check};
+    struct worker_pool *pool = worker_pool_start(nunique, (unsigned)opt->jobs, audit_task, &job, err,
                                                  sizeof err);
     if (!pool) {
         cli_error(NULL, "%s", err);
@@ -306,13 +322,16 @@ static int audit_all(char **files, int nfiles, const struct options *opt, struct
 int main(int argc, char **argv)
 {
     cli_tool_name = "dwcheck";
-    struct options opt = {.format = FORMAT_TEXT, .fail_on = SEVERITY_ERROR};
+    struct options opt = {.format = FORMAT_TEXT, .fail_on = SEVERITY_ERROR,
+                          .check = {CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_TIMEOUT_MS}};
     opt.jobs = cli_default_jobs();
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
         {"jobs", required_argument, NULL, 'j'},
         {"fail-on", required_argument, NULL, 'F'},
         {"html", required_argument, NULL, 'H'},
+        {"prove", required_argument, NULL, 'P'},
+        {"prove-timeout", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -344,6 +363,21 @@ int main(int argc, char **argv)
         case 'H':
             opt.html_dir = optarg;
             break;
+        case 'P': {
+            static const char *const which[] = {"expressions", "all", NULL};
+            int w = cli_pick("--prove", optarg, which);
+            if (w < 0)
+                return EXIT_TROUBLE;
+            opt.check.prove = w ? CHECK_PROVE_ALL : CHECK_PROVE_EXPRESSIONS;
+            break;
+        }
+        case 'T': {
+            unsigned long long ms;
+            if (cli_parse_count("--prove-timeout", optarg, 1, 600000, &ms) != 0)
+                return EXIT_TROUBLE;
+            opt.check.timeout_ms = (unsigned)ms;
+            break;
+        }
         case 'h':
             usage(stdout);
             return EXIT_CLEAN;

@@ -202,7 +202,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
     }
     /* The gate: verification errors refuse the compilation. */
     struct check_result result;
-    if (check_audit_file(&af, &result, err, sizeof err) != 0) {
+    if (check_audit_file(&af, NULL, &result, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
         audit_file_close(&af);
         return EXIT_TROUBLE;

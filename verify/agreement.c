@@ -10,6 +10,8 @@
 #include "semantics/abi.h"
 #include "semantics/table_print.h"
 #include "verify/audit_file.h"
+#include "verify/check.h"
+#include "verify/prover.h"
 #include "verify/rule_eval.h"
 
 struct file_check {
@@ -17,6 +19,7 @@ struct file_check {
     struct fde_lookup *dw;
     const char *file;
     const struct function_range *func;
+    struct rule_judge judge;           /* expressions go to the prover, as in dwcheck */
 };
 
 static void add_cause(struct agreement *a, const char *key, const char *file,
@@ -68,7 +71,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     format_cfa_rule(d, sizeof d, &dw->cfa);
     format_cfa_rule(s, sizeof s, &syn.cfa);
     int text = strcmp(d, s) == 0 && dw->cfa.kind != CFA_RULE_EXPRESSION;
-    int sem = rule_eval_cfa(&dw->cfa, st, in->addr) == RULE_HOLDS;
+    int sem = rule_eval_cfa(&fc->judge, &dw->cfa, st, in->addr, NULL) == RULE_HOLDS;
     if (dw->cfa.kind == CFA_RULE_EXPRESSION && sem)
         text = 1;   /* both sides describe the same CFA; synthesis has no expression form */
     a->cfa_text_agree += text;
@@ -77,7 +80,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         snprintf(key, sizeof key, "%s: dwarf %s synth %s", sem ? "cfa text" : "cfa", d, s);
         add_cause(a, key, fc->file, fc->func, in->addr);
     }
-    if (rule_eval_reg(&dw->reg[ABI_RA], ABI_RA, st, in->addr) == RULE_HOLDS) {
+    if (rule_eval_reg(&fc->judge, &dw->reg[ABI_RA], ABI_RA, st, in->addr, NULL) == RULE_HOLDS) {
         a->ra_agree++;
     } else {
         format_reg_rule(d, sizeof d, &dw->reg[ABI_RA]);
@@ -87,7 +90,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++) {
         unsigned r = abi_callee_saved_regs[i];
         a->callee_checked++;
-        if (rule_eval_reg(&dw->reg[r], r, st, in->addr) == RULE_HOLDS) {
+        if (rule_eval_reg(&fc->judge, &dw->reg[r], r, st, in->addr, NULL) == RULE_HOLDS) {
             a->callee_agree++;
         } else {
             format_reg_rule(d, sizeof d, &dw->reg[r]);
@@ -109,7 +112,12 @@ int agreement_add_file(struct agreement *a, const char *path, char *err, size_t 
         audit_file_close(&af);
         return error_set(err, errlen, "out of memory");
     }
-    struct file_check fc = {mine, &af.dw, path, NULL};
+    struct file_check fc = {mine, &af.dw, path, NULL, {.prover = prover_new(CHECK_PROVE_TIMEOUT_MS)}};
+    if (!fc.judge.prover) {
+        free(mine);
+        audit_file_close(&af);
+        return error_set(err, errlen, "out of memory");
+    }
     for (size_t i = 0; i < prog->index.nfuncs; i++) {
         struct unwind_table t;
         struct synth_outcome outcome;
@@ -123,6 +131,7 @@ int agreement_add_file(struct agreement *a, const char *path, char *err, size_t 
         }
         unwind_table_release(&t);
     }
+    prover_free(fc.judge.prover);
     mine->files = 1;
     agreement_merge(a, mine);
     free(mine);

@@ -17,6 +17,7 @@
 #include "semantics/table_print.h"
 #include "verify/audit_file.h"
 #include "verify/excerpt.h"
+#include "verify/prover.h"
 #include "verify/rule_eval.h"
 
 void check_result_release(struct check_result *r)
@@ -39,6 +40,8 @@ struct checker {
     const struct function_range *func;
     size_t func_first_finding;     /* findings of the current function start here */
     const struct unwind_row *last_row;
+    struct rule_judge judge;
+    const struct counterexample *cx;   /* for the finding added next, or NULL */
     int oom;
 };
 
@@ -82,6 +85,8 @@ static void add_finding(struct checker *c, enum finding_kind kind, int column, u
     }
     snprintf(f->dwarf, sizeof f->dwarf, "%s", dwarf ? dwarf : "");
     snprintf(f->synth, sizeof f->synth, "%s", synth ? synth : "");
+    if (c->cx && c->cx->present)
+        f->cx = *c->cx;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f->message, sizeof f->message, fmt, ap);
@@ -229,9 +234,10 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         return;
     }
     check_call_site(c, in, dw, fde);
-    enum rule_verdict cfa = rule_eval_cfa(&dw->cfa, st, in->addr);
+    struct rule_answer answer;
+    enum rule_verdict cfa = rule_eval_cfa(&c->judge, &dw->cfa, st, in->addr, &answer);
     if (cfa == RULE_UNDECIDED) {
-        r->unchecked[UNCHECKED_CFA_UNKNOWN]++;
+        r->unchecked[answer.timed_out ? UNCHECKED_CFA_TIMEOUT : UNCHECKED_CFA_UNKNOWN]++;
         r->unchecked_total++;
         return;
     }
@@ -250,15 +256,19 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         char d[48], s[48];
         format_cfa_rule(d, sizeof d, &dw->cfa);
         format_cfa_rule(s, sizeof s, &syn.cfa);
+        c->cx = &answer.cx;
         add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, s,
                     "CFA rule %s does not give the CFA (synthesis: %s)", d, s);
+        c->cx = NULL;
     }
     for (unsigned i = 0; i <= ABI_NCALLEE_SAVED; i++) {
         unsigned reg = i < ABI_NCALLEE_SAVED ? abi_callee_saved_regs[i] : ABI_RA;
         const struct unwind_rule *rule = &dw->reg[reg];
-        enum rule_verdict v = rule_eval_reg(rule, reg, st, in->addr);
+        enum rule_verdict v = rule_eval_reg(&c->judge, rule, reg, st, in->addr, &answer);
         if (v == RULE_UNDECIDED) {
-            if (reg != ABI_RA)
+            if (answer.timed_out)
+                r->unchecked[UNCHECKED_RULE_TIMEOUT]++;
+            else if (reg != ABI_RA)
                 r->unchecked[reads_register(rule) ? UNCHECKED_VALUE_UNKNOWN : UNCHECKED_SLOT_UNKNOWN]++;
             continue;
         }
@@ -268,7 +278,9 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
             synth_row_from_state(st, &syn, &syn_exprs);
             have_syn = 1;
         }
+        c->cx = &answer.cx;
         check_register(c, in, dw, &syn, st, reg, v);
+        c->cx = NULL;
     }
 }
 
@@ -360,22 +372,31 @@ static void gather_excerpts(struct checker *c, struct synth_program *prog)
     }
 }
 
-int check_file(const char *path, struct check_result *r, int *not_elf, char *err, size_t errlen)
+int check_file(const char *path, const struct check_options *opt, struct check_result *r, int *not_elf,
+               char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     struct audit_file af;
     if (audit_file_open(&af, path, CHECK_NO_EH, not_elf, err, errlen) != 0)
         return -1;
-    int rc = check_audit_file(&af, r, err, errlen);
+    int rc = check_audit_file(&af, opt, r, err, errlen);
     audit_file_close(&af);
     return rc;
 }
 
-int check_audit_file(struct audit_file *af, struct check_result *r, char *err, size_t errlen)
+static const struct check_options default_options = {CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_TIMEOUT_MS};
+
+int check_audit_file(struct audit_file *af, const struct check_options *opt, struct check_result *r, char *err,
+                     size_t errlen)
 {
     memset(r, 0, sizeof *r);
+    opt = opt ? opt : &default_options;
     struct synth_program *prog = &af->prog;
     struct checker c = {.r = r, .dw = &af->dw};
+    c.judge.prove_all = opt->prove == CHECK_PROVE_ALL;
+    c.judge.prover = prover_new(opt->timeout_ms);
+    if (!c.judge.prover)
+        return error_set(err, errlen, "out of memory");
     r->fdes = prog->eh.nfdes;
     check_fdes(&c, &af->ef);
     for (size_t i = 0; i < prog->index.nfuncs && !c.oom; i++) {
@@ -390,6 +411,16 @@ int check_audit_file(struct audit_file *af, struct check_result *r, char *err, s
     }
     if (!c.oom)
         gather_excerpts(&c, prog);
+    struct prover_stats stats;
+    prover_stats_get(c.judge.prover, &stats);
+    prover_free(c.judge.prover);
+    r->prover_rules = stats.rules;
+    r->prover_queries = stats.queries;
+    r->prover_cache_hits = stats.cache_hits;
+    r->prover_timeouts = stats.timeouts;
+    r->prove_all = c.judge.prove_all;
+    r->prover_disagreements = c.judge.disagreements;
+    snprintf(r->first_disagreement, sizeof r->first_disagreement, "%s", c.judge.first_disagreement);
     if (c.oom) {
         check_result_release(r);
         return error_set(err, errlen, "out of memory");

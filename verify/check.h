@@ -33,26 +33,46 @@ struct check_result {
                                               rules, not in unchecked_total) */
     size_t unchecked_total;         /* addresses not checked */
     size_t functions_unchecked;     /* FDE-covered functions synthesis could not do at all */
+    /* The prover's work (verify/prover): rules sent to it, solver calls,
+     * rules answered from its cache, calls out of time; with --prove=all,
+     * rules the fast path decides otherwise, and the first of them. */
+    unsigned long prover_rules, prover_queries, prover_cache_hits, prover_timeouts;
+    int prove_all;
+    unsigned long prover_disagreements;
+    char first_disagreement[160];
     struct finding *findings;
     size_t nfindings, cap;
 };
 
+/* Which rules go to the prover: the expressions (the default: the fast
+ * path decides the others exactly), or all of them (a cross-check). */
+enum check_prove { CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_ALL };
+#define CHECK_PROVE_TIMEOUT_MS 100
+
+struct check_options {
+    enum check_prove prove;
+    unsigned timeout_ms;            /* per solver call */
+};
+
 /*
- * Audit PATH into R (initialised here; release with check_result_release).
+ * Audit PATH into R (initialised here; release with check_result_release),
+ * deciding rules as OPT says (NULL: the defaults).
  * Returns 0, or -1 with a reason in ERR when the file cannot be audited: not
  * readable, not ELF, no .eh_frame, malformed unwind section.  *NOT_ELF is set
  * when the reason is that the file is not ELF (callers skip those).
  */
-int check_file(const char *path, struct check_result *r, int *not_elf, char *err, size_t errlen);
+int check_file(const char *path, const struct check_options *opt, struct check_result *r, int *not_elf,
+               char *err, size_t errlen);
 
 /* check_file's reason for a file without .eh_frame (audit_file_open's NO_EH). */
 #define CHECK_NO_EH "no .eh_frame: nothing to check"
 
 /* Audit the file AF, opened by its owner with audit_file_open (NO_EH
  * CHECK_NO_EH), which keeps it open for more work (dwcompile compiles the
- * same .eh_frame).  Returns as check_file does. */
+ * same .eh_frame).  Returns as check_file does.  OPT NULL: the defaults. */
 struct audit_file;
-int check_audit_file(struct audit_file *af, struct check_result *r, char *err, size_t errlen);
+int check_audit_file(struct audit_file *af, const struct check_options *opt, struct check_result *r, char *err,
+                     size_t errlen);
 void check_result_release(struct check_result *r);
 
 /* Findings at or above SEVERITY. */

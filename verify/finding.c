@@ -46,6 +46,10 @@ static const struct reason_info reasons[UNCHECKED_REASONS] = {
     [UNCHECKED_OTHER_FRAME] = {"other-frame", "the table describes another frame (a context switch)", 0},
     [UNCHECKED_GUESSED] = {"guessed", "the state is a guess: no path from the entry is known (an unresolved "
                                       "jump table, dead code)", 0},
+    [UNCHECKED_CFA_TIMEOUT] = {"cfa-timeout", "the prover ran out of time on the CFA rule "
+                                              "(--prove-timeout)", 0},
+    [UNCHECKED_RULE_TIMEOUT] = {"rule-timeout", "register rules the prover ran out of time on "
+                                                "(--prove-timeout)", 1},
 };
 
 const char *finding_kind_name(enum finding_kind kind)

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "verify/counterexample.h"
 #include "verify/excerpt.h"
 
 enum finding_kind {
@@ -57,6 +58,8 @@ enum unchecked_reason {
     UNCHECKED_OTHER_FRAME,          /* the CFA is an argument: the table describes another context */
     UNCHECKED_GUESSED,              /* the state there is a guess (unresolved indirect jumps,
                                        landing pads of guessed calls, dead code) */
+    UNCHECKED_CFA_TIMEOUT,          /* the prover ran out of time on the CFA rule */
+    UNCHECKED_RULE_TIMEOUT,         /* ... on a register rule (counts rules) */
     UNCHECKED_REASONS
 };
 
@@ -80,6 +83,7 @@ struct finding {
     char synth[48];                 /* what synthesis has there */
     char message[160];
     struct excerpt excerpt;         /* the code around the address; nrows 0 when not gathered */
+    struct counterexample cx;       /* a rule the prover refuted: the values that show it */
 };
 
 /* Room for finding_where's text: a function name, "+0x" and 16 digits. */

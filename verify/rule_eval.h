@@ -1,26 +1,22 @@
 /*
- * rule_eval: a DWARF rule evaluated in a synthesised abstract state.
+ * rule_eval: a DWARF rule decided in a synthesised abstract state.
  *
  * The semantics of a check (DESIGN.md): a row is right at an address when
  * each rule, evaluated in the state synthesis computed there, yields the true
  * value — the CFA rule the CFA, the return address's rule entry(RA), a
- * callee-saved register's rule entry(R).  Evaluation is three-valued: the
+ * callee-saved register's rule entry(R).  A verdict is three-valued: the
  * rule holds, fails (the state proves it wrong), or cannot be decided (it
  * reads something the state does not know).  `undefined` always holds: it is
  * imprecise, never wrong.
  *
- * DWARF expressions are evaluated concretely several times, with unrelated
- * bases, so a result that is the same symbolic address every time is one,
- * and one that depends on where the CFA happens to lie is undecided.  When
- * the state knows how the stack was realigned (up to 4 KiB), the realigned
- * base is that rounding of the CFA and the CFA takes every 16-byte position
- * modulo the alignment: a rule that rounds the CFA as the code did (glibc's
- * libmvec) names the realigned frame.  This assumes the ABI's 16-byte
- * aligned CFA, which functions built to accept a misaligned stack
- * (force_align_arg_pointer) do not promise.  Where a place has a name in
- * both frames (a realignment that is a fixed offset), the frame that tracks
- * the word decides, and two that track it must agree.  rip is concrete (the address checked), which covers the
- * PLT's `rip & 15` rule.
+ * Two deciders, one answer.  Rules of the forms compilers write (CFA =
+ * reg+offset, offset(N), same_value, register(R) ...) have an exact fast
+ * path over the abstract values.  Every DWARF expression rule goes to the
+ * prover (verify/prover: z3), which proves it or refutes it with a
+ * counterexample — sampling a few stacks never concludes that a rule holds.
+ * With prove_all, every rule goes to the prover, and where the fast path
+ * would have answered differently the judge counts a disagreement (tests
+ * require none).
  */
 #ifndef DWCHECK_RULE_EVAL_H
 #define DWCHECK_RULE_EVAL_H
@@ -29,15 +25,33 @@
 
 #include "semantics/unwind_table.h"
 #include "synth/abstract_state.h"
+#include "verify/counterexample.h"
 
 enum rule_verdict { RULE_HOLDS, RULE_FAILS, RULE_UNDECIDED };
 
+struct prover;
+
+/* Who decides, and what the comparison of the two deciders found. */
+struct rule_judge {
+    struct prover *prover;          /* NULL: expression rules are undecided */
+    int prove_all;                  /* every rule through the prover */
+    unsigned long disagreements;    /* prove_all: rules the fast path decides otherwise */
+    char first_disagreement[160];   /* the first of them, for people */
+};
+
+/* A verdict with what explains it. */
+struct rule_answer {
+    enum rule_verdict verdict;
+    int timed_out;                  /* UNDECIDED because the prover ran out of time */
+    struct counterexample cx;       /* FAILS by the prover: the values that show it */
+};
+
 /* The CFA rule at address RIP, in state ST. */
-enum rule_verdict rule_eval_cfa(const struct unwind_rule *cfa, const struct abs_state *st,
-                                uint64_t rip);
+enum rule_verdict rule_eval_cfa(struct rule_judge *j, const struct unwind_rule *cfa, const struct abs_state *st,
+                                uint64_t rip, struct rule_answer *answer);
 
 /* The rule of column REG (a callee-saved register or ABI_RA) at RIP, in ST. */
-enum rule_verdict rule_eval_reg(const struct unwind_rule *rule, unsigned reg,
-                                const struct abs_state *st, uint64_t rip);
+enum rule_verdict rule_eval_reg(struct rule_judge *j, const struct unwind_rule *rule, unsigned reg,
+                                const struct abs_state *st, uint64_t rip, struct rule_answer *answer);
 
 #endif

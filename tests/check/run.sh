@@ -111,7 +111,7 @@ json=$("$dwcheck" --format=json "$work/unchecked_reasons.so"); rc=$?
 [ "$rc" -eq 0 ] && [ "$nops" -ge 2 ] && [ "$dead" -eq 2 ] && [ "$after_mul" -eq 2 ] &&
     grep -qF '"findings":[]' <<< "$json" &&
     grep -qF "\"padding\":$nops," <<< "$json" &&
-    grep -qF "\"guessed\":$dead}" <<< "$json" &&
+    grep -qF "\"guessed\":$dead," <<< "$json" &&
     grep -qF "\"value-unknown\":$after_mul," <<< "$json" &&
     grep -qF '"slot-unknown":0,' <<< "$json" &&
     grep -qF '"unreached":0,' <<< "$json" &&
@@ -360,7 +360,7 @@ else
     not_ok "html: a register rule is one cell, every column in place" "$msg"
 fi
 json=$("$dwcheck" --format=json "$work/register_rule.so")
-want='"unchecked_reasons":{"unreached":0,"padding":0,"cfa-unknown":0,"slot-unknown":0,"value-unknown":0,"other-frame":0,"guessed":0}'
+want='"unchecked_reasons":{"unreached":0,"padding":0,"cfa-unknown":0,"slot-unknown":0,"value-unknown":0,"other-frame":0,"guessed":0,"cfa-timeout":0,"rule-timeout":0}'
 grep -qF "$want" <<< "$json" && ok "json: unchecked_reasons keyed by the reasons' ids" ||
     not_ok "json: unchecked_reasons keyed by the reasons' ids" "$json"
 

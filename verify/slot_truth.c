@@ -1,0 +1,38 @@
+/*
+ * slot_truth: the truth of a register's save, as a state tells it (see the header).
+ */
+#include "slot_truth.h"
+
+#include "semantics/abi.h"
+
+/* Is V entry(REG)?  Unknown values are undecided. */
+enum rule_verdict holds_entry(struct absval v, unsigned reg)
+{
+    if (v.kind == AV_UNKNOWN)
+        return RULE_UNDECIDED;
+    return v.kind == AV_ENTRY && v.reg == reg && v.off == 0 ? RULE_HOLDS : RULE_FAILS;
+}
+
+/* Is entry(REG) in the slot at BASE + OFF?  A slot the state does not track
+ * is still decided when it cannot hold the save: it lies below the stack
+ * pointer (anything there is dead once a call or signal has run) or at or
+ * above the CFA (the caller's frame); or the save is known to be elsewhere
+ * (a save is a store of the register, which the state tracks: the entry
+ * value sits in another slot, or still only in the register itself). */
+enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t base, int64_t off, unsigned reg)
+{
+    struct absval v = abs_state_slot_in(st, base, off);
+    if (v.kind != AV_UNKNOWN)
+        return holds_entry(v, reg);
+    struct absval rsp = st->reg[ABI_RSP];
+    if (rsp.kind == base && off + 8 <= rsp.off)
+        return RULE_FAILS;
+    if (base == AV_CFA && off >= 0)
+        return RULE_FAILS;
+    for (unsigned i = 0; i < st->nslots; i++)
+        if (holds_entry(st->slot[i].value, reg) == RULE_HOLDS)
+            return RULE_FAILS;
+    if (reg < STATE_GPRS && holds_entry(st->reg[reg], reg) == RULE_HOLDS)
+        return RULE_FAILS;
+    return RULE_UNDECIDED;
+}

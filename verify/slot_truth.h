@@ -1,0 +1,26 @@
+/*
+ * slot_truth: what a synthesised state says is true of a callee-saved
+ * register's value, for the rules that name it.
+ *
+ * A register rule is right when it gives entry(R), R's value when the
+ * function was entered.  A value is entry(R) or not (unknown: undecided);
+ * a stack slot holds entry(R), holds something else, or is untracked — and
+ * an untracked slot is still decided when it cannot hold the save (below
+ * the stack pointer, in the caller's frame, or the save is known to be
+ * elsewhere).  Shared by the fast path (rule_eval) and the prover, which
+ * computes where an expression rule's address lies and asks here what is
+ * there.
+ */
+#ifndef DWCHECK_SLOT_TRUTH_H
+#define DWCHECK_SLOT_TRUTH_H
+
+#include "synth/abstract_state.h"
+#include "verify/rule_eval.h"
+
+/* Is V entry(REG)?  Unknown values are undecided. */
+enum rule_verdict holds_entry(struct absval v, unsigned reg);
+
+/* Is entry(REG) in the slot at BASE + OFF (BASE AV_CFA or AV_ALIGNED)? */
+enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t base, int64_t off, unsigned reg);
+
+#endif
