@@ -87,7 +87,13 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
         fprintf(out, ",\"disagreements\":%lu,\"first_disagreement\":", r->prover_disagreements);
         print_json_string(out, r->first_disagreement);
     }
-    fputs("},\"findings\":[", out);
+    fputs(",\"expressions\":{", out);
+    for (int k = 0; k < EXPRESSION_KINDS; k++) {
+        const size_t *v = r->expression_verdicts[k];
+        fprintf(out, "%s\"%s\":{\"proved\":%zu,\"refuted\":%zu,\"undecided\":%zu}", k ? "," : "",
+                expression_kind_name((enum expression_kind)k), v[RULE_HOLDS], v[RULE_FAILS], v[RULE_UNDECIDED]);
+    }
+    fputs("}},\"findings\":[", out);
     for (size_t i = 0; i < r->nfindings; i++) {
         const struct finding *f = &r->findings[i];
         fprintf(out, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"function\":", i ? "," : "",
@@ -133,6 +139,9 @@ void report_totals_add(struct report_totals *t, const struct check_result *r)
     t->unchecked += r->unchecked_total;
     for (int u = 0; u < UNCHECKED_REASONS; u++)
         t->unchecked_by_reason[u] += r->unchecked[u];
+    for (int k = 0; k < EXPRESSION_KINDS; k++)
+        for (int v = 0; v < 3; v++)
+            t->expression_verdicts[k][v] += r->expression_verdicts[k][v];
     t->prover_rules += r->prover_rules;
     t->prover_queries += r->prover_queries;
     t->prover_cache_hits += r->prover_cache_hits;
@@ -171,6 +180,13 @@ void report_text_summary(FILE *out, const struct report_totals *t)
             t->prover_rules, t->prover_cache_hits, t->prover_queries, t->prover_timeouts);
     if (t->prove_all)
         fprintf(out, "  z3 and the fast path disagree on %lu rules\n", t->prover_disagreements);
+    for (int k = 0; k < EXPRESSION_KINDS; k++) {
+        const size_t *v = t->expression_verdicts[k];
+        if (v[RULE_HOLDS] + v[RULE_FAILS] + v[RULE_UNDECIDED])
+            fprintf(out, "  %-8s expression rules: %zu proved, %zu refuted, %zu undecided\n",
+                    expression_kind_name((enum expression_kind)k), v[RULE_HOLDS], v[RULE_FAILS],
+                    v[RULE_UNDECIDED]);
+    }
     fprintf(out, "findings: %zu errors, %zu warnings, %zu notes\n", t->by_severity[SEVERITY_ERROR],
             t->by_severity[SEVERITY_WARNING], t->by_severity[SEVERITY_INFO]);
     for (int k = 0; k < FINDING_KINDS; k++)

@@ -36,6 +36,7 @@ struct report_totals {
     size_t by_severity[3];
     size_t by_kind[FINDING_KINDS];
     unsigned long prover_rules, prover_queries, prover_cache_hits, prover_timeouts;
+    size_t expression_verdicts[EXPRESSION_KINDS][3];
     int prove_all;
     unsigned long prover_disagreements;
 };

@@ -235,7 +235,10 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     }
     check_call_site(c, in, dw, fde);
     struct rule_answer answer;
+    int signal = fde && fde->cie->signal_frame;
     enum rule_verdict cfa = rule_eval_cfa(&c->judge, &dw->cfa, st, in->addr, &answer);
+    if (dw->cfa.kind == CFA_RULE_EXPRESSION)
+        r->expression_verdicts[expression_kind_of(&dw->cfa, 1, signal)][cfa]++;
     if (cfa == RULE_UNDECIDED) {
         r->unchecked[answer.timed_out ? UNCHECKED_CFA_TIMEOUT : UNCHECKED_CFA_UNKNOWN]++;
         r->unchecked_total++;
@@ -265,6 +268,8 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         unsigned reg = i < ABI_NCALLEE_SAVED ? abi_callee_saved_regs[i] : ABI_RA;
         const struct unwind_rule *rule = &dw->reg[reg];
         enum rule_verdict v = rule_eval_reg(&c->judge, rule, reg, st, in->addr, &answer);
+        if (rule->kind == REG_RULE_EXPRESSION || rule->kind == REG_RULE_VAL_EXPRESSION)
+            r->expression_verdicts[expression_kind_of(rule, 0, signal)][v]++;
         if (v == RULE_UNDECIDED) {
             if (answer.timed_out)
                 r->unchecked[UNCHECKED_RULE_TIMEOUT]++;

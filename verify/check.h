@@ -22,7 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "verify/expression_kind.h"
 #include "verify/finding.h"
+#include "verify/rule_eval.h"
 
 struct check_result {
     size_t fdes;
@@ -38,6 +40,8 @@ struct check_result {
      * rules the fast path decides otherwise, and the first of them. */
     unsigned long prover_rules, prover_queries, prover_cache_hits, prover_timeouts;
     int prove_all;
+    size_t expression_verdicts[EXPRESSION_KINDS][3];   /* expression rules x addresses, by
+                                                          family and verdict (enum rule_verdict) */
     unsigned long prover_disagreements;
     char first_disagreement[160];
     struct finding *findings;
