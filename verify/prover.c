@@ -33,6 +33,7 @@ struct prover {
     Z3_context ctx;               /* NULL until the first query */
     Z3_solver solver;
     Z3_sort bv;
+    Z3_func_decl memory;          /* the words of memory the state does not track */
     unsigned long context_rules;
     struct prover_stats stats;
     struct cache_entry cache[CACHE_SLOTS];
@@ -98,7 +99,8 @@ static int context_ready(struct prover *p)
         return -1;
     Z3_set_error_handler(p->ctx, on_z3_error);
     p->bv = Z3_mk_bv_sort(p->ctx, 64);
-    p->solver = Z3_mk_solver_for_logic(p->ctx, Z3_mk_string_symbol(p->ctx, "QF_BV"));
+    p->memory = Z3_mk_func_decl(p->ctx, Z3_mk_string_symbol(p->ctx, "memory"), 1, &p->bv, p->bv);
+    p->solver = Z3_mk_solver_for_logic(p->ctx, Z3_mk_string_symbol(p->ctx, "QF_UFBV"));
     Z3_solver_inc_ref(p->ctx, p->solver);
     Z3_params params = Z3_mk_params(p->ctx);
     Z3_params_inc_ref(p->ctx, params);
@@ -264,8 +266,9 @@ static int offset_from(struct query *q, struct term a, Z3_ast base, int64_t *k)
 /* ---- DWARF expressions ---------------------------------------------------- */
 
 /* The word at A (SIZE bytes, zero-extended): a tracked slot's value when A
- * is a fixed place of the CFA's or the realigned frame; both tracking it
- * must agree.  Anything else is unknown. */
+ * is a fixed place of the CFA's or the realigned frame (both tracking it
+ * must agree); else memory(A), an uninterpreted read: unknown, but the same
+ * at the same address. */
 static struct term deref(struct query *q, struct term a, unsigned size)
 {
     int64_t k;
@@ -277,8 +280,10 @@ static struct term deref(struct query *q, struct term a, unsigned size)
     struct term w;
     if (in_cfa.kind != AV_UNKNOWN && in_aligned.kind != AV_UNKNOWN && !absval_equal(in_cfa, in_aligned))
         w = fresh(q);
-    else
+    else if (in_cfa.kind != AV_UNKNOWN || in_aligned.kind != AV_UNKNOWN)
         w = value_term(q, in_cfa.kind != AV_UNKNOWN ? in_cfa : in_aligned);
+    else
+        w = (struct term){Z3_mk_app(q->c, q->p->memory, 1, &a.ast), 1};
     if (q->nwords < CX_MAX_WORDS) {
         q->word_addr[q->nwords] = a.ast;
         q->word_value[q->nwords++] = w.ast;

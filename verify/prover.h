@@ -5,8 +5,9 @@
  * address becomes 64-bit bit-vector terms: the CFA a variable, ALIGNED the
  * rounding of the CFA the code did (or a variable when the rounding is not
  * known), entry(R) a variable per register, a constant a numeral, rip the
- * address checked, anything the state does not know a fresh variable, and
- * each tracked stack slot the term of the value it holds.  A rule becomes a
+ * address checked, anything the state does not know a fresh variable, each
+ * tracked stack slot the term of the value it holds, and other memory an
+ * uninterpreted function of the address.  A rule becomes a
  * term too (DWARF expressions op by op; DW_OP_bra on a condition that is
  * not a constant takes both ways, joined by an if-then-else, within
  * bounds), and is compared with the truth: the CFA, or entry(R), or the

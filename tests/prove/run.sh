@@ -255,6 +255,14 @@ if [ -f "$work/fails_cfa.so" ] && [ -f "$work/g_drap.so" ]; then
         ok "dwcompile: a proved expression rule is compiled" ||
         not_ok "dwcompile: a proved expression rule is compiled" "$(cat "$work/proved.err")"
 fi
+# Every rendering carries the counterexample: SARIF's message, the HTML report.
+if [ -f "$work/fails_cfa.so" ]; then
+    "$dwcheck" --format=sarif --html="$work/html" "$work/fails_cfa.so" > "$work/fails_cfa.sarif" 2>/dev/null
+    grep -q 'counterexample: rsp=0x7ffe0000: the rule gives CFA=' "$work/fails_cfa.sarif" &&
+        grep -q 'counterexample: rsp=0x7ffe0000: the rule gives CFA=' "$work/html/index.html" &&
+        ok "sarif and html: the counterexample of b_one_address" ||
+        not_ok "sarif and html: the counterexample of b_one_address" "$(head -c 1500 "$work/fails_cfa.sarif")"
+fi
 for so_file in "$work"/*.so; do
     case $so_file in *.eh_elf.so) continue ;; esac
     n=$("$dwcheck" --prove=all --format=json "$so_file" 2>/dev/null |
