@@ -323,6 +323,51 @@ static void take_entry_contracts(struct synth_program *p)
     cfi_eval_release(&ev);
 }
 
+/* Is [BYTES, +N) the lazy PLT's first stub: push GOT+8(%rip), then jmp
+ * *GOT+16(%rip) (bnd jmp with MPX's prefix), an endbr64 first under IBT? */
+static int is_lazy_plt0(const uint8_t *b, uint64_t n)
+{
+    static const uint8_t endbr64[4] = {0xf3, 0x0f, 0x1e, 0xfa};
+    if (n >= 4 && memcmp(b, endbr64, 4) == 0) {
+        b += 4;
+        n -= 4;
+    }
+    if (n < 8 || b[0] != 0xff || b[1] != 0x35)           /* push disp32(%rip) */
+        return 0;
+    b += 6;
+    n -= 6;
+    if (n >= 1 && b[0] == 0xf2) {                          /* bnd */
+        b++;
+        n--;
+    }
+    return n >= 2 && b[0] == 0xff && b[1] == 0x25;         /* jmp *disp32(%rip) */
+}
+
+/* The lazy PLT's first stub (PLT0) is entered by a jump from a PLTn stub
+ * that has pushed its relocation index: the linker's convention, whether
+ * or not this file has PLTn stubs (a program with no imported call has
+ * PLT0 alone).  So it starts with the return address at CFA-8, the index
+ * at CFA-16 and rsp = CFA-16, not in the ABI's entry state; nothing that
+ * jumps to it replaces that. */
+static void take_plt0_convention(struct synth_program *p)
+{
+    struct elf_section *plt = elf_file_section(p->ef, ".plt");
+    if (!plt || plt->type == SHT_NOBITS)
+        return;
+    size_t i = function_index_at(&p->index, plt->addr);
+    if (i == (size_t)-1 || p->index.funcs[i].source != FUNC_FROM_PLT || p->index.funcs[i].lo != plt->addr)
+        return;
+    uint64_t size;
+    char err[ELF_FILE_ERRLEN];
+    const uint8_t *bytes = elf_file_section_bytes(p->ef, plt, &size, err, sizeof err);
+    if (!bytes || !is_lazy_plt0(bytes, size))
+        return;
+    if (!p->entry[i] && !(p->entry[i] = malloc(sizeof *p->entry[i])))
+        return;
+    abs_state_entry(p->entry[i]);
+    p->entry[i]->reg[ABI_RSP].off = -2 * ABI_ENTRY_CFA_OFFSET;
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -440,6 +485,7 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
             settle_exits(&po, synthesize_function(&p->session, &rq, NULL, &out));
         }
         drop_entries_of_functions(p);
+        take_plt0_convention(p);
     }
     free(po.held);
     free(po.pending);

@@ -72,6 +72,15 @@ cc -nostdlib -no-pie -Wl,-e,absolute_table -Wl,--build-id=none -o "$work/absolut
 all_checked "tables of addresses loaded into a register, one of them jumped through in another block (non-PIE)" "$work/absolute_table"
 cc -shared -nostdlib -Wl,-z,lazy -Wl,--build-id=none -o "$work/plt_call.so" tests/check/plt_call.s || exit 1
 all_checked "a lazy-binding PLT stub" "$work/plt_call.so"
+# PLT0 alone (no PLTn stub jumps to it): entered by the linker's convention,
+# the relocation index pushed.  A trivial program, executable and library.
+gcc -o "$work/plt0_alone" tests/check/plt0_alone.c || exit 1
+gcc -shared -fPIC -o "$work/plt0_alone.so" tests/check/plt0_alone.c || exit 1
+for f in "$work/plt0_alone" "$work/plt0_alone.so"; do
+    plt=$(objdump -h "$f" | awk '$2 == ".plt" { print $3 }')
+    [ "$plt" = 00000010 ] || not_ok "${f##*/}: .plt should hold PLT0 alone (16 bytes), it holds 0x$plt"
+    all_checked "PLT0 alone, in ${f##*/} (gcc, int main(void) { return 0; })" "$f"
+done
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/noreturn_plt.so" tests/check/noreturn_plt.s || exit 1
 all_checked "calls that never return (a library's own, through its PLT; GNAT's run-time checks) and landing pads of .cold parts (reached from the middle; after a padding byte)" "$work/noreturn_plt.so"
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/unbounded_switch.so" tests/check/unbounded_switch.s || exit 1
