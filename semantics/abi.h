@@ -20,6 +20,9 @@ enum abi_dwarf_reg {
 /* On entry the CFA is rsp + ABI_ENTRY_CFA_OFFSET and the return address is
  * saved at CFA + ABI_ENTRY_RA_OFFSET. */
 #define ABI_ENTRY_CFA_OFFSET 8
+
+/* Bytes below rsp that signal and interrupt handlers leave alone. */
+#define ABI_RED_ZONE 128
 #define ABI_ENTRY_RA_OFFSET (-8)
 
 /* rbx, rbp, r12-r15: the registers a function must restore before it

@@ -15,23 +15,31 @@ enum rule_verdict holds_entry(struct absval v, unsigned reg)
 
 /* Is entry(REG) in the slot at BASE + OFF?  A slot the state does not track
  * is still decided when it cannot hold the save: it lies below the stack
- * pointer (anything there is dead once a call or signal has run) or at or
- * above the CFA (the caller's frame); or the save is known to be elsewhere
- * (a save is a store of the register, which the state tracks: the entry
- * value sits in another slot, or still only in the register itself). */
+ * pointer's red zone (anything there is dead once a signal has run) or at
+ * or above the CFA (the caller's frame); or the save is known to be
+ * elsewhere (a save is a store of the register, which the state tracks:
+ * the entry value sits in another slot, or still only in the register
+ * itself).  A slot just below the stack pointer, in the red zone, is not
+ * dead: an epilogue's pops leave their saves there, and a rule may still
+ * name them (GCC and LLVM do until the ret) — when synthesis has lost what
+ * such a slot holds, and no other slot holds the save, the rule is
+ * undecided, even with the register holding its entry value again (the
+ * pop that restored it read that slot). */
 enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t base, int64_t off, unsigned reg)
 {
     struct absval v = abs_state_slot_in(st, base, off);
     if (v.kind != AV_UNKNOWN)
         return holds_entry(v, reg);
     struct absval rsp = st->reg[ABI_RSP];
-    if (rsp.kind == base && off + 8 <= rsp.off)
+    if (rsp.kind == base && off + 8 <= rsp.off - ABI_RED_ZONE)
         return RULE_FAILS;
     if (base == AV_CFA && off >= 0)
         return RULE_FAILS;
     for (unsigned i = 0; i < st->nslots; i++)
         if (holds_entry(st->slot[i].value, reg) == RULE_HOLDS)
             return RULE_FAILS;
+    if (rsp.kind == base && off < rsp.off)
+        return RULE_UNDECIDED;   /* in the red zone: perhaps popped from, perhaps lost */
     if (reg < STATE_GPRS && holds_entry(st->reg[reg], reg) == RULE_HOLDS)
         return RULE_FAILS;
     return RULE_UNDECIDED;

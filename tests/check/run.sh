@@ -401,4 +401,18 @@ else
     not_ok "injected faults: $caught of $total caught ($rate%, need 95%)" "$(printf "$missed" | head -10)"
 fi
 
+# An unknown value never refutes a rule: libLLVM-15's epilogues (pop x5;
+# ret) whose rules still name the saves just popped into the red zone, where
+# synthesis lost them, gave 17 reg-mismatch errors (llvm::MDNode::intersect,
+# r12 rule c-48, synthesis ?): undecided now.  The same pattern in
+# libstdc++, where synthesis keeps the slots, is checked and holds.
+llvm=/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1
+if [ -f "$llvm" ]; then
+    n=$("$dwcheck" --format=json "$llvm" | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.readline())
+print(sum(1 for f in d["findings"] if f["kind"] == "reg-mismatch"))')
+    [ "$n" = 0 ] && ok "libLLVM-15: no reg-mismatch from saves synthesis lost in the red zone" ||
+        not_ok "libLLVM-15: $n reg-mismatch findings (saves in the red zone synthesis lost must be undecided)"
+fi
 finish "dwcheck"
