@@ -93,6 +93,7 @@ verify_SRCS := \
 	verify/counterexample.c \
 	verify/slot_truth.c \
 	verify/expression_kind.c \
+	verify/transfers.c \
 	verify/prover.c \
 	verify/rule_eval.c \
 	verify/audit_file.c \

@@ -79,8 +79,9 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
         print_json_string(out, unchecked_reason_id((enum unchecked_reason)u));
         fprintf(out, ":%zu", r->unchecked[u]);
     }
-    fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,", r->functions_unchecked,
-            r->addresses_outermost);
+    fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,\"rets_checked\":%zu,"
+                 "\"cross_fde_jumps_checked\":%zu,",
+            r->functions_unchecked, r->addresses_outermost, r->rets_checked, r->cross_fde_checked);
     fprintf(out, "\"prover\":{\"rules\":%lu,\"queries\":%lu,\"cache_hits\":%lu,\"timeouts\":%lu",
             r->prover_rules, r->prover_queries, r->prover_cache_hits, r->prover_timeouts);
     if (r->prove_all) {

@@ -19,6 +19,7 @@
 #include "verify/excerpt.h"
 #include "verify/prover.h"
 #include "verify/rule_eval.h"
+#include "verify/transfers.h"
 
 void check_result_release(struct check_result *r)
 {
@@ -39,7 +40,8 @@ struct checker {
     struct fde_lookup *dw;
     const struct function_range *func;
     size_t func_first_finding;     /* findings of the current function start here */
-    const struct unwind_row *last_row;
+    const struct cfi_fde *last_fde;    /* the row counted last: its FDE and start */
+    uint64_t last_row_start;
     struct rule_judge judge;
     const struct counterexample *cx;   /* for the finding added next, or NULL */
     int oom;
@@ -195,6 +197,38 @@ static void check_call_site(struct checker *c, const struct ir_insn *in, const s
     }
 }
 
+/* A ret that does not pop the return address; a jump into another FDE
+ * whose row does not hold in the jumping state (verify/transfers). */
+static void check_transfer(struct checker *c, const struct ir_insn *in, const struct abs_state *st,
+                           const struct cfi_fde *fde)
+{
+    struct check_result *r = c->r;
+    if (in->flow == IR_FLOW_RET) {
+        char why[96];
+        enum rule_verdict v = transfer_ret(st, why, sizeof why);
+        r->rets_checked += v != RULE_UNDECIDED;
+        if (v == RULE_FAILS)
+            add_finding(c, FINDING_RET_MISMATCH, -1, in->addr, NULL, NULL,
+                        "this ret does not return to the return address: %s", why);
+        return;
+    }
+    struct cross_fde x;
+    enum rule_verdict v = transfer_cross_fde(&c->judge, c->dw, fde, in, st, &x);
+    if (!x.target_fde || v == RULE_UNDECIDED)
+        return;
+    r->cross_fde_checked++;
+    if (v != RULE_FAILS)
+        return;
+    const char *what = x.column < 0 ? "CFA" : x.column == ABI_RA ? "ra" : unwind_column_name(x.column);
+    c->cx = &x.answer.cx;
+    add_finding(c, FINDING_CROSS_FDE_MISMATCH, x.column, in->addr, x.rule, NULL,
+                "the jump to 0x%llx enters the FDE at offset 0x%llx, whose %s rule there, %s, does not "
+                "hold in the frame it arrives with (this FDE: offset 0x%llx)",
+                (unsigned long long)x.target, (unsigned long long)x.target_fde->offset, what, x.rule,
+                (unsigned long long)fde->offset);
+    c->cx = NULL;
+}
+
 /* Does RULE give the value a register holds now (its own under "unchanged",
  * or another one), rather than a slot's? */
 static int reads_register(const struct unwind_rule *rule)
@@ -245,9 +279,10 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         return;
     }
     r->addresses_checked++;
-    if (dw != c->last_row) {
+    if (fde != c->last_fde || dw->start != c->last_row_start) {
         r->rows_checked++;
-        c->last_row = dw;
+        c->last_fde = fde;
+        c->last_row_start = dw->start;
     }
     /* The synthesised row is only for messages: built when a rule fails. */
     struct unwind_row syn;
@@ -287,6 +322,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         check_register(c, in, dw, &syn, st, reg, v);
         c->cx = NULL;
     }
+    check_transfer(c, in, st, fde);   /* last: it may move the lookup to another FDE's table */
 }
 
 /* FDEs whose range is not code of the file (cfi_reader.h): the lookup and
@@ -408,7 +444,7 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
         struct synth_outcome outcome;
         c.func = &prog->index.funcs[i];
         c.func_first_finding = r->nfindings;
-        c.last_row = NULL;
+        c.last_fde = NULL;
         check_gap(&c, c.func);
         if (synth_program_observe(prog, i, observe, &c, &outcome) != 0 &&
             fde_lookup_fde(c.dw, c.func->lo))

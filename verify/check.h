@@ -35,6 +35,8 @@ struct check_result {
                                               rules, not in unchecked_total) */
     size_t unchecked_total;         /* addresses not checked */
     size_t functions_unchecked;     /* FDE-covered functions synthesis could not do at all */
+    size_t rets_checked;            /* rets whose popped word is decided */
+    size_t cross_fde_checked;       /* jumps into another FDE whose row is decided */
     /* The prover's work (verify/prover): rules sent to it, solver calls,
      * rules answered from its cache, calls out of time; with --prove=all,
      * rules the fast path decides otherwise, and the first of them. */

@@ -28,6 +28,12 @@ static const struct kind_info kinds[FINDING_KINDS] = {
     [FINDING_CALL_CLOBBERED_RULE] = {"call-clobbered-rule", SEVERITY_WARNING,
                                      "At a call, a rule reads a register the call may change: unwinding "
                                      "through the call reads the callee's value."},
+    [FINDING_CROSS_FDE_MISMATCH] = {"cross-fde-mismatch", SEVERITY_ERROR,
+                                    "A jump into another FDE's range arrives in a frame that FDE's row "
+                                    "does not describe."},
+    [FINDING_RET_MISMATCH] = {"ret-mismatch", SEVERITY_ERROR,
+                              "A ret that does not pop the return address: the code returns where no "
+                              "table describes."},
 };
 
 struct reason_info {

@@ -34,6 +34,8 @@ enum finding_kind {
     FINDING_FDE_NO_CODE,            /* an FDE for addresses that hold no code */
     FINDING_MALFORMED_CFI,          /* an FDE's CFA program does not decode */
     FINDING_CALL_CLOBBERED_RULE,    /* at a call, a rule reads a register the call may change */
+    FINDING_CROSS_FDE_MISMATCH,     /* a jump into another FDE arrives where its row is wrong */
+    FINDING_RET_MISMATCH,           /* a ret that does not pop the return address */
     FINDING_KINDS
 };
 

@@ -401,6 +401,25 @@ else
     not_ok "injected faults: $caught of $total caught ($rate%, need 95%)" "$(printf "$missed" | head -10)"
 fi
 
+# Control that leaves a frame's description (tests/check/transfers.s): a
+# jump into another FDE checked against that FDE's row (wrong and right), a
+# ret that does not pop the return address, a tail call with two registers
+# swapped.  Exactly these findings, and the right jump counted as checked.
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/transfers.so" tests/check/transfers.s || exit 1
+msg=$("$dwcheck" --format=json "$work/transfers.so" | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.readline())
+got = sorted((f["kind"], f["function"]) for f in d["findings"])
+want = sorted([("cross-fde-mismatch", "into_cold_wrong"), ("cfa-mismatch", "into_cold_wrong.cold"),
+               ("ret-mismatch", "ret_unpopped"), ("clobbered-not-described", "tail_swapped"),
+               ("clobbered-not-described", "tail_swapped"), ("cross-fde-mismatch", "tail_swapped")])
+assert got == want, got
+assert d["cross_fde_jumps_checked"] >= 3, d["cross_fde_jumps_checked"]
+assert d["rets_checked"] >= 4, d["rets_checked"]
+print("%d jumps into other FDEs, %d rets decided" % (d["cross_fde_jumps_checked"], d["rets_checked"]))' 2>&1) &&
+    ok "transfers: a jump into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; the right cold jump clean ($msg)" ||
+    not_ok "transfers: exactly the expected findings" "$msg"
+
 # An unknown value never refutes a rule: libLLVM-15's epilogues (pop x5;
 # ret) whose rules still name the saves just popped into the red zone, where
 # synthesis lost them, gave 17 reg-mismatch errors (llvm::MDNode::intersect,

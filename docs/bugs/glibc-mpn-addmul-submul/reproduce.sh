@@ -113,8 +113,10 @@ echo @@@ $1 +$2 (inside), SIGUSR1 here\\n
 x/i \$pc
 signal SIGUSR1
 echo @@@ after the signal\\n
-bt 6
-kill
+if \$_isvoid(\$_exitcode)
+  bt 6
+  kill
+end
 echo @@@ end\\n
 EOF
 }

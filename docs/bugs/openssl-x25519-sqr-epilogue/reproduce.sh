@@ -162,10 +162,10 @@ gdb_script fe51 "$LEA51" "$RET51" "set environment OPENSSL_ia32cap=:~0x80100" |
 run() { awk -v s="@@@@ $1" 'index($0, s) == 1 { p = 1; next } /^@@@@ / { p = 0 } p' "$log"; }
 stop() { run "$1" | awk -v s="@@@ $2" 'index($0, s) == 1 { p = 1; next } /^@@@ / { p = 0 } p'; }
 right() { # the backtrace goes through derive to main, nothing bogus
-    s=$(stop "$1" "$2")
-    printf '%s\n' "$s" | grep -q '^#[0-9]* .* in derive ' &&
-        printf '%s\n' "$s" | grep -q '^#[0-9]* .* in main ' &&
-        ! printf '%s\n' "$s" | grep -q -e 'Backtrace stopped' -e '^#[0-9]* *0x0* in ?? ()'
+    bt_=$(stop "$1" "$2")
+    printf '%s\n' "$bt_" | grep -q '^#[0-9]* .* in derive ' &&
+        printf '%s\n' "$bt_" | grep -q '^#[0-9]* .* in main ' &&
+        ! printf '%s\n' "$bt_" | grep -q -e 'Backtrace stopped' -e '^#[0-9]* *0x0* in ?? ()'
 }
 
 bad=0

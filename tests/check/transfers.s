@@ -1,0 +1,110 @@
+# Control that leaves a frame's description (verify/transfers):
+#  - into_cold_wrong jumps, frame in place (rsp = CFA-16, rbx saved at
+#    c-16), into a separate FDE (its .cold part) whose row there says
+#    CFA = rsp+8: cross-fde-mismatch at the jump;
+#  - into_cold_right does the same into a part whose row says rsp+16 and
+#    rbx at c-16: clean, the jump checked;
+#  - ret_unpopped returns with its push still on the stack (its CFI follows
+#    the code, so no row is wrong): ret-mismatch at the ret;
+#  - tail_swapped restores rbx and r12 from each other's slot before a tail
+#    call: the callee's row at its entry (rbx, r12 unchanged) does not hold:
+#    cross-fde-mismatch at the jump (and its own row's reg-mismatch there).
+	.text
+	.globl	into_cold_wrong
+	.type	into_cold_wrong, @function
+into_cold_wrong:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	testq	%rdi, %rdi
+	je	.Lcold_wrong
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	into_cold_wrong, .-into_cold_wrong
+
+	.type	into_cold_wrong.cold, @function
+into_cold_wrong.cold:
+	.cfi_startproc
+.Lcold_wrong:
+	movq	$1, %rax
+	popq	%rbx
+	ret
+	.cfi_endproc
+	.size	into_cold_wrong.cold, .-into_cold_wrong.cold
+
+	.globl	into_cold_right
+	.type	into_cold_right, @function
+into_cold_right:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	testq	%rdi, %rdi
+	je	.Lcold_right
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	into_cold_right, .-into_cold_right
+
+	.type	into_cold_right.cold, @function
+into_cold_right.cold:
+	.cfi_startproc
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+.Lcold_right:
+	movq	$1, %rax
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	into_cold_right.cold, .-into_cold_right.cold
+
+	.globl	ret_unpopped
+	.type	ret_unpopped, @function
+ret_unpopped:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	movq	%rdi, %rax
+	ret
+	.cfi_endproc
+	.size	ret_unpopped, .-ret_unpopped
+
+	.globl	tail_swapped
+	.type	tail_swapped, @function
+tail_swapped:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	pushq	%r12
+	.cfi_def_cfa_offset 24
+	.cfi_offset %r12, -24
+	movq	%rdi, %rbx
+	movq	%rsi, %r12
+	popq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_restore %rbx
+	popq	%r12
+	.cfi_def_cfa_offset 8
+	.cfi_restore %r12
+	jmp	callee
+	.cfi_endproc
+	.size	tail_swapped, .-tail_swapped
+
+	.globl	callee
+	.type	callee, @function
+callee:
+	.cfi_startproc
+	movq	%rdi, %rax
+	ret
+	.cfi_endproc
+	.size	callee, .-callee

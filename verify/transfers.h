@@ -1,0 +1,57 @@
+/*
+ * transfers: control that leaves a frame's description — a ret, and a jump
+ * out of the FDE that covers it — checked against what the code and the
+ * table say the frame is there.
+ *
+ * A ret must pop the return address: rsp at CFA-8, the slot there holding
+ * entry(RA); otherwise the code returns somewhere no table describes (a
+ * hand-written epilogue that forgot an `add $8,%rsp`), whatever the row
+ * says.  A jump (direct, conditional) that leaves its FDE for an address
+ * another FDE covers (a .cold part, a shared tail, a tail call, another
+ * function's middle) arrives with the jumping state: every rule of the
+ * target's row (CFA, ra, the callee-saved registers) must hold in it,
+ * exactly as the rules of the jumping instruction's own row do.  Unknown
+ * never refutes: what the state does not know leaves a transfer unchecked.
+ *
+ * Pure verdicts over one state; the audit (verify/check) turns them into
+ * findings.  Borrows the FDE lookup (its cached table moves to the
+ * target's FDE: the caller's next lookup rebuilds its own).
+ */
+#ifndef DWCHECK_TRANSFERS_H
+#define DWCHECK_TRANSFERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "semantics/fde_lookup.h"
+#include "synth/abstract_state.h"
+#include "synth/functions.h"
+#include "synth/ir.h"
+#include "verify/rule_eval.h"
+
+/* Does the ret at this state return to the return address?  On RULE_FAILS,
+ * WHY (SIZE bytes) says what it pops instead. */
+enum rule_verdict transfer_ret(const struct abs_state *st, char *why, size_t size);
+
+/* What a jump into another FDE found. */
+struct cross_fde {
+    const struct cfi_fde *target_fde;  /* NULL: the jump does not leave for another FDE */
+    uint64_t target;
+    int column;                        /* the first rule that fails: -1 the CFA, else a DWARF column */
+    char rule[48];                     /* that rule, as dwtable prints it */
+    struct rule_answer answer;         /* its verdict, with the counterexample */
+};
+
+/*
+ * The jump IN of function FUNC (its FDE: FROM), with ST the state before it:
+ * when it leaves FROM for an address another FDE covers, every rule of that
+ * row is decided by J in ST.  Returns RULE_FAILS (OUT says the first rule
+ * that fails), RULE_HOLDS (every rule holds), or RULE_UNDECIDED (some rule
+ * cannot be decided, none fails); OUT->target_fde NULL when IN is no such
+ * jump (then RULE_UNDECIDED).
+ */
+enum rule_verdict transfer_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
+                                     const struct ir_insn *in, const struct abs_state *st,
+                                     struct cross_fde *out);
+
+#endif
