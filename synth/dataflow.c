@@ -31,7 +31,7 @@ void dataflow_release(struct dataflow *df)
     df->nwork = df->nleaving = df->leaving_cap = 0;
 }
 
-void dataflow_leave(struct dataflow *df, uint64_t target, int kind, const struct abs_state *st)
+void dataflow_leave(struct dataflow *df, uint64_t from, uint64_t target, int kind, const struct abs_state *st)
 {
     if (!df->exits)
         return;
@@ -39,19 +39,20 @@ void dataflow_leave(struct dataflow *df, uint64_t target, int kind, const struct
         size_t cap = df->leaving_cap ? 2 * df->leaving_cap : 16;
         struct leaving *p = realloc(df->leaving, cap * sizeof *p);
         if (!p) {
-            df->exits(df->exits_arg, target, kind, st);
+            df->exits(df->exits_arg, from, target, kind, st);
             return;
         }
         df->leaving = p;
         df->leaving_cap = cap;
     }
-    df->leaving[df->nleaving++] = (struct leaving){target, kind, *st};
+    df->leaving[df->nleaving++] = (struct leaving){from, target, kind, *st};
 }
 
 void dataflow_hand_on_exits(const struct dataflow *df)
 {
     for (size_t k = 0; k < df->nleaving; k++)
-        df->exits(df->exits_arg, df->leaving[k].target, df->leaving[k].kind, &df->leaving[k].state);
+        df->exits(df->exits_arg, df->leaving[k].from, df->leaving[k].target, df->leaving[k].kind,
+                  &df->leaving[k].state);
 }
 
 /* The frame is gone (rsp at the return address, as for a tail call), or
@@ -214,14 +215,14 @@ void dataflow_fixpoint(struct dataflow *df)
                  * (GCC's .cold parts): either continues this frame. */
                 df->returns = 1;
                 df->clobbered = ~0u;
-                dataflow_leave(df, in->target, 0, &out);
+                dataflow_leave(df, in->addr, in->target, 0, &out);
             }
             break;
         }
         case IR_FLOW_JUMP_INDIRECT:
             for (size_t k = 0; k < jt->nexits; k++)
                 if (jt->exits[k].jump == last)
-                    dataflow_leave(df, jt->exits[k].target, SYNTH_EXIT_TABLE_CASE, &out);
+                    dataflow_leave(df, in->addr, jt->exits[k].target, SYNTH_EXIT_TABLE_CASE, &out);
             if (jump_tables_count(jt, last)) {
                 for (uint32_t k = 0; k < jt->count[last]; k++)
                     dataflow_flow_into(df, g->block_of[jt->targets[jt->first[last] + k]], &out);
@@ -249,7 +250,7 @@ void dataflow_fixpoint(struct dataflow *df)
             break;
         }
         if (in->flow == IR_FLOW_CALL)
-            dataflow_leave(df, in->target, SYNTH_EXIT_CALL, &out);
+            dataflow_leave(df, in->addr, in->target, SYNTH_EXIT_CALL, &out);
         if (falls && fallthrough && last + 1 < fc->n)
             dataflow_flow_into(df, g->block_of[last + 1], fallthrough);
     }

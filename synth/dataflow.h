@@ -41,7 +41,7 @@
  * are final: a pass the table search discards would hand on states from
  * a graph that was wrong. */
 struct leaving {
-    uint64_t target;
+    uint64_t from, target;
     int kind;                    /* 0, SYNTH_EXIT_CALL or SYNTH_EXIT_TABLE_CASE */
     struct abs_state state;
 };
@@ -88,9 +88,10 @@ int dataflow_flow_into(struct dataflow *df, size_t b, const struct abs_state *st
 /* Run queued blocks until none is. */
 void dataflow_fixpoint(struct dataflow *df);
 
-/* Control leaves the function for TARGET (KIND: see synth_exit_fn) with ST:
- * held for the exits callback (when memory runs out, handed on at once). */
-void dataflow_leave(struct dataflow *df, uint64_t target, int kind, const struct abs_state *st);
+/* Control leaves the function from FROM for TARGET (KIND: see synth_exit_fn)
+ * with ST: held for the exits callback (when memory runs out, handed on at
+ * once). */
+void dataflow_leave(struct dataflow *df, uint64_t from, uint64_t target, int kind, const struct abs_state *st);
 
 /* Hand the held exits to the callback, in order. */
 void dataflow_hand_on_exits(const struct dataflow *df);

@@ -124,7 +124,7 @@ static size_t flow_to_landing_pads(struct landing_pads *lp, struct dataflow *df)
         if (!pad->have_state)
             continue;
         if (pad->insn == (size_t)-1) {
-            dataflow_leave(df, pad->target, 0, &pad->state);
+            dataflow_leave(df, 0, pad->target, 0, &pad->state);
             continue;
         }
         df->seeding = pad->seeded > phase ? pad->seeded : phase;

@@ -146,9 +146,10 @@ static void take_exit(struct pass_one *po, uint64_t target, int kind, const stru
         record_jump(po, j, target, kind, st);
 }
 
-static void record_exit(void *arg, uint64_t target, int kind, const struct abs_state *st)
+static void record_exit(void *arg, uint64_t from, uint64_t target, int kind, const struct abs_state *st)
 {
     struct pass_one *po = arg;
+    (void)from;
     struct pending_exit *pending = room_for_one(po, po->pending, po->npending, &po->cappending, sizeof *pending);
     if (pending) {
         po->pending = pending;
@@ -536,8 +537,13 @@ int synth_program_function(struct synth_program *p, size_t i, struct unwind_tabl
     return synthesize_function(&p->session, &rq, t, out);
 }
 
-int synth_program_observe(struct synth_program *p, size_t i, synth_insn_fn observe, void *arg,
-                          struct synth_outcome *out)
+int synth_program_entered_ordinarily(const struct synth_program *p, size_t i)
+{
+    return i < p->index.nfuncs && (p->called[i] || named_function(&p->index.funcs[i]));
+}
+
+int synth_program_observe(struct synth_program *p, size_t i, synth_insn_fn observe, synth_exit_fn exits,
+                          void *arg, struct synth_outcome *out)
 {
     struct synth_request rq;
     program_request(p, i, &rq);
@@ -545,5 +551,7 @@ int synth_program_observe(struct synth_program *p, size_t i, synth_insn_fn obser
     rq.no_table = 1;
     rq.observe = observe;
     rq.observe_arg = arg;
+    rq.exits = exits;
+    rq.exits_arg = arg;
     return synthesize_function(&p->session, &rq, NULL, out);
 }

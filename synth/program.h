@@ -62,9 +62,15 @@ void synth_program_close(struct synth_program *p);
 int synth_program_function(struct synth_program *p, size_t i, struct unwind_table *t,
                            synth_insn_fn observe, void *arg, struct synth_outcome *out);
 
-/* Run function I and show OBSERVE every instruction's state, without
- * building its table (what a checker needs). */
-int synth_program_observe(struct synth_program *p, size_t i, synth_insn_fn observe, void *arg,
-                          struct synth_outcome *out);
+/* Is function I entered the ordinary way (named, and no .cold part; or the
+ * target of a direct call)?  No jump-table case leads into such a function:
+ * a case that seems to is the data past a table bounded too loosely. */
+int synth_program_entered_ordinarily(const struct synth_program *p, size_t i);
+
+/* Run function I and show OBSERVE every instruction's state, and EXITS
+ * (may be NULL) every way out of it with the state there, without building
+ * its table (what a checker needs).  ARG goes to both. */
+int synth_program_observe(struct synth_program *p, size_t i, synth_insn_fn observe, synth_exit_fn exits,
+                          void *arg, struct synth_outcome *out);
 
 #endif

@@ -70,15 +70,16 @@ struct synth_session {
 typedef void (*synth_insn_fn)(void *arg, const struct ir_insn *in, const struct abs_state *st,
                               int reached);
 
-/* Control leaving the function for TARGET outside it, with the state at
- * that point (for a jump: the frame the target continues).  KIND: a jump
+/* Control leaving the function, from the instruction at FROM (0 when no
+ * one instruction: a landing pad's flow) for TARGET outside it, with the
+ * state at that point (for a jump: the frame the target continues).  KIND: a jump
  * (0), a call (SYNTH_EXIT_CALL), or a case of a jump table that the code
  * bounds (SYNTH_EXIT_TABLE_CASE: into the function's .cold part, if the
  * bound is the table's; a compare that bounds something else, which LLVM's
  * known value ranges allow, makes it the next function's data). */
 #define SYNTH_EXIT_CALL 1
 #define SYNTH_EXIT_TABLE_CASE 2
-typedef void (*synth_exit_fn)(void *arg, uint64_t target, int kind, const struct abs_state *st);
+typedef void (*synth_exit_fn)(void *arg, uint64_t from, uint64_t target, int kind, const struct abs_state *st);
 
 /* A place other code jumps into, with the state the jumps carry. */
 struct synth_entry {

@@ -35,6 +35,13 @@ size_t check_count(const struct check_result *r, enum severity at_least)
     return n;
 }
 
+/* A case of a jump table that leaves the function, with the state the
+ * jump carries there (the last, final one of the flows). */
+struct table_case {
+    uint64_t from, target;
+    struct abs_state state;
+};
+
 struct checker {
     struct check_result *r;
     struct fde_lookup *dw;
@@ -43,6 +50,9 @@ struct checker {
     const struct cfi_fde *last_fde;    /* the row counted last: its FDE and start */
     uint64_t last_row_start;
     struct rule_judge judge;
+    const struct synth_program *prog;
+    struct table_case *cases;          /* the current function's jump-table cases out of it */
+    size_t ncases, cases_cap;
     const struct counterexample *cx;   /* for the finding added next, or NULL */
     int oom;
 };
@@ -197,6 +207,25 @@ static void check_call_site(struct checker *c, const struct ir_insn *in, const s
     }
 }
 
+/* The verdict V on a jump at FROM (in FDE FROM_FDE) into another FDE. */
+static void report_cross_fde(struct checker *c, uint64_t from, const struct cfi_fde *from_fde,
+                             enum rule_verdict v, const struct cross_fde *x)
+{
+    if (!x->target_fde || v == RULE_UNDECIDED)
+        return;
+    c->r->cross_fde_checked++;
+    if (v != RULE_FAILS)
+        return;
+    const char *what = x->column < 0 ? "CFA" : x->column == ABI_RA ? "ra" : unwind_column_name(x->column);
+    c->cx = &x->answer.cx;
+    add_finding(c, FINDING_CROSS_FDE_MISMATCH, x->column, from, x->rule, NULL,
+                "the jump to 0x%llx enters the FDE at offset 0x%llx, whose %s rule there, %s, does not "
+                "hold in the frame it arrives with (this FDE: offset 0x%llx)",
+                (unsigned long long)x->target, (unsigned long long)x->target_fde->offset, what, x->rule,
+                (unsigned long long)from_fde->offset);
+    c->cx = NULL;
+}
+
 /* A ret that does not pop the return address; a jump into another FDE
  * whose row does not hold in the jumping state (verify/transfers). */
 static void check_transfer(struct checker *c, const struct ir_insn *in, const struct abs_state *st,
@@ -213,21 +242,49 @@ static void check_transfer(struct checker *c, const struct ir_insn *in, const st
         return;
     }
     struct cross_fde x;
-    enum rule_verdict v = transfer_cross_fde(&c->judge, c->dw, fde, in, st, &x);
-    if (!x.target_fde || v == RULE_UNDECIDED)
-        return;
-    r->cross_fde_checked++;
-    if (v != RULE_FAILS)
-        return;
-    const char *what = x.column < 0 ? "CFA" : x.column == ABI_RA ? "ra" : unwind_column_name(x.column);
-    c->cx = &x.answer.cx;
-    add_finding(c, FINDING_CROSS_FDE_MISMATCH, x.column, in->addr, x.rule, NULL,
-                "the jump to 0x%llx enters the FDE at offset 0x%llx, whose %s rule there, %s, does not "
-                "hold in the frame it arrives with (this FDE: offset 0x%llx)",
-                (unsigned long long)x.target, (unsigned long long)x.target_fde->offset, what, x.rule,
-                (unsigned long long)fde->offset);
-    c->cx = NULL;
+    report_cross_fde(c, in->addr, fde, transfer_cross_fde(&c->judge, c->dw, fde, in, st, &x), &x);
 }
+
+/* Keep the jump-table cases that leave the function (synth's exits), the
+ * last state of each: the final one of the flows. */
+static void collect_table_case(void *arg, uint64_t from, uint64_t target, int kind, const struct abs_state *st)
+{
+    struct checker *c = arg;
+    if (kind != SYNTH_EXIT_TABLE_CASE || !from)
+        return;
+    size_t k = 0;
+    while (k < c->ncases && (c->cases[k].from != from || c->cases[k].target != target))
+        k++;
+    if (k == c->ncases) {
+        if (c->ncases == c->cases_cap) {
+            size_t cap = c->cases_cap ? 2 * c->cases_cap : 8;
+            struct table_case *n = realloc(c->cases, cap * sizeof *n);
+            if (!n) {
+                c->oom = 1;
+                return;
+            }
+            c->cases = n;
+            c->cases_cap = cap;
+        }
+        c->cases[c->ncases++] = (struct table_case){from, target, {0}};
+    }
+    abs_state_copy(&c->cases[k].state, st);
+}
+
+/* The current function's table cases into other FDEs, as jumps are checked. */
+static void check_table_cases(struct checker *c)
+{
+    for (size_t k = 0; k < c->ncases; k++) {
+        struct table_case *tc = &c->cases[k];
+        if (synth_program_entered_ordinarily(c->prog, function_index_at(&c->prog->index, tc->target)))
+            continue;   /* the data past a loosely bounded table, as synthesis reads it */
+        const struct cfi_fde *from = fde_lookup_fde(c->dw, tc->from);
+        struct cross_fde x;
+        report_cross_fde(c, tc->from, from, transfer_into(&c->judge, c->dw, from, tc->target, &tc->state, &x), &x);
+    }
+    c->ncases = 0;
+}
+
 
 /* Does RULE give the value a register holds now (its own under "unchanged",
  * or another one), rather than a slot's? */
@@ -433,7 +490,7 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     memset(r, 0, sizeof *r);
     opt = opt ? opt : &default_options;
     struct synth_program *prog = &af->prog;
-    struct checker c = {.r = r, .dw = &af->dw};
+    struct checker c = {.r = r, .dw = &af->dw, .prog = &af->prog};
     c.judge.prove_all = opt->prove == CHECK_PROVE_ALL;
     c.judge.prover = prover_new(opt->timeout_ms);
     if (!c.judge.prover)
@@ -446,15 +503,17 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
         c.func_first_finding = r->nfindings;
         c.last_fde = NULL;
         check_gap(&c, c.func);
-        if (synth_program_observe(prog, i, observe, &c, &outcome) != 0 &&
+        if (synth_program_observe(prog, i, observe, collect_table_case, &c, &outcome) != 0 &&
             fde_lookup_fde(c.dw, c.func->lo))
             r->functions_unchecked++;
+        check_table_cases(&c);
     }
     if (!c.oom)
         gather_excerpts(&c, prog);
     struct prover_stats stats;
     prover_stats_get(c.judge.prover, &stats);
     prover_free(c.judge.prover);
+    free(c.cases);
     r->prover_rules = stats.rules;
     r->prover_queries = stats.queries;
     r->prover_cache_hits = stats.cache_hits;

@@ -95,7 +95,7 @@ void excerpt_gather(struct excerpt *x, struct synth_program *prog, struct fde_lo
     memset(x, 0, sizeof *x);
     struct capture c = {.prog = prog, .dw = dw, .address = address, .x = x};
     struct synth_outcome out;
-    synth_program_observe(prog, func, capture, &c, &out);
+    synth_program_observe(prog, func, capture, NULL, &c, &out);
 }
 
 void excerpt_rule_text(char *buf, size_t size, const struct excerpt_rule *rule, unsigned column)

@@ -31,16 +31,24 @@ enum rule_verdict transfer_cross_fde(struct rule_judge *j, struct fde_lookup *l,
                                      struct cross_fde *out)
 {
     memset(out, 0, sizeof *out);
-    if ((in->flow != IR_FLOW_JUMP && in->flow != IR_FLOW_COND) || !from ||
-        (in->target >= from->pc_begin && in->target - from->pc_begin < from->pc_range))
+    if (in->flow != IR_FLOW_JUMP && in->flow != IR_FLOW_COND)
+        return RULE_UNDECIDED;
+    return transfer_into(j, l, from, in->target, st, out);
+}
+
+enum rule_verdict transfer_into(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
+                                uint64_t target, const struct abs_state *st, struct cross_fde *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!from || (target >= from->pc_begin && target - from->pc_begin < from->pc_range))
         return RULE_UNDECIDED;
     const struct cfi_fde *to;
-    const struct unwind_row *row = fde_lookup_row(l, in->target, &to);
+    const struct unwind_row *row = fde_lookup_row(l, target, &to);
     if (!row || !to || to == from || to->cie->signal_frame || row->reg[ABI_RA].kind == REG_RULE_UNDEFINED)
         return RULE_UNDECIDED;
     out->target_fde = to;
-    out->target = in->target;
-    enum rule_verdict all = rule_eval_cfa(j, &row->cfa, st, in->target, &out->answer);
+    out->target = target;
+    enum rule_verdict all = rule_eval_cfa(j, &row->cfa, st, target, &out->answer);
     if (all == RULE_FAILS) {
         out->column = -1;
         format_cfa_rule(out->rule, sizeof out->rule, &row->cfa);
@@ -51,7 +59,7 @@ enum rule_verdict transfer_cross_fde(struct rule_judge *j, struct fde_lookup *l,
     for (unsigned i = 0; i <= ABI_NCALLEE_SAVED; i++) {
         unsigned reg = i < ABI_NCALLEE_SAVED ? abi_callee_saved_regs[i] : ABI_RA;
         struct rule_answer a;
-        enum rule_verdict v = rule_eval_reg(j, &row->reg[reg], reg, st, in->target, &a);
+        enum rule_verdict v = rule_eval_reg(j, &row->reg[reg], reg, st, target, &a);
         if (v == RULE_FAILS) {
             out->column = (int)reg;
             out->answer = a;

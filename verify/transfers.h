@@ -6,7 +6,8 @@
  * A ret must pop the return address: rsp at CFA-8, the slot there holding
  * entry(RA); otherwise the code returns somewhere no table describes (a
  * hand-written epilogue that forgot an `add $8,%rsp`), whatever the row
- * says.  A jump (direct, conditional) that leaves its FDE for an address
+ * says.  A jump (direct, conditional, or a resolved case of a jump table)
+ * that leaves its FDE for an address
  * another FDE covers (a .cold part, a shared tail, a tail call, another
  * function's middle) arrives with the jumping state: every rule of the
  * target's row (CFA, ra, the callee-saved registers) must hold in it,
@@ -53,5 +54,10 @@ struct cross_fde {
 enum rule_verdict transfer_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
                                      const struct ir_insn *in, const struct abs_state *st,
                                      struct cross_fde *out);
+
+/* The same for control that reaches TARGET from FDE FROM in state ST (a
+ * case of a jump table, which the instruction does not name). */
+enum rule_verdict transfer_into(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
+                                uint64_t target, const struct abs_state *st, struct cross_fde *out);
 
 #endif

@@ -412,12 +412,13 @@ d = json.loads(sys.stdin.readline())
 got = sorted((f["kind"], f["function"]) for f in d["findings"])
 want = sorted([("cross-fde-mismatch", "into_cold_wrong"), ("cfa-mismatch", "into_cold_wrong.cold"),
                ("ret-mismatch", "ret_unpopped"), ("clobbered-not-described", "tail_swapped"),
-               ("clobbered-not-described", "tail_swapped"), ("cross-fde-mismatch", "tail_swapped")])
+               ("clobbered-not-described", "tail_swapped"), ("cross-fde-mismatch", "tail_swapped"),
+               ("cross-fde-mismatch", "case_into_cold_wrong"), ("cfa-mismatch", "case_into_cold_wrong.cold")])
 assert got == want, got
-assert d["cross_fde_jumps_checked"] >= 3, d["cross_fde_jumps_checked"]
+assert d["cross_fde_jumps_checked"] >= 5, d["cross_fde_jumps_checked"]
 assert d["rets_checked"] >= 4, d["rets_checked"]
 print("%d jumps into other FDEs, %d rets decided" % (d["cross_fde_jumps_checked"], d["rets_checked"]))' 2>&1) &&
-    ok "transfers: a jump into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; the right cold jump clean ($msg)" ||
+    ok "transfers: a jump and a jump-table case into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; the right ones clean ($msg)" ||
     not_ok "transfers: exactly the expected findings" "$msg"
 
 # An unknown value never refutes a rule: libLLVM-15's epilogues (pop x5;

@@ -8,7 +8,11 @@
 #    the code, so no row is wrong): ret-mismatch at the ret;
 #  - tail_swapped restores rbx and r12 from each other's slot before a tail
 #    call: the callee's row at its entry (rbx, r12 unchanged) does not hold:
-#    cross-fde-mismatch at the jump (and its own row's reg-mismatch there).
+#    cross-fde-mismatch at the jump (and its own row's reg-mismatch there);
+#  - case_into_cold_wrong's jump table has a case in another FDE (its cold
+#    part) whose row says CFA = rsp+8 with the frame in place:
+#    cross-fde-mismatch at the indirect jump; case_into_cold_right's cold
+#    part describes the frame: clean, the case checked.
 	.text
 	.globl	into_cold_wrong
 	.type	into_cold_wrong, @function
@@ -108,3 +112,85 @@ callee:
 	ret
 	.cfi_endproc
 	.size	callee, .-callee
+
+	.globl	case_into_cold_wrong
+	.type	case_into_cold_wrong, @function
+case_into_cold_wrong:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	cmpq	$1, %rdi
+	ja	.Lcase_into_cold_wrong_default
+	leaq	.Lcase_into_cold_wrong_table(%rip), %rdx
+	movslq	(%rdx,%rdi,4), %rax
+	addq	%rdx, %rax
+	jmp	*%rax
+.Lcase_into_cold_wrong_case0:
+	movl	$7, %eax
+.Lcase_into_cold_wrong_default:
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	case_into_cold_wrong, .-case_into_cold_wrong
+	.section	.rodata
+	.p2align 2
+.Lcase_into_cold_wrong_table:
+	.long	.Lcase_into_cold_wrong_case0-.Lcase_into_cold_wrong_table
+	.long	.Lcase_into_cold_wrong_case1-.Lcase_into_cold_wrong_table
+	.section	.text.unlikely,"ax",@progbits
+	.type	case_into_cold_wrong.cold, @function
+case_into_cold_wrong.cold:
+	.cfi_startproc
+.Lcase_into_cold_wrong_case1:
+	movl	$9, %eax
+	popq	%rbx
+	ret
+	.cfi_endproc
+	.size	case_into_cold_wrong.cold, .-case_into_cold_wrong.cold
+	.text
+
+	.globl	case_into_cold_right
+	.type	case_into_cold_right, @function
+case_into_cold_right:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	cmpq	$1, %rdi
+	ja	.Lcase_into_cold_right_default
+	leaq	.Lcase_into_cold_right_table(%rip), %rdx
+	movslq	(%rdx,%rdi,4), %rax
+	addq	%rdx, %rax
+	jmp	*%rax
+.Lcase_into_cold_right_case0:
+	movl	$7, %eax
+.Lcase_into_cold_right_default:
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	case_into_cold_right, .-case_into_cold_right
+	.section	.rodata
+	.p2align 2
+.Lcase_into_cold_right_table:
+	.long	.Lcase_into_cold_right_case0-.Lcase_into_cold_right_table
+	.long	.Lcase_into_cold_right_case1-.Lcase_into_cold_right_table
+	.section	.text.unlikely,"ax",@progbits
+	.type	case_into_cold_right.cold, @function
+case_into_cold_right.cold:
+	.cfi_startproc
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+.Lcase_into_cold_right_case1:
+	movl	$9, %eax
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	case_into_cold_right.cold, .-case_into_cold_right.cold
+	.text

@@ -64,9 +64,10 @@ static uint32_t callee_at(void *arg, uint64_t target)
     return target == RETURNS_RAX ? 1u << ABI_RAX : target == NEVER_RETURNS ? SYNTH_NEVER_RETURNS : 0;
 }
 
-static void on_exit_seen(void *arg, uint64_t target, int kind, const struct abs_state *st)
+static void on_exit_seen(void *arg, uint64_t from, uint64_t target, int kind, const struct abs_state *st)
 {
     struct fn *f = arg;
+    (void)from;
     assert_true(f->nexits < 8);
     f->exits[f->nexits++] = (struct exit_seen){target, kind, *st};
 }
