@@ -145,7 +145,7 @@ UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_pa
 	test_worker_pool test_slot_truth
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all check check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
+.PHONY: all check check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
         check-mutants fuzz-mutants mutants-tools install clean run deps
 all: $(TOOL_BINS) $(LAYERS_OK) $(RUNTIME_A) $(RUNTIME_SO)
 
@@ -218,7 +218,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 include corpus/corpus.mk
 
 # ---- tests ---------------------------------------------------------------------
-check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-prove check-mutants check-fuzz
+check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-prove check-bugs check-mutants check-fuzz
 
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
 check-setup:
@@ -278,6 +278,13 @@ $(BUILD)/tests/frame_parse_libdwarf: tests/oracle/frame_parse_libdwarf.c $(LIB)
 # and counterexamples, checked by an evaluator of the test's own.
 check-prove: $(TOOL_BINS) corpus
 	@tests/prove/run.sh $(BUILD)
+
+# Table bugs of Debian's libraries that dwcheck finds, shown by a debugger and
+# by libgcc's unwinder from inside the faulty ranges (docs/bugs).
+check-bugs:
+	@sh docs/bugs/run-all.sh > $(BUILD)/bugs.log 2>&1; rc=$$?; \
+	    sed -n '/^=== summary/,$$p' $(BUILD)/bugs.log; \
+	    [ $$rc -eq 0 ] || { cat $(BUILD)/bugs.log; exit 1; }
 
 check-synth: $(TOOL_BINS) corpus
 	@tests/synth/run.sh $(BUILD)
