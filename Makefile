@@ -64,7 +64,8 @@ object_SRCS := \
 	object/command.c \
 	object/signals.c \
 	object/output_file.c \
-	object/identity.c
+	object/identity.c \
+	object/debug_info.c
 semantics_SRCS := \
 	semantics/dwarf_expr.c \
 	semantics/unwind_table.c \

@@ -285,6 +285,11 @@ static int write_page(FILE *out, const struct html_report *h)
                 esc(out, h->files[i].path);
                 fputs(": ", out);
                 esc(out, where);
+                if (f->source[0]) {
+                    fputs(" (", out);
+                    esc(out, f->source);
+                    fputc(')', out);
+                }
                 fprintf(out, "</div><div class=\"msg\">%s: ", severity_name(f->severity));
                 esc(out, f->message);
                 if (f->count > 1)

@@ -73,7 +73,8 @@ void sarif_file(struct sarif_report *s, const char *path, const struct check_res
         finding_where(where, sizeof where, f);
         if (f->cx.present)
             counterexample_format(cx, sizeof cx, &f->cx);
-        snprintf(text, sizeof text, "%s: %s%s%s", where, f->message, cx[0] ? "; counterexample: " : "", cx);
+        snprintf(text, sizeof text, "%s%s%s%s: %s%s%s", where, f->source[0] ? " (" : "", f->source,
+                 f->source[0] ? ")" : "", f->message, cx[0] ? "; counterexample: " : "", cx);
         fprintf(out, "%s{\"ruleId\":\"%s\",\"level\":\"%s\",\"message\":{\"text\":",
                 s->results++ ? "," : "", finding_kind_name(f->kind), sarif_level(f->severity));
         print_json_string(out, text);

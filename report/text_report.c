@@ -14,8 +14,8 @@ void report_text_file(FILE *out, const char *path, const struct check_result *r)
         const struct finding *f = &r->findings[i];
         char where[FINDING_WHERE_LEN];
         finding_where(where, sizeof where, f);
-        fprintf(out, "%s: %s: %s: %s: %s", path, where, severity_name(f->severity),
-                finding_kind_name(f->kind), f->message);
+        fprintf(out, "%s: %s%s%s%s: %s: %s: %s", path, where, f->source[0] ? " (" : "", f->source,
+                f->source[0] ? ")" : "", severity_name(f->severity), finding_kind_name(f->kind), f->message);
         if (f->count > 1)
             fprintf(out, " (and %zu more addresses)", f->count - 1);
         fputc('\n', out);
@@ -100,6 +100,10 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
         fprintf(out, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"function\":", i ? "," : "",
                 finding_kind_name(f->kind), severity_name(f->severity));
         print_json_string(out, f->function);
+        if (f->source[0]) {
+            fputs(",\"source\":", out);
+            print_json_string(out, f->source);
+        }
         fprintf(out, ",\"address\":%llu,\"addresses\":%zu,\"dwarf\":", (unsigned long long)f->address,
                 f->count);
         print_json_string(out, f->dwarf);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "object/debug_info.h"
 #include "object/elf_file.h"
 #include "object/error.h"
 #include "semantics/abi.h"
@@ -470,6 +471,37 @@ static void gather_excerpts(struct checker *c, struct synth_program *prog)
     }
 }
 
+/* Every finding named: the symbol of its function, from the separate debug
+ * file when the object is stripped, else the section and offset of the
+ * function's start; and the source line of the first ones, from the line
+ * table (object/debug_info). */
+#define SOURCE_MAX_FINDINGS 1000
+
+static void name_findings(struct checker *c, struct elf_file *ef)
+{
+    struct debug_info di;
+    if (!c->r->nfindings || debug_info_open(&di, ef) != 0)
+        return;
+    for (size_t i = 0; i < c->r->nfindings; i++) {
+        struct finding *f = &c->r->findings[i];
+        uint64_t start = f->function_start ? f->function_start : f->address;
+        const char *name = f->function[0] ? NULL : debug_info_function(&di, f->address, &start);
+        struct elf_section *sec;
+        if (name)
+            snprintf(f->function, sizeof f->function, "%s", name);
+        else if (!f->function[0] && (sec = elf_file_section_at(ef, start)))
+            snprintf(f->function, sizeof f->function, "%s+0x%llx", sec->name,
+                     (unsigned long long)(start - sec->addr));
+        else if (!f->function[0])
+            snprintf(f->function, sizeof f->function, "0x%llx", (unsigned long long)start);
+        if (!f->function_start || name)
+            f->function_start = start;
+        if (i < SOURCE_MAX_FINDINGS && debug_info_line(&di, f->address, f->source, sizeof f->source) != 0)
+            f->source[0] = '\0';
+    }
+    debug_info_close(&di);
+}
+
 int check_file(const char *path, const struct check_options *opt, struct check_result *r, int *not_elf,
                char *err, size_t errlen)
 {
@@ -508,8 +540,10 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
             r->functions_unchecked++;
         check_table_cases(&c);
     }
-    if (!c.oom)
+    if (!c.oom) {
         gather_excerpts(&c, prog);
+        name_findings(&c, &af->ef);
+    }
     struct prover_stats stats;
     prover_stats_get(c.judge.prover, &stats);
     prover_free(c.judge.prover);

@@ -77,13 +77,15 @@ struct finding {
     uint8_t kind;                   /* enum finding_kind */
     uint8_t severity;               /* enum severity: the kind's (finding_kind_severity) */
     int column;                     /* DWARF column, -1 for the CFA or none */
-    char function[128];             /* "" when unnamed */
+    char function[128];             /* the function's symbol (the debug file's when the
+                                       object is stripped), else "SECTION+0xOFF" of its start */
     uint64_t function_start;
     uint64_t address;               /* first address */
     size_t count;                   /* addresses this finding covers */
     char dwarf[48];                 /* the DWARF rule, as dwtable prints it */
     char synth[48];                 /* what synthesis has there */
     char message[160];
+    char source[128];               /* "file.c:123" of the first address, "" when unknown */
     struct excerpt excerpt;         /* the code around the address; nrows 0 when not gathered */
     struct counterexample cx;       /* a rule the prover refuted: the values that show it */
 };

@@ -421,6 +421,37 @@ print("%d jumps into other FDEs, %d rets decided" % (d["cross_fde_jumps_checked"
     ok "transfers: a jump and a jump-table case into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; the right ones clean ($msg)" ||
     not_ok "transfers: exactly the expected findings" "$msg"
 
+# Every finding named.  buggy.s with hidden symbols, stripped: each function
+# by its section and offset; stripped with its symbols and lines kept in a separate debug file
+# named by .gnu_debuglink: by its symbol and source line again.  libc (its
+# debug file found by build-id, libc6-dbg): __mpn_addmul_1 and its source.
+cc -g -shared -nostdlib -Wl,--build-id=none -o "$work/named.so" tests/check/buggy.s || exit 1
+sed 's/^\t\.globl\t\(.*\)$/\t.globl\t\1\n\t.hidden\t\1/' tests/check/buggy.s > "$work/hidden.s" &&
+    cc -shared -nostdlib -Wl,--build-id=none -o "$work/stripped.so" "$work/hidden.s" && strip "$work/stripped.so" || exit 1
+objcopy --only-keep-debug "$work/named.so" "$work/linked.debug" && cp "$work/named.so" "$work/linked.so" &&
+    strip "$work/linked.so" && objcopy --add-gnu-debuglink="$work/linked.debug" "$work/linked.so" || exit 1
+names() {
+    "$dwcheck" --format=json "$1" | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.readline())
+print(" ".join(sorted({(f["function"] + "@" + f.get("source", "").split("/")[-1]) for f in d["findings"]})))'
+}
+stripped=$(names "$work/stripped.so") linked=$(names "$work/linked.so")
+[ -n "$stripped" ] && ! tr ' ' '\n' <<< "$stripped" | grep -qvE '^\.text\+0x[0-9a-f]+@$' &&
+    ok "stripped: every finding named by its section and offset ($(wc -w <<< "$stripped") functions)" ||
+    not_ok "stripped: every finding named by its section and offset" "$stripped"
+grep -q 'stale_cfa@buggy\.s:[0-9]' <<< "$linked" && grep -q 'wrong_slot@buggy\.s:[0-9]' <<< "$linked" &&
+    ! grep -qE '(^| )(\.text|0x)' <<< "$linked" &&
+    ok "stripped, debug file by .gnu_debuglink: symbols and source lines back ($linked)" ||
+    not_ok "stripped, debug file by .gnu_debuglink: symbols and source lines" "$linked"
+libc=/usr/lib/x86_64-linux-gnu/libc.so.6
+if [ -f "$libc" ]; then
+    named=$(names "$libc")
+    grep -q '__mpn_addmul_1@addmul_1\.S:[0-9]' <<< "$named" &&
+        ok "libc: named and placed from its debug file (found by build-id): $named" ||
+        not_ok "libc: __mpn_addmul_1 named and placed from libc6-dbg's debug file" "$named"
+fi
+
 # An unknown value never refutes a rule: libLLVM-15's epilogues (pop x5;
 # ret) whose rules still name the saves just popped into the red zone, where
 # synthesis lost them, gave 17 reg-mismatch errors (llvm::MDNode::intersect,

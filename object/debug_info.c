@@ -1,0 +1,293 @@
+/*
+ * debug_info: symbols and line rows of an object or of its debug file (see
+ * the header).
+ */
+#include "debug_info.h"
+
+#include <libdwarf/dwarf.h>
+#include <libdwarf/libdwarf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "object/identity.h"
+
+struct debug_line_row {
+    uint64_t addr;
+    uint32_t line;           /* 0: the end of a sequence */
+    uint32_t file;           /* index in files */
+};
+
+#define DEBUG_ROOT "/usr/lib/debug"
+
+static int same_identity(struct elf_file *a, struct elf_file *b)
+{
+    struct dwu_identity x, y;
+    char err[ELF_FILE_ERRLEN];
+    int hx = object_identity(a, &x, err, sizeof err) == 0 && x.kind == DWU_IDENTITY_BUILD_ID;
+    int hy = object_identity(b, &y, err, sizeof err) == 0 && y.kind == DWU_IDENTITY_BUILD_ID;
+    if (hx != hy)
+        return 0;
+    return !hx || (x.len == y.len && memcmp(x.bytes, y.bytes, x.len) == 0);
+}
+
+/* Open PATH as DI's debug file when it is OBJECT's. */
+static int try_debug_file(struct debug_info *di, const char *path)
+{
+    char err[ELF_FILE_ERRLEN];
+    if (strlen(path) >= sizeof di->debug_path || elf_file_open(&di->debug, path, err, sizeof err) != 0)
+        return 0;
+    if (!same_identity(di->object, &di->debug)) {
+        elf_file_close(&di->debug);
+        return 0;
+    }
+    strcpy(di->debug_path, path);
+    di->have_debug = 1;
+    return 1;
+}
+
+static void find_debug_file(struct debug_info *di)
+{
+    struct dwu_identity id;
+    char err[ELF_FILE_ERRLEN], path[4096];
+    if (object_identity(di->object, &id, err, sizeof err) == 0 && id.kind == DWU_IDENTITY_BUILD_ID &&
+        id.len >= 2) {
+        int n = snprintf(path, sizeof path, DEBUG_ROOT "/.build-id/%02x/", id.bytes[0]);
+        for (unsigned i = 1; i < id.len && n > 0 && (size_t)n < sizeof path - 8; i++)
+            n += snprintf(path + n, sizeof path - (size_t)n, "%02x", id.bytes[i]);
+        snprintf(path + n, sizeof path - (size_t)n, ".debug");
+        if (try_debug_file(di, path))
+            return;
+    }
+    struct elf_section *link = elf_file_section(di->object, ".gnu_debuglink");
+    uint64_t size;
+    const uint8_t *bytes = link ? elf_file_section_bytes(di->object, link, &size, err, sizeof err) : NULL;
+    if (!bytes || size < 5 || !memchr(bytes, 0, size - 4) || strchr((const char *)bytes, '/'))
+        return;
+    const char *name = (const char *)bytes, *slash = strrchr(di->object->path, '/');
+    int dir = slash ? (int)(slash - di->object->path) : 1;
+    const char *dirname = slash ? di->object->path : ".";
+    static const char *const places[] = {"%.*s/%s", "%.*s/.debug/%s", DEBUG_ROOT "%.*s/%s"};
+    for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+        snprintf(path, sizeof path, places[i], dir, dirname, name);
+        if (strcmp(path, di->object->path) != 0 && try_debug_file(di, path))
+            return;
+    }
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const struct elf_symbol *x = *(const struct elf_symbol *const *)a, *y = *(const struct elf_symbol *const *)b;
+    return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* The function symbols of EF with a size, appended to DI's list. */
+static int add_functions(struct debug_info *di, struct elf_file *ef)
+{
+    char err[ELF_FILE_ERRLEN];
+    if (elf_file_load_symbols(ef, err, sizeof err) != 0)
+        return 0;   /* unreadable symbols: no names from them */
+    const struct elf_symbol **more = realloc(di->functions, (di->nfunctions + ef->nsymbols + 1) * sizeof *more);
+    if (!more)
+        return -1;
+    di->functions = more;
+    for (size_t i = 0; i < ef->nsymbols; i++) {
+        const struct elf_symbol *s = &ef->symbols[i];
+        if (s->type == STT_FUNC && s->size > 0 && s->name && s->name[0])
+            di->functions[di->nfunctions++] = s;
+    }
+    return 0;
+}
+
+int debug_info_open(struct debug_info *di, struct elf_file *object)
+{
+    memset(di, 0, sizeof *di);
+    di->object = object;
+    find_debug_file(di);
+    if ((di->have_debug && add_functions(di, &di->debug) != 0) || add_functions(di, object) != 0) {
+        debug_info_close(di);
+        return -1;
+    }
+    /* Stable: for one address, the debug file's name (listed first) wins. */
+    if (di->nfunctions)
+        qsort(di->functions, di->nfunctions, sizeof *di->functions, by_value);
+    return 0;
+}
+
+void debug_info_close(struct debug_info *di)
+{
+    if (di->have_debug)
+        elf_file_close(&di->debug);
+    for (size_t i = 0; i < di->nfiles; i++)
+        free(di->files[i]);
+    free(di->files);
+    free(di->rows);
+    free(di->functions);
+    memset(di, 0, sizeof *di);
+}
+
+const char *debug_info_function(const struct debug_info *di, uint64_t addr, uint64_t *start)
+{
+    size_t lo = 0, hi = di->nfunctions;   /* the last symbol starting at or before addr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (di->functions[mid]->value <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t i = lo; i-- > 0 && lo - i <= 16;) {
+        const struct elf_symbol *s = di->functions[i];
+        if (addr - s->value < s->size) {
+            *start = s->value;
+            return s->name;
+        }
+    }
+    return NULL;
+}
+
+/* ---- lines ---------------------------------------------------------------- */
+
+/* The index of file NAME in DI's list (the last one is asked again and again). */
+static int file_index(struct debug_info *di, const char *name, uint32_t *index)
+{
+    if (di->nfiles && strcmp(di->files[di->nfiles - 1], name) == 0) {
+        *index = (uint32_t)(di->nfiles - 1);
+        return 0;
+    }
+    for (size_t i = 0; i < di->nfiles; i++)
+        if (strcmp(di->files[i], name) == 0) {
+            *index = (uint32_t)i;
+            return 0;
+        }
+    char **more = realloc(di->files, (di->nfiles + 1) * sizeof *more);
+    char *copy = strdup(name);
+    if (!more || !copy) {
+        free(copy);
+        if (more)
+            di->files = more;
+        return -1;
+    }
+    di->files = more;
+    di->files[di->nfiles] = copy;
+    *index = (uint32_t)di->nfiles++;
+    return 0;
+}
+
+static int add_row(struct debug_info *di, size_t *cap, uint64_t addr, uint32_t line, uint32_t file)
+{
+    if (di->nrows == DEBUG_INFO_MAX_ROWS)
+        return -1;
+    if (di->nrows == *cap) {
+        size_t more = *cap ? 2 * *cap : 1024;
+        struct debug_line_row *rows = realloc(di->rows, more * sizeof *rows);
+        if (!rows)
+            return -1;
+        di->rows = rows;
+        *cap = more;
+    }
+    di->rows[di->nrows++] = (struct debug_line_row){addr, line, file};
+    return 0;
+}
+
+static int cu_rows(struct debug_info *di, Dwarf_Debug dbg, Dwarf_Die cu, size_t *cap)
+{
+    Dwarf_Unsigned version;
+    Dwarf_Small tables;
+    Dwarf_Line_Context ctx;
+    Dwarf_Error derr = NULL;
+    if (dwarf_srclines_b(cu, &version, &tables, &ctx, &derr) != DW_DLV_OK) {
+        if (derr)
+            dwarf_dealloc(dbg, derr, DW_DLA_ERROR);
+        return 0;
+    }
+    Dwarf_Line *lines;
+    Dwarf_Signed count;
+    int rc = 0;
+    if (dwarf_srclines_from_linecontext(ctx, &lines, &count, &derr) == DW_DLV_OK) {
+        for (Dwarf_Signed i = 0; i < count && rc == 0; i++) {
+            Dwarf_Addr addr;
+            Dwarf_Unsigned lineno;
+            Dwarf_Bool end;
+            char *name = NULL;
+            uint32_t file = 0;
+            if (dwarf_lineaddr(lines[i], &addr, &derr) != DW_DLV_OK ||
+                dwarf_lineno(lines[i], &lineno, &derr) != DW_DLV_OK ||
+                dwarf_lineendsequence(lines[i], &end, &derr) != DW_DLV_OK)
+                continue;
+            if (!end && dwarf_linesrc(lines[i], &name, &derr) == DW_DLV_OK) {
+                rc = file_index(di, name, &file);
+                dwarf_dealloc(dbg, name, DW_DLA_STRING);
+            }
+            if (rc == 0)
+                rc = add_row(di, cap, addr, end || lineno > UINT32_MAX ? 0 : (uint32_t)lineno, file);
+        }
+    }
+    dwarf_srclines_dealloc_b(ctx);
+    return rc;
+}
+
+static int by_row_addr(const void *a, const void *b)
+{
+    const struct debug_line_row *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    /* A sequence's end before the next sequence's first row there. */
+    return (y->line == 0) - (x->line == 0);
+}
+
+static void read_lines(struct debug_info *di)
+{
+    di->lines_read = 1;
+    struct elf_file *ef = di->have_debug ? &di->debug : di->object;
+    Dwarf_Debug dbg = NULL;
+    Dwarf_Error derr = NULL;
+    if (dwarf_elf_init_b(ef->elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &derr) != DW_DLV_OK) {
+        if (derr)
+            dwarf_dealloc_error(NULL, derr);
+        return;
+    }
+    size_t cap = 0;
+    for (;;) {
+        Dwarf_Unsigned header_length, abbrev_offset, type_offset, next_cu;
+        Dwarf_Half version, address_size, length_size, extension_size, cu_type;
+        Dwarf_Sig8 signature;
+        if (dwarf_next_cu_header_d(dbg, 1, &header_length, &version, &abbrev_offset, &address_size,
+                                   &length_size, &extension_size, &signature, &type_offset, &next_cu,
+                                   &cu_type, &derr) != DW_DLV_OK)
+            break;
+        Dwarf_Die cu = NULL;
+        if (dwarf_siblingof_b(dbg, NULL, 1, &cu, &derr) != DW_DLV_OK)
+            continue;
+        int rc = cu_rows(di, dbg, cu, &cap);
+        dwarf_dealloc(dbg, cu, DW_DLA_DIE);
+        if (rc != 0)
+            break;   /* out of memory, or past the bound: the rows so far serve */
+    }
+    if (derr)
+        dwarf_dealloc(dbg, derr, DW_DLA_ERROR);
+    dwarf_finish(dbg, &derr);
+    if (di->nrows)
+        qsort(di->rows, di->nrows, sizeof *di->rows, by_row_addr);
+}
+
+int debug_info_line(struct debug_info *di, uint64_t addr, char *buf, size_t size)
+{
+    if (!di->lines_read)
+        read_lines(di);
+    size_t lo = 0, hi = di->nrows;   /* the last row at or before addr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (di->rows[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || di->rows[lo - 1].line == 0 || di->rows[lo - 1].file >= di->nfiles)
+        return -1;
+    const char *file = di->files[di->rows[lo - 1].file];
+    while (file[0] == '.' && file[1] == '/')
+        file += 2;
+    snprintf(buf, size, "%s:%u", file, di->rows[lo - 1].line);
+    return 0;
+}

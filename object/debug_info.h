@@ -1,0 +1,58 @@
+/*
+ * debug_info: names and source lines for an object's addresses, from its
+ * own symbols and line table or from its separate debug file.
+ *
+ * Purpose: a finding in a stripped library must still say where it is.
+ * Debian installs debug files as /usr/lib/debug/.build-id/NN/REST.debug
+ * (the object's GNU build-id, split after its first byte), and some
+ * objects name theirs in .gnu_debuglink (looked for next to the object, in
+ * its .debug/ folder, and under /usr/lib/debug).  A debug file is used
+ * only when its build-id is the object's (found by .gnu_debuglink for an
+ * object without a build-id: when the debug file has none either).
+ *
+ * Names: the function symbol (.symtab, then .dynsym) whose range holds the
+ * address, from the debug file first.  Lines: the .debug_line row that
+ * covers the address, read with libdwarf on first use, as "file:line".
+ *
+ * Ownership: a debug_info borrows the object's elf_file and owns the debug
+ * file it opened and the tables it built; release it before the object.
+ * Bounded: at most DEBUG_INFO_MAX_ROWS line rows are kept.
+ */
+#ifndef DWCHECK_DEBUG_INFO_H
+#define DWCHECK_DEBUG_INFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "object/elf_file.h"
+
+#define DEBUG_INFO_MAX_ROWS ((size_t)16 << 20)
+
+struct debug_line_row;
+
+struct debug_info {
+    struct elf_file *object;            /* borrowed */
+    struct elf_file debug;              /* the separate debug file, when found */
+    int have_debug;
+    char debug_path[4096];
+    const struct elf_symbol **functions;   /* function symbols with a size, by address */
+    size_t nfunctions;
+    int lines_read;
+    struct debug_line_row *rows;        /* by address */
+    size_t nrows;
+    char **files;                       /* file names the rows point at */
+    size_t nfiles;
+};
+
+/* Find OBJECT's debug information (none is not an error).  Returns 0, or -1
+ * when out of memory. */
+int debug_info_open(struct debug_info *di, struct elf_file *object);
+void debug_info_close(struct debug_info *di);
+
+/* The function symbol whose range holds ADDR: its name and *START, or NULL. */
+const char *debug_info_function(const struct debug_info *di, uint64_t addr, uint64_t *start);
+
+/* "file:line" of the instruction at ADDR into BUF; 0, or -1 when unknown. */
+int debug_info_line(struct debug_info *di, uint64_t addr, char *buf, size_t size);
+
+#endif
