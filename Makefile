@@ -95,6 +95,7 @@ verify_SRCS := \
 	verify/slot_truth.c \
 	verify/expression_kind.c \
 	verify/transfers.c \
+	verify/explain.c \
 	verify/prover.c \
 	verify/rule_eval.c \
 	verify/audit_file.c \
@@ -104,6 +105,7 @@ verify_SRCS := \
 	verify/check.c
 report_SRCS := \
 	report/json_string.c \
+	report/explain_report.c \
 	report/table_json.c \
 	report/text_report.c \
 	report/sarif_report.c \

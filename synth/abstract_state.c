@@ -3,9 +3,11 @@
  */
 #include "abstract_state.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "semantics/abi.h"
+#include "semantics/unwind_table.h"
 
 static const struct absval unknown_value = {AV_UNKNOWN, 0, 0};
 
@@ -22,6 +24,22 @@ void abs_state_entry(struct abs_state *s)
 void abs_state_unknown(struct abs_state *s)
 {
     memset(s, 0, sizeof *s);
+}
+
+void absval_text(struct absval v, char *buf, size_t size)
+{
+    long long k = (long long)v.off;
+    switch (v.kind) {
+    case AV_CONST:
+        snprintf(buf, size, "%s0x%llx", k < 0 ? "-" : "", k < 0 ? -(unsigned long long)k : (unsigned long long)k);
+        break;
+    case AV_CFA: snprintf(buf, size, "CFA%+lld", k); break;
+    case AV_ENTRY:
+        snprintf(buf, size, k ? "%s's entry value%+lld" : "%s's entry value",
+                 v.reg == STATE_RA ? "ra" : unwind_column_name(v.reg), k);
+        break;
+    default: buf[0] = '\0'; break;
+    }
 }
 
 int absval_equal(struct absval a, struct absval b)

@@ -77,6 +77,10 @@ void abs_state_entry(struct abs_state *s);
 void abs_state_unknown(struct abs_state *s);
 
 int absval_equal(struct absval a, struct absval b);
+
+/* V for people: "0x0", "CFA-16", "rax's entry value+8"; "" when it is
+ * unknown or has no short name (ALIGNED, a table entry). */
+void absval_text(struct absval v, char *buf, size_t size);
 int abs_state_equal(const struct abs_state *a, const struct abs_state *b);
 
 /* INTO := INTO join FROM.  Returns 1 when INTO changed. */

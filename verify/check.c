@@ -116,22 +116,6 @@ static void saved_where(const struct unwind_row *syn, unsigned reg, char *buf, s
         buf[0] = '\0';
 }
 
-/* What register value V is, for a message: "0x0", "CFA-16", "rax's entry
- * value+8", or "" when it is unknown or has no short name. */
-static void describe_value(struct absval v, char *buf, size_t size)
-{
-    long long k = (long long)v.off;
-    switch (v.kind) {
-    case AV_CONST: snprintf(buf, size, "%s0x%llx", k < 0 ? "-" : "", k < 0 ? -(unsigned long long)k : (unsigned long long)k); break;
-    case AV_CFA: snprintf(buf, size, "CFA%+lld", k); break;
-    case AV_ENTRY:
-        snprintf(buf, size, k ? "%s's entry value%+lld" : "%s's entry value",
-                 v.reg == STATE_RA ? "ra" : unwind_column_name(v.reg), k);
-        break;
-    default: buf[0] = '\0'; break;
-    }
-}
-
 /* Report register REG's rule, whose verdict V is known to be FAILS, or HOLDS
  * for an `undefined` rule (imprecise when synthesis knows the value).  ST is
  * the state the verdict came from. */
@@ -147,7 +131,7 @@ static void check_register(struct checker *c, const struct ir_insn *in, const st
     /* No rule recovers the entry value, but the register's own value is
      * known: say what it holds instead ("rbx = 0x0"). */
     if (syn->reg[reg].kind == REG_RULE_UNKNOWN && reg < STATE_GPRS) {
-        describe_value(st->reg[reg], value, sizeof value);
+        absval_text(st->reg[reg], value, sizeof value);
         if (value[0])
             snprintf(s, sizeof s, "%s = %s", name, value);
     }

@@ -28,13 +28,21 @@ struct cache_entry {
     struct counterexample cx;
 };
 
-struct prover {
-    unsigned timeout_ms;
-    Z3_context ctx;               /* NULL until the first query */
+/* The z3 context, shared by the provers of a process (one per file, one
+ * after the other: a worker audits many files): made on the first query,
+ * made anew every CONTEXT_RULES rules, so that memory stays bounded, and
+ * kept to the end of the process. */
+static struct {
+    Z3_context ctx;
     Z3_solver solver;
     Z3_sort bv;
     Z3_func_decl memory;          /* the words of memory the state does not track */
-    unsigned long context_rules;
+    unsigned long rules;
+    unsigned timeout_ms;          /* the solver's, as last set */
+} z3;
+
+struct prover {
+    unsigned timeout_ms;
     struct prover_stats stats;
     struct cache_entry cache[CACHE_SLOTS];
 };
@@ -76,38 +84,43 @@ static void on_z3_error(Z3_context c, Z3_error_code e)
 
 /* ---- the context ---------------------------------------------------------- */
 
-static void context_drop(struct prover *p)
+static void context_drop(void)
 {
-    if (!p->ctx)
+    if (!z3.ctx)
         return;
-    Z3_solver_dec_ref(p->ctx, p->solver);
-    Z3_del_context(p->ctx);
-    p->ctx = NULL;
+    Z3_solver_dec_ref(z3.ctx, z3.solver);
+    Z3_del_context(z3.ctx);
+    z3.ctx = NULL;
 }
 
+/* The shared context, ready for a query with P's timeout.  Returns 0, or -1. */
 static int context_ready(struct prover *p)
 {
-    if (p->ctx && p->context_rules < CONTEXT_RULES)
-        return 0;
-    context_drop(p);
-    Z3_config cfg = Z3_mk_config();
-    if (!cfg)
-        return -1;
-    p->ctx = Z3_mk_context(cfg);
-    Z3_del_config(cfg);
-    if (!p->ctx)
-        return -1;
-    Z3_set_error_handler(p->ctx, on_z3_error);
-    p->bv = Z3_mk_bv_sort(p->ctx, 64);
-    p->memory = Z3_mk_func_decl(p->ctx, Z3_mk_string_symbol(p->ctx, "memory"), 1, &p->bv, p->bv);
-    p->solver = Z3_mk_solver_for_logic(p->ctx, Z3_mk_string_symbol(p->ctx, "QF_UFBV"));
-    Z3_solver_inc_ref(p->ctx, p->solver);
-    Z3_params params = Z3_mk_params(p->ctx);
-    Z3_params_inc_ref(p->ctx, params);
-    Z3_params_set_uint(p->ctx, params, Z3_mk_string_symbol(p->ctx, "timeout"), p->timeout_ms);
-    Z3_solver_set_params(p->ctx, p->solver, params);
-    Z3_params_dec_ref(p->ctx, params);
-    p->context_rules = 0;
+    if (!z3.ctx || z3.rules >= CONTEXT_RULES) {
+        context_drop();
+        Z3_config cfg = Z3_mk_config();
+        if (!cfg)
+            return -1;
+        z3.ctx = Z3_mk_context(cfg);
+        Z3_del_config(cfg);
+        if (!z3.ctx)
+            return -1;
+        Z3_set_error_handler(z3.ctx, on_z3_error);
+        z3.bv = Z3_mk_bv_sort(z3.ctx, 64);
+        z3.memory = Z3_mk_func_decl(z3.ctx, Z3_mk_string_symbol(z3.ctx, "memory"), 1, &z3.bv, z3.bv);
+        z3.solver = Z3_mk_solver_for_logic(z3.ctx, Z3_mk_string_symbol(z3.ctx, "QF_UFBV"));
+        Z3_solver_inc_ref(z3.ctx, z3.solver);
+        z3.rules = 0;
+        z3.timeout_ms = 0;
+    }
+    if (z3.timeout_ms != p->timeout_ms) {
+        Z3_params params = Z3_mk_params(z3.ctx);
+        Z3_params_inc_ref(z3.ctx, params);
+        Z3_params_set_uint(z3.ctx, params, Z3_mk_string_symbol(z3.ctx, "timeout"), p->timeout_ms);
+        Z3_solver_set_params(z3.ctx, z3.solver, params);
+        Z3_params_dec_ref(z3.ctx, params);
+        z3.timeout_ms = p->timeout_ms;
+    }
     return 0;
 }
 
@@ -123,7 +136,6 @@ void prover_free(struct prover *p)
 {
     if (!p)
         return;
-    context_drop(p);
     for (size_t i = 0; i < CACHE_SLOTS; i++)
         free(p->cache[i].key);
     free(p);
@@ -138,7 +150,7 @@ void prover_stats_get(const struct prover *p, struct prover_stats *out)
 
 static Z3_ast num(struct query *q, uint64_t v)
 {
-    return Z3_mk_unsigned_int64(q->c, v, q->p->bv);
+    return Z3_mk_unsigned_int64(q->c, v, z3.bv);
 }
 
 static Z3_ast add(struct query *q, Z3_ast a, int64_t k)
@@ -148,7 +160,7 @@ static Z3_ast add(struct query *q, Z3_ast a, int64_t k)
 
 static struct term fresh(struct query *q)
 {
-    return (struct term){Z3_mk_fresh_const(q->c, "unknown", q->p->bv), 1};
+    return (struct term){Z3_mk_fresh_const(q->c, "unknown", z3.bv), 1};
 }
 
 static Z3_ast entry_var(struct query *q, unsigned reg)
@@ -157,7 +169,7 @@ static Z3_ast entry_var(struct query *q, unsigned reg)
         char name[16] = "entry_ra";
         if (reg < STATE_GPRS)
             memcpy(name + 6, dwarf_reg_name(reg), strlen(dwarf_reg_name(reg)) + 1);
-        q->entry[reg] = Z3_mk_const(q->c, Z3_mk_string_symbol(q->c, name), q->p->bv);
+        q->entry[reg] = Z3_mk_const(q->c, Z3_mk_string_symbol(q->c, name), z3.bv);
     }
     return q->entry[reg];
 }
@@ -207,16 +219,16 @@ static int check(struct query *q, Z3_ast extra, Z3_model *model)
 {
     Z3_context c = q->c;
     q->p->stats.queries++;
-    Z3_solver_push(c, q->p->solver);
-    Z3_solver_assert(c, q->p->solver, q->assumptions);
+    Z3_solver_push(c, z3.solver);
+    Z3_solver_assert(c, z3.solver, q->assumptions);
     if (extra)
-        Z3_solver_assert(c, q->p->solver, extra);
-    Z3_lbool r = Z3_solver_check(c, q->p->solver);
+        Z3_solver_assert(c, z3.solver, extra);
+    Z3_lbool r = Z3_solver_check(c, z3.solver);
     if (r == Z3_L_TRUE && model) {
-        *model = Z3_solver_get_model(c, q->p->solver);
+        *model = Z3_solver_get_model(c, z3.solver);
         Z3_model_inc_ref(c, *model);
     }
-    Z3_solver_pop(c, q->p->solver, 1);
+    Z3_solver_pop(c, z3.solver, 1);
     if (r == Z3_L_UNDEF || z3_failed) {
         q->p->stats.timeouts++;
         q->timed_out = 1;
@@ -241,8 +253,9 @@ static uint64_t model_value(struct query *q, Z3_model m, Z3_ast t)
 }
 
 /* Is A - BASE the same number K in every state the assumptions allow?  A
- * simplification first; else one model's difference, then its proof. */
-static int offset_from(struct query *q, struct term a, Z3_ast base, int64_t *k)
+ * simplification first; then (ASK_Z3) one model's difference, and its
+ * proof. */
+static int offset_from(struct query *q, struct term a, Z3_ast base, int ask_z3, int64_t *k)
 {
     Z3_ast diff = Z3_mk_bvsub(q->c, a.ast, base);
     uint64_t v;
@@ -250,7 +263,7 @@ static int offset_from(struct query *q, struct term a, Z3_ast base, int64_t *k)
         *k = (int64_t)v;
         return 1;
     }
-    if (a.taint)
+    if (a.taint || !ask_z3)
         return 0;
     Z3_model m;
     if (check(q, NULL, &m) != 1)
@@ -265,25 +278,41 @@ static int offset_from(struct query *q, struct term a, Z3_ast base, int64_t *k)
 
 /* ---- DWARF expressions ---------------------------------------------------- */
 
+/* Where A lies: a fixed place of the CFA's frame (*AT_CFA, *K_CFA) and/or
+ * of the realigned frame.  Both are asked of the simplifier first; z3 is
+ * asked only when it places A in neither (a rounding it cannot see through). */
+static void place_of(struct query *q, struct term a, int *at_cfa, int64_t *k_cfa, int *at_aligned,
+                     int64_t *k_aligned)
+{
+    for (int ask_z3 = 0; ask_z3 < 2; ask_z3++) {
+        *at_cfa = offset_from(q, a, q->cfa, ask_z3, k_cfa);
+        *at_aligned = q->aligned && offset_from(q, a, q->aligned, ask_z3, k_aligned);
+        if (*at_cfa || *at_aligned)
+            return;
+    }
+}
+
 /* The word at A (SIZE bytes, zero-extended): a tracked slot's value when A
  * is a fixed place of the CFA's or the realigned frame (both tracking it
  * must agree); else memory(A), an uninterpreted read: unknown, but the same
  * at the same address. */
 static struct term deref(struct query *q, struct term a, unsigned size)
 {
-    int64_t k;
+    int64_t k_cfa = 0, k_aligned = 0;
+    int at_cfa, at_aligned;
     struct absval in_cfa = {0}, in_aligned = {0};
-    if (offset_from(q, a, q->cfa, &k))
-        in_cfa = abs_state_slot_in(q->st, AV_CFA, k);
-    if (q->aligned && offset_from(q, a, q->aligned, &k))
-        in_aligned = abs_state_slot_in(q->st, AV_ALIGNED, k);
+    place_of(q, a, &at_cfa, &k_cfa, &at_aligned, &k_aligned);
+    if (at_cfa)
+        in_cfa = abs_state_slot_in(q->st, AV_CFA, k_cfa);
+    if (at_aligned)
+        in_aligned = abs_state_slot_in(q->st, AV_ALIGNED, k_aligned);
     struct term w;
     if (in_cfa.kind != AV_UNKNOWN && in_aligned.kind != AV_UNKNOWN && !absval_equal(in_cfa, in_aligned))
         w = fresh(q);
     else if (in_cfa.kind != AV_UNKNOWN || in_aligned.kind != AV_UNKNOWN)
         w = value_term(q, in_cfa.kind != AV_UNKNOWN ? in_cfa : in_aligned);
     else
-        w = (struct term){Z3_mk_app(q->c, q->p->memory, 1, &a.ast), 1};
+        w = (struct term){Z3_mk_app(q->c, z3.memory, 1, &a.ast), 1};
     if (q->nwords < CX_MAX_WORDS) {
         q->word_addr[q->nwords] = a.ast;
         q->word_value[q->nwords++] = w.ast;
@@ -474,6 +503,31 @@ static int expression_term(struct query *q, const struct unwind_rule *rule, cons
     return run(q, ops, (size_t)n, 0, stack, sp, 0, 0, out);
 }
 
+/* Is T, simplified, one unknown plus a number: an entry value, a fresh
+ * unknown or a memory word the state does not track, plus k?  The
+ * assumptions constrain only the CFA and ALIGNED, so such a term takes
+ * every value as its unknown does: equal to a term free of it in some
+ * states, different in others — undecided, without asking z3. */
+static int one_unknown_plus_k(struct query *q, Z3_ast t)
+{
+    Z3_context c = q->c;
+    Z3_ast s = Z3_simplify(c, t), var = s;
+    if (Z3_get_ast_kind(c, s) != Z3_APP_AST)
+        return 0;
+    Z3_app app = Z3_to_app(c, s);
+    if (Z3_get_decl_kind(c, Z3_get_app_decl(c, app)) == Z3_OP_BADD && Z3_get_app_num_args(c, app) == 2) {
+        Z3_ast a0 = Z3_get_app_arg(c, app, 0), a1 = Z3_get_app_arg(c, app, 1);
+        var = Z3_is_numeral_ast(c, a0) ? a1 : Z3_is_numeral_ast(c, a1) ? a0 : NULL;
+    }
+    if (!var || Z3_get_ast_kind(c, var) != Z3_APP_AST || Z3_is_eq_ast(c, var, q->cfa) ||
+        (q->aligned && Z3_is_eq_ast(c, var, q->aligned)))
+        return 0;
+    Z3_app v = Z3_to_app(c, var);
+    Z3_func_decl d = Z3_get_app_decl(c, v);
+    return Z3_get_decl_kind(c, d) == Z3_OP_UNINTERPRETED &&
+           (Z3_get_app_num_args(c, v) == 0 || Z3_is_eq_func_decl(c, d, z3.memory));
+}
+
 /* ---- counterexamples ------------------------------------------------------ */
 
 struct cx_env {
@@ -556,6 +610,8 @@ static enum rule_verdict decide(struct query *q, struct term value, Z3_ast truth
     int known_difference = numeral(q, Z3_mk_bvsub(q->c, value.ast, truth), &d);
     if (known_difference && d == 0)
         return RULE_HOLDS;
+    if (!known_difference && value.taint && one_unknown_plus_k(q, value.ast))
+        return RULE_UNDECIDED;   /* the truth holds no unknown: it is the CFA or entry(R) */
     Z3_model m;
     int sat = check(q, known_difference ? NULL : differ, &m);
     if (sat <= 0)
@@ -576,8 +632,8 @@ static enum rule_verdict decide_address(struct query *q, struct term addr, unsig
     Z3_context c = q->c;
     const struct abs_state *st = q->st;
     int64_t k_cfa = 0, k_aligned = 0;
-    int at_cfa = offset_from(q, addr, q->cfa, &k_cfa);
-    int at_aligned = q->aligned && offset_from(q, addr, q->aligned, &k_aligned);
+    int at_cfa, at_aligned;
+    place_of(q, addr, &at_cfa, &k_cfa, &at_aligned, &k_aligned);
     /* Slots holding entry(REG): where the code keeps it. */
     Z3_ast kept = NULL, none_equal = Z3_mk_true(c), some_equal = Z3_mk_false(c);
     for (unsigned i = 0; i < st->nslots; i++) {
@@ -617,7 +673,7 @@ static enum rule_verdict decide_address(struct query *q, struct term addr, unsig
     }
     /* A place that moves with the state: right only if it is always a slot
      * where the code keeps the value. */
-    if (!kept)
+    if (!kept || (addr.taint && one_unknown_plus_k(q, addr.ast)))
         return RULE_UNDECIDED;
     Z3_model m;
     int sat = check(q, none_equal, &m);
@@ -738,15 +794,15 @@ static int begin(struct prover *p, struct query *q, const struct abs_state *st, 
     z3_failed = 0;
     if (context_ready(p) != 0)
         return -1;
-    p->context_rules++;
+    z3.rules++;
     memset(q, 0, sizeof *q);
     q->p = p;
-    q->c = p->ctx;
+    q->c = z3.ctx;
     q->st = st;
     q->rip = rip;
     q->place = place;
-    Z3_context c = p->ctx;
-    q->cfa = Z3_mk_const(c, Z3_mk_string_symbol(c, "cfa"), p->bv);
+    Z3_context c = z3.ctx;
+    q->cfa = Z3_mk_const(c, Z3_mk_string_symbol(c, "cfa"), z3.bv);
     Z3_ast facts[4] = {
         Z3_mk_eq(c, Z3_mk_bvand(c, q->cfa, num(q, 15)), num(q, 0)),   /* the ABI's 16-byte aligned CFA */
         Z3_mk_bvuge(c, q->cfa, num(q, STACK_LOW)),
@@ -758,7 +814,7 @@ static int begin(struct prover *p, struct query *q, const struct abs_state *st, 
                                  num(q, ~(((uint64_t)1 << st->realign_log2) - 1)));
         q->aligned_tied = 1;
     } else if (st->realigned) {
-        q->aligned = Z3_mk_const(c, Z3_mk_string_symbol(c, "aligned"), p->bv);
+        q->aligned = Z3_mk_const(c, Z3_mk_string_symbol(c, "aligned"), z3.bv);
         Z3_ast in_stack[2] = {Z3_mk_bvuge(c, q->aligned, num(q, STACK_LOW)),
                               Z3_mk_bvult(c, q->aligned, num(q, STACK_HIGH))};
         facts[3] = Z3_mk_and(c, 2, in_stack);

@@ -34,8 +34,20 @@ static enum rule_verdict fast_cfa(const struct unwind_rule *cfa, const struct ab
         if (cfa->reg >= STATE_GPRS)
             return RULE_UNDECIDED;
         struct absval v = st->reg[cfa->reg];
-        /* ALIGNED + k and entry(R) + k are fixed but unknown relative to
-         * the CFA (a function may be handed its stack in a register). */
+        /* The realigned stack, when the state knows the rounding: (CFA +
+         * from) rounded down to 2^n, the CFA 16-byte aligned.  Down to 16
+         * bytes the rounding moves nothing: ALIGNED is CFA + (from & -16);
+         * to more, ALIGNED - CFA takes several values as the CFA does, and
+         * no rule reg+offset gives the CFA from it on every stack. */
+        if (v.kind == AV_ALIGNED && st->realigned == 1 && st->realign_log2 > 0 && st->realign_log2 < 64) {
+            if (st->realign_log2 > 4)
+                return RULE_FAILS;
+            int64_t from = (int64_t)((uint64_t)(int64_t)st->realign_from & ~(uint64_t)15);
+            return from + v.off + cfa->offset == 0 ? RULE_HOLDS : RULE_FAILS;
+        }
+        /* ALIGNED + k (the rounding not known) and entry(R) + k are fixed but
+         * unknown relative to the CFA (a function may be handed its stack in
+         * a register). */
         if (v.kind != AV_CFA)
             return RULE_UNDECIDED;
         return v.off + cfa->offset == 0 ? RULE_HOLDS : RULE_FAILS;

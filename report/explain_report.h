@@ -1,0 +1,21 @@
+/*
+ * explain_report: an explanation (verify/explain) as text, for
+ * `dwcheck --explain=ADDR FILE`.
+ *
+ * The function and source line; the FDE; the code around the address, one
+ * instruction a line with the DWARF row and the synthesised row side by
+ * side (CFA rbx rbp r12 r13 r14 r15 ra), a cell that differs marked `*`,
+ * the address itself marked `>`; then each rule of the DWARF row there:
+ * its verdict, what synthesis has, and why, with z3's counterexample under
+ * a refuted rule.
+ */
+#ifndef DWCHECK_EXPLAIN_REPORT_H
+#define DWCHECK_EXPLAIN_REPORT_H
+
+#include <stdio.h>
+
+#include "verify/explain.h"
+
+void report_explanation(FILE *out, const char *path, const struct explanation *x);
+
+#endif

@@ -1,0 +1,462 @@
+/*
+ * json_record: a file's JSON line, written and read back (json_record.h).
+ */
+#include "json_record.h"
+
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "object/error.h"
+#include "report/json_string.h"
+#include "semantics/dwarf_expr.h"
+
+/* ---- writing ----------------------------------------------------------------- */
+
+static void json_hex(FILE *out, const char *key, uint64_t v)
+{
+    fprintf(out, "\"%s\":\"0x%llx\"", key, (unsigned long long)v);
+}
+
+static const char *reg_name(unsigned reg)
+{
+    const char *name = dwarf_reg_name(reg);
+    return name ? name : "?";
+}
+
+static void write_counterexample(FILE *out, const struct counterexample *cx)
+{
+    fprintf(out, ",\"counterexample\":{\"what\":\"%s\",", counterexample_what(cx));
+    if (cx->what != CX_CFA)
+        fprintf(out, "\"column\":\"%s\",", reg_name(cx->column));
+    json_hex(out, "cfa", cx->cfa);
+    fputs(",\"registers\":{", out);
+    for (unsigned i = 0; i < cx->nregs; i++) {
+        fprintf(out, "%s", i ? "," : "");
+        json_hex(out, reg_name(cx->reg[i]), cx->reg_value[i]);
+    }
+    fputs("},\"memory\":{", out);
+    for (unsigned i = 0; i < cx->nwords; i++)
+        fprintf(out, "%s\"0x%llx\":\"0x%llx\"", i ? "," : "", (unsigned long long)cx->word_addr[i],
+                (unsigned long long)cx->word_value[i]);
+    fputs("},", out);
+    json_hex(out, "rule", cx->rule);
+    if (cx->what == CX_ADDRESS && !cx->has_code) {
+        fputs(",\"code\":null}", out);
+    } else {
+        fputc(',', out);
+        json_hex(out, "code", cx->code);
+        fputc('}', out);
+    }
+}
+
+static void write_finding(FILE *out, const struct finding *f)
+{
+    fprintf(out, "{\"kind\":\"%s\",\"severity\":\"%s\",\"function\":", finding_kind_name(f->kind),
+            severity_name(f->severity));
+    print_json_string(out, f->function);
+    if (f->source[0]) {
+        fputs(",\"source\":", out);
+        print_json_string(out, f->source);
+    }
+    fprintf(out, ",\"function_start\":%llu,\"address\":%llu,\"addresses\":%zu,\"dwarf\":",
+            (unsigned long long)f->function_start, (unsigned long long)f->address, f->count);
+    print_json_string(out, f->dwarf);
+    fputs(",\"synth\":", out);
+    print_json_string(out, f->synth);
+    fputs(",\"message\":", out);
+    print_json_string(out, f->message);
+    if (f->cx.present)
+        write_counterexample(out, &f->cx);
+    fputc('}', out);
+}
+
+void json_record_write(FILE *out, const char *path, const struct check_result *r)
+{
+    fputs("{\"file\":", out);
+    print_json_string(out, path);
+    fprintf(out, ",\"fdes\":%zu,\"rows_checked\":%zu,\"addresses_checked\":%zu,\"unchecked\":%zu,"
+                 "\"unchecked_reasons\":{",
+            r->fdes, r->rows_checked, r->addresses_checked, r->unchecked_total);
+    for (int u = 0; u < UNCHECKED_REASONS; u++) {
+        fprintf(out, "%s", u ? "," : "");
+        print_json_string(out, unchecked_reason_id((enum unchecked_reason)u));
+        fprintf(out, ":%zu", r->unchecked[u]);
+    }
+    fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,\"rets_checked\":%zu,"
+                 "\"cross_fde_jumps_checked\":%zu,",
+            r->functions_unchecked, r->addresses_outermost, r->rets_checked, r->cross_fde_checked);
+    fprintf(out, "\"prover\":{\"rules\":%lu,\"queries\":%lu,\"cache_hits\":%lu,\"timeouts\":%lu",
+            r->prover_rules, r->prover_queries, r->prover_cache_hits, r->prover_timeouts);
+    if (r->prove_all) {
+        fprintf(out, ",\"disagreements\":%lu,\"first_disagreement\":", r->prover_disagreements);
+        print_json_string(out, r->first_disagreement);
+    }
+    fputs(",\"expressions\":{", out);
+    for (int k = 0; k < EXPRESSION_KINDS; k++) {
+        const size_t *v = r->expression_verdicts[k];
+        fprintf(out, "%s\"%s\":{\"proved\":%zu,\"refuted\":%zu,\"undecided\":%zu}", k ? "," : "",
+                expression_kind_name((enum expression_kind)k), v[RULE_HOLDS], v[RULE_FAILS], v[RULE_UNDECIDED]);
+    }
+    fputs("}},\"findings\":[", out);
+    for (size_t i = 0; i < r->nfindings; i++) {
+        fputs(i ? "," : "", out);
+        write_finding(out, &r->findings[i]);
+    }
+    fputs("]}\n", out);
+}
+
+/* ---- reading ----------------------------------------------------------------- */
+
+static struct json_object *member(struct json_object *obj, const char *key)
+{
+    struct json_object *v;
+    return json_object_object_get_ex(obj, key, &v) ? v : NULL;
+}
+
+/* OBJ's KEY, which must be an object. */
+static struct json_object *object_at(struct json_object *obj, const char *key, char *err, size_t errlen)
+{
+    struct json_object *v = member(obj, key);
+    if (!v || !json_object_is_type(v, json_type_object)) {
+        error_set(err, errlen, v ? "\"%s\" is not an object" : "no \"%s\"", key);
+        return NULL;
+    }
+    return v;
+}
+
+/* OBJ's KEY as a count, a non-negative integer, into *OUT. */
+static int count_at(struct json_object *obj, const char *key, uint64_t *out, char *err, size_t errlen)
+{
+    struct json_object *v = member(obj, key);
+    if (!v)
+        return error_set(err, errlen, "no \"%s\"", key);
+    if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+        return error_set(err, errlen, "\"%s\" is not a count", key);
+    *out = json_object_get_uint64(v);
+    return 0;
+}
+
+static int size_at(struct json_object *obj, const char *key, size_t *out, char *err, size_t errlen)
+{
+    uint64_t v;
+    if (count_at(obj, key, &v, err, errlen) != 0)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+static int ulong_at(struct json_object *obj, const char *key, unsigned long *out, char *err, size_t errlen)
+{
+    uint64_t v;
+    if (count_at(obj, key, &v, err, errlen) != 0)
+        return -1;
+    *out = (unsigned long)v;
+    return 0;
+}
+
+/* S, cut to fit SIZE bytes with its NUL at a UTF-8 character's boundary. */
+static void copy_text(char *buf, size_t size, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= size) {
+        n = size - 1;
+        while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+            n--;
+    }
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+}
+
+/* OBJ's KEY, a string: into BUF (SIZE bytes).  Absent: "" when OPTIONAL, else an error. */
+static int text_at(struct json_object *obj, const char *key, char *buf, size_t size, int optional, char *err,
+                   size_t errlen)
+{
+    struct json_object *v = member(obj, key);
+    buf[0] = '\0';
+    if (!v && optional)
+        return 0;
+    if (!v || !json_object_is_type(v, json_type_string))
+        return error_set(err, errlen, v ? "\"%s\" is not a string" : "no \"%s\"", key);
+    copy_text(buf, size, json_object_get_string(v));
+    return 0;
+}
+
+/* TEXT, "0x" and hex digits, into *OUT. */
+static int parse_hex(const char *text, uint64_t *out)
+{
+    if (text[0] != '0' || text[1] != 'x' || !text[2] || strspn(text + 2, "0123456789abcdef") != strlen(text + 2) ||
+        strlen(text + 2) > 16)
+        return -1;
+    *out = strtoull(text + 2, NULL, 16);
+    return 0;
+}
+
+static int hex_value(struct json_object *v, const char *what, uint64_t *out, char *err, size_t errlen)
+{
+    if (!v || !json_object_is_type(v, json_type_string) || parse_hex(json_object_get_string(v), out) != 0)
+        return error_set(err, errlen, "%s is not a 0x-prefixed hex string", what);
+    return 0;
+}
+
+static int hex_at(struct json_object *obj, const char *key, uint64_t *out, char *err, size_t errlen)
+{
+    char what[64];
+    snprintf(what, sizeof what, "\"%s\"", key);
+    return hex_value(member(obj, key), what, out, err, errlen);
+}
+
+/* The index of NAME among NAME_OF(0 .. N-1), or -1. */
+static int index_of(const char *name, int n, const char *(*name_of)(int))
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(name, name_of(i)) == 0)
+            return i;
+    return -1;
+}
+
+static const char *kind_name(int k) { return finding_kind_name((enum finding_kind)k); }
+static const char *severity_of(int s) { return severity_name((enum severity)s); }
+static const char *reason_id(int u) { return unchecked_reason_id((enum unchecked_reason)u); }
+static const char *family_name(int k) { return expression_kind_name((enum expression_kind)k); }
+static const char *what_name(int w)
+{
+    struct counterexample cx = {.what = (uint8_t)w};
+    return counterexample_what(&cx);
+}
+
+/* A register's DWARF number by its name as reg_name writes it ("?": one with no name). */
+static int reg_number(const char *name)
+{
+    if (strcmp(name, "?") == 0)
+        return 255;
+    for (unsigned r = 0; dwarf_reg_name(r); r++)
+        if (strcmp(name, dwarf_reg_name(r)) == 0)
+            return (int)r;
+    return -1;
+}
+
+static int read_counterexample(struct json_object *o, struct counterexample *cx, char *err, size_t errlen)
+{
+    memset(cx, 0, sizeof *cx);
+    cx->present = 1;
+    char what[16];
+    if (text_at(o, "what", what, sizeof what, 0, err, errlen) != 0)
+        return -1;
+    int w = index_of(what, 3, what_name);
+    if (w < 0)
+        return error_set(err, errlen, "unknown counterexample \"what\" \"%s\"", what);
+    cx->what = (uint8_t)w;
+    if (cx->what != CX_CFA) {
+        char column[16];
+        if (text_at(o, "column", column, sizeof column, 0, err, errlen) != 0)
+            return -1;
+        int reg = reg_number(column);
+        if (reg < 0)
+            return error_set(err, errlen, "unknown register \"%s\"", column);
+        cx->column = (uint8_t)reg;
+    }
+    struct json_object *regs = object_at(o, "registers", err, errlen);
+    struct json_object *memory = regs ? object_at(o, "memory", err, errlen) : NULL;
+    if (!memory || hex_at(o, "cfa", &cx->cfa, err, errlen) != 0 || hex_at(o, "rule", &cx->rule, err, errlen) != 0)
+        return -1;
+    json_object_object_foreach(regs, name, value) {
+        int reg = reg_number(name);
+        if (cx->nregs == CX_MAX_REGS || reg < 0)
+            return error_set(err, errlen, reg < 0 ? "unknown register \"%s\"" : "more than %d registers", name,
+                             CX_MAX_REGS);
+        cx->reg[cx->nregs] = (uint8_t)reg;
+        if (hex_value(value, "a register's value", &cx->reg_value[cx->nregs++], err, errlen) != 0)
+            return -1;
+    }
+    json_object_object_foreach(memory, address, word) {
+        if (cx->nwords == CX_MAX_WORDS)
+            return error_set(err, errlen, "more than %d memory words", CX_MAX_WORDS);
+        if (parse_hex(address, &cx->word_addr[cx->nwords]) != 0)
+            return error_set(err, errlen, "memory address \"%s\" is not 0x-prefixed hex", address);
+        if (hex_value(word, "a memory word", &cx->word_value[cx->nwords++], err, errlen) != 0)
+            return -1;
+    }
+    struct json_object *code = member(o, "code");
+    cx->has_code = code && !json_object_is_type(code, json_type_null);
+    if (!cx->has_code && cx->what != CX_ADDRESS)
+        return error_set(err, errlen, "no \"code\"");
+    return cx->has_code ? hex_at(o, "code", &cx->code, err, errlen) : 0;
+}
+
+static int read_finding(struct json_object *o, struct finding *f, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    f->column = -1;
+    char kind[64], severity[16];
+    uint64_t count;
+    if (!json_object_is_type(o, json_type_object))
+        return error_set(err, errlen, "not an object");
+    if (text_at(o, "kind", kind, sizeof kind, 0, err, errlen) != 0 ||
+        text_at(o, "severity", severity, sizeof severity, 0, err, errlen) != 0)
+        return -1;
+    int k = index_of(kind, FINDING_KINDS, kind_name), s = index_of(severity, 3, severity_of);
+    if (k < 0 || s < 0)
+        return error_set(err, errlen, k < 0 ? "unknown finding kind \"%s\"" : "unknown severity \"%s\"",
+                         k < 0 ? kind : severity);
+    f->kind = (uint8_t)k;
+    f->severity = (uint8_t)s;
+    if (text_at(o, "function", f->function, sizeof f->function, 0, err, errlen) != 0 ||
+        text_at(o, "source", f->source, sizeof f->source, 1, err, errlen) != 0 ||
+        count_at(o, "function_start", &f->function_start, err, errlen) != 0 ||
+        count_at(o, "address", &f->address, err, errlen) != 0 ||
+        count_at(o, "addresses", &count, err, errlen) != 0 ||
+        text_at(o, "dwarf", f->dwarf, sizeof f->dwarf, 0, err, errlen) != 0 ||
+        text_at(o, "synth", f->synth, sizeof f->synth, 0, err, errlen) != 0 ||
+        text_at(o, "message", f->message, sizeof f->message, 0, err, errlen) != 0)
+        return -1;
+    f->count = (size_t)count;
+    struct json_object *cx = member(o, "counterexample");
+    if (!cx)
+        return 0;
+    char why[200];
+    if (!json_object_is_type(cx, json_type_object))
+        return error_set(err, errlen, "\"counterexample\" is not an object");
+    if (read_counterexample(cx, &f->cx, why, sizeof why) != 0)
+        return error_set(err, errlen, "counterexample: %s", why);
+    return 0;
+}
+
+static int read_findings(struct json_object *top, struct check_result *r, char *err, size_t errlen)
+{
+    struct json_object *list = member(top, "findings");
+    if (!list || !json_object_is_type(list, json_type_array))
+        return error_set(err, errlen, list ? "\"findings\" is not an array" : "no \"findings\"");
+    size_t n = json_object_array_length(list);
+    if (!n)
+        return 0;
+    r->findings = calloc(n, sizeof *r->findings);
+    if (!r->findings)
+        return error_set(err, errlen, "out of memory");
+    r->cap = n;
+    for (; r->nfindings < n; r->nfindings++) {
+        char why[200];
+        if (read_finding(json_object_array_get_idx(list, r->nfindings), &r->findings[r->nfindings], why,
+                         sizeof why) != 0)
+            return error_set(err, errlen, "finding %zu: %s", r->nfindings + 1, why);
+    }
+    return 0;
+}
+
+static int read_prover(struct json_object *top, struct check_result *r, char *err, size_t errlen)
+{
+    struct json_object *p = object_at(top, "prover", err, errlen);
+    struct json_object *families = p ? object_at(p, "expressions", err, errlen) : NULL;
+    if (!families || ulong_at(p, "rules", &r->prover_rules, err, errlen) != 0 ||
+        ulong_at(p, "queries", &r->prover_queries, err, errlen) != 0 ||
+        ulong_at(p, "cache_hits", &r->prover_cache_hits, err, errlen) != 0 ||
+        ulong_at(p, "timeouts", &r->prover_timeouts, err, errlen) != 0)
+        return -1;
+    if (member(p, "disagreements")) {
+        r->prove_all = 1;
+        if (ulong_at(p, "disagreements", &r->prover_disagreements, err, errlen) != 0 ||
+            text_at(p, "first_disagreement", r->first_disagreement, sizeof r->first_disagreement, 0, err,
+                    errlen) != 0)
+            return -1;
+    }
+    static const char *const verdicts[3] = {"proved", "refuted", "undecided"};   /* enum rule_verdict */
+    for (int k = 0; k < EXPRESSION_KINDS; k++) {
+        struct json_object *family = object_at(families, family_name(k), err, errlen);
+        if (!family)
+            return -1;
+        for (int v = 0; v < 3; v++)
+            if (size_at(family, verdicts[v], &r->expression_verdicts[k][v], err, errlen) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+static int read_result(struct json_object *top, struct check_result *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    struct json_object *reasons = object_at(top, "unchecked_reasons", err, errlen);
+    if (!reasons || size_at(top, "fdes", &r->fdes, err, errlen) != 0 ||
+        size_at(top, "rows_checked", &r->rows_checked, err, errlen) != 0 ||
+        size_at(top, "addresses_checked", &r->addresses_checked, err, errlen) != 0 ||
+        size_at(top, "unchecked", &r->unchecked_total, err, errlen) != 0 ||
+        size_at(top, "functions_unchecked", &r->functions_unchecked, err, errlen) != 0 ||
+        size_at(top, "addresses_outermost", &r->addresses_outermost, err, errlen) != 0 ||
+        size_at(top, "rets_checked", &r->rets_checked, err, errlen) != 0 ||
+        size_at(top, "cross_fde_jumps_checked", &r->cross_fde_checked, err, errlen) != 0)
+        return -1;
+    for (int u = 0; u < UNCHECKED_REASONS; u++)
+        if (size_at(reasons, reason_id(u), &r->unchecked[u], err, errlen) != 0)
+            return -1;
+    return read_prover(top, r, err, errlen) != 0 || read_findings(top, r, err, errlen) != 0 ? -1 : 0;
+}
+
+/* The object TOP as REC. */
+static int read_record(struct json_object *top, struct json_record *rec, char *err, size_t errlen)
+{
+    if (!json_object_is_type(top, json_type_object))
+        return error_set(err, errlen, "not a JSON object");
+    struct json_object *file = member(top, "file");
+    if (!file || !json_object_is_type(file, json_type_string))
+        return error_set(err, errlen, file ? "\"file\" is not a string" : "no \"file\"");
+    if (!(rec->path = strdup(json_object_get_string(file))))
+        return error_set(err, errlen, "out of memory");
+    static const char *const not_audited[] = {"error", "skipped"};
+    for (int i = 0; i < 2; i++) {
+        struct json_object *reason = member(top, not_audited[i]);
+        if (!reason)
+            continue;
+        if (!json_object_is_type(reason, json_type_string))
+            return error_set(err, errlen, "\"%s\" is not a string", not_audited[i]);
+        rec->kind = i ? JSON_RECORD_SKIPPED : JSON_RECORD_ERROR;
+        if (!(rec->reason = strdup(json_object_get_string(reason))))
+            return error_set(err, errlen, "out of memory");
+        return 0;
+    }
+    rec->kind = JSON_RECORD_AUDITED;
+    return read_result(top, &rec->result, err, errlen);
+}
+
+static int only_blanks(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strchr(" \t\r\n", s[i]) || !s[i])
+            return 0;
+    return 1;
+}
+
+int json_record_parse(const char *line, size_t len, struct json_record *rec, char *err, size_t errlen)
+{
+    memset(rec, 0, sizeof *rec);
+    struct json_tokener *tok = json_tokener_new();
+    if (!tok)
+        return error_set(err, errlen, "out of memory");
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    struct json_object *top = len <= INT32_MAX ? json_tokener_parse_ex(tok, line, (int)len) : NULL;
+    enum json_tokener_error e = json_tokener_get_error(tok);
+    size_t end = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    int rc;
+    if (len > INT32_MAX)
+        rc = error_set(err, errlen, "line too long");
+    else if (e == json_tokener_continue)
+        rc = error_set(err, errlen, "not JSON: the object is cut off");
+    else if (e != json_tokener_success)
+        rc = error_set(err, errlen, "not JSON: %s", json_tokener_error_desc(e));
+    else if (!only_blanks(line + end, len - end))
+        rc = error_set(err, errlen, "more than one JSON value on the line");
+    else
+        rc = read_record(top, rec, err, errlen);
+    json_object_put(top);
+    if (rc != 0)
+        json_record_release(rec);
+    return rc;
+}
+
+void json_record_release(struct json_record *rec)
+{
+    free(rec->path);
+    free(rec->reason);
+    if (rec->kind == JSON_RECORD_AUDITED)
+        check_result_release(&rec->result);
+    memset(rec, 0, sizeof *rec);
+}

@@ -1,0 +1,69 @@
+/*
+ * run_report: the outputs of one dwcheck run, fed one file at a time.
+ *
+ * What dwcheck prints does not depend on where a file's result comes from
+ * — a worker's audit, the result cache (tools/result_cache), or a JSON
+ * line of an earlier run (dwcheck --merge, tools/merge) — so every path
+ * goes through here: the chosen format on stdout (text lines, JSON Lines,
+ * or one SARIF document), the HTML report, the totals of the text summary
+ * and the exit status.  Files are taken in the order they are to be
+ * printed.  A file that could not be audited, or was skipped (not ELF), is
+ * named on stderr (`dwcheck: FILE: reason`, `dwcheck: FILE: skipped:
+ * reason`) and keeps its place in the machine-readable outputs: a JSON
+ * line, a SARIF notification, a row of the HTML report's table.
+ *
+ * Exit statuses (tools/cli.h): each file's is returned as it is taken (2
+ * for a file not audited, or a report out of memory); run_report_end folds
+ * in the HTML report's writing, stdout's errors and --fail-on.
+ *
+ * Ownership: a run_report owns its HTML and SARIF reports from
+ * run_report_begin until run_report_end, which frees them; it borrows the
+ * HTML directory's name.
+ */
+#ifndef DWCHECK_RUN_REPORT_H
+#define DWCHECK_RUN_REPORT_H
+
+#include <stddef.h>
+
+#include "report/html_report.h"
+#include "report/sarif_report.h"
+#include "report/text_report.h"
+
+enum run_format { RUN_FORMAT_TEXT, RUN_FORMAT_JSON, RUN_FORMAT_SARIF };
+
+struct run_report {
+    enum run_format format;
+    int fail_on;                    /* enum severity, or -1 for never */
+    const char *html_dir;           /* --html DIR, or NULL */
+    struct html_report *html;
+    struct sarif_report *sarif;     /* with RUN_FORMAT_SARIF */
+    struct report_totals totals;
+    size_t files;                   /* files taken, audited or not */
+};
+
+/*
+ * Check that HTML_DIR (NULL: no HTML report) can take index.html, and open
+ * the reports.  Returns 0, or -1 with the reason printed (nothing written
+ * then): call it before any work.
+ */
+int run_report_begin(struct run_report *rr, enum run_format format, int fail_on, const char *html_dir);
+
+/* PATH's result R: printed, kept for the HTML report, counted.  Returns the
+ * file's exit status. */
+int run_report_audited(struct run_report *rr, const char *path, const struct check_result *r);
+
+/* PATH was not audited, for REASON: skipped (SKIPPED: it is not ELF) or
+ * failed.  Returns the file's exit status. */
+int run_report_not_audited(struct run_report *rr, const char *path, int skipped, const char *reason);
+
+/*
+ * Close the run whose files' statuses came to STATUS: write the HTML
+ * report, close the SARIF document, print the text summary after more than
+ * one file and then NOTE (a line, NULL for none; in the other formats it
+ * goes to stderr, after `dwcheck: `).  Frees the reports.  Returns the exit
+ * status: STATUS, raised to 2 by a failure here, else to 1 by findings at
+ * or above fail_on.
+ */
+int run_report_end(struct run_report *rr, int status, const char *note);
+
+#endif
