@@ -1,14 +1,13 @@
 /*
- * line_map: .debug_line rows of one source file, with libdwarf.
+ * line_map: .debug_line rows of one source file (read by object/debug_info).
  */
 #include "line_map.h"
 
-#include <libdwarf/dwarf.h>
-#include <libdwarf/libdwarf.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "object/debug_info.h"
 #include "object/error.h"
 
 static int by_addr(const void *a, const void *b)
@@ -58,85 +57,29 @@ static int add_row(struct line_map *m, size_t *cap, uint64_t addr, uint32_t line
     return 0;
 }
 
-/* The rows of one compilation unit's line table. */
-static int read_cu_lines(Dwarf_Debug dbg, Dwarf_Die cu, struct line_map *m, size_t *cap,
-                         struct source_match *sm)
+struct collect {
+    struct line_map *m;
+    size_t cap;
+    struct source_match sm;
+};
+
+/* One row of the line table: the source's line, or 0 for another file's. */
+static int collect_row(void *arg, uint64_t addr, uint32_t line, const char *file)
 {
-    Dwarf_Unsigned version;
-    Dwarf_Small tables;
-    Dwarf_Line_Context ctx;
-    Dwarf_Error derr = NULL;
-    if (dwarf_srclines_b(cu, &version, &tables, &ctx, &derr) != DW_DLV_OK) {
-        if (derr)
-            dwarf_dealloc(dbg, derr, DW_DLA_ERROR);
-        return 0;   /* a unit without lines */
-    }
-    Dwarf_Line *lines;
-    Dwarf_Signed count;
-    int rc = 0;
-    if (dwarf_srclines_from_linecontext(ctx, &lines, &count, &derr) == DW_DLV_OK) {
-        for (Dwarf_Signed i = 0; i < count && rc == 0; i++) {
-            Dwarf_Addr addr;
-            Dwarf_Unsigned lineno;
-            Dwarf_Bool end;
-            char *name = NULL;
-            if (dwarf_lineaddr(lines[i], &addr, &derr) != DW_DLV_OK ||
-                dwarf_lineno(lines[i], &lineno, &derr) != DW_DLV_OK ||
-                dwarf_lineendsequence(lines[i], &end, &derr) != DW_DLV_OK)
-                continue;
-            int ours = 0;
-            if (!end && dwarf_linesrc(lines[i], &name, &derr) == DW_DLV_OK) {
-                ours = same_file(sm, name);
-                dwarf_dealloc(dbg, name, DW_DLA_STRING);
-            }
-            rc = add_row(m, cap, addr, ours && lineno <= UINT32_MAX ? (uint32_t)lineno : 0);
-        }
-    }
-    dwarf_srclines_dealloc_b(ctx);
-    return rc;
+    struct collect *c = arg;
+    return add_row(c->m, &c->cap, addr, file && same_file(&c->sm, file) ? line : 0) != 0;   /* 1: no memory */
 }
 
 int line_map_read(struct line_map *m, struct elf_file *ef, const char *source, char *err,
                   size_t errlen)
 {
     memset(m, 0, sizeof *m);
-    Dwarf_Debug dbg = NULL;
-    Dwarf_Error derr = NULL;
-    int rc = dwarf_elf_init_b(ef->elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &derr);
-    if (rc == DW_DLV_NO_ENTRY)
-        return 0;   /* no DWARF at all */
-    if (rc != DW_DLV_OK) {
-        error_set(err, errlen, "libdwarf cannot read the line table: %s", dwarf_errmsg(derr));
-        return -1;
-    }
     char real[PATH_MAX];
-    struct source_match sm = {.source = source, .resolved = NULL};
-    sm.resolved = realpath(source, real);
-    size_t cap = 0;
-    int failed = 0;
-    for (;;) {
-        Dwarf_Unsigned header_length, abbrev_offset, type_offset, next_cu;
-        Dwarf_Half version, address_size, length_size, extension_size, cu_type;
-        Dwarf_Sig8 signature;
-        rc = dwarf_next_cu_header_d(dbg, 1, &header_length, &version, &abbrev_offset, &address_size,
-                                    &length_size, &extension_size, &signature, &type_offset,
-                                    &next_cu, &cu_type, &derr);
-        if (rc != DW_DLV_OK)
-            break;
-        Dwarf_Die cu = NULL;
-        if (dwarf_siblingof_b(dbg, NULL, 1, &cu, &derr) != DW_DLV_OK)
-            continue;
-        failed = read_cu_lines(dbg, cu, m, &cap, &sm) != 0;
-        dwarf_dealloc(dbg, cu, DW_DLA_DIE);
-        if (failed)
-            break;
-    }
-    if (derr)
-        dwarf_dealloc(dbg, derr, DW_DLA_ERROR);
-    dwarf_finish(dbg, &derr);
-    if (failed) {
+    struct collect c = {.m = m, .sm = {.source = source, .resolved = realpath(source, real)}};
+    int rc = debug_line_rows(ef, collect_row, &c, err, errlen);
+    if (rc != 0) {
         line_map_release(m);
-        return error_set(err, errlen, "out of memory");
+        return rc < 0 ? -1 : error_set(err, errlen, "out of memory");
     }
     if (m->nrows)
         qsort(m->rows, m->nrows, sizeof *m->rows, by_addr);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "object/error.h"
 #include "object/identity.h"
 
 struct debug_line_row {
@@ -190,7 +191,8 @@ static int add_row(struct debug_info *di, size_t *cap, uint64_t addr, uint32_t l
     return 0;
 }
 
-static int cu_rows(struct debug_info *di, Dwarf_Debug dbg, Dwarf_Die cu, size_t *cap)
+/* The rows of one compilation unit's line table, to FN. */
+static int cu_rows(Dwarf_Debug dbg, Dwarf_Die cu, debug_line_fn fn, void *arg)
 {
     Dwarf_Unsigned version;
     Dwarf_Small tables;
@@ -199,7 +201,7 @@ static int cu_rows(struct debug_info *di, Dwarf_Debug dbg, Dwarf_Die cu, size_t 
     if (dwarf_srclines_b(cu, &version, &tables, &ctx, &derr) != DW_DLV_OK) {
         if (derr)
             dwarf_dealloc(dbg, derr, DW_DLA_ERROR);
-        return 0;
+        return 0;   /* a unit without lines */
     }
     Dwarf_Line *lines;
     Dwarf_Signed count;
@@ -210,21 +212,67 @@ static int cu_rows(struct debug_info *di, Dwarf_Debug dbg, Dwarf_Die cu, size_t 
             Dwarf_Unsigned lineno;
             Dwarf_Bool end;
             char *name = NULL;
-            uint32_t file = 0;
             if (dwarf_lineaddr(lines[i], &addr, &derr) != DW_DLV_OK ||
                 dwarf_lineno(lines[i], &lineno, &derr) != DW_DLV_OK ||
                 dwarf_lineendsequence(lines[i], &end, &derr) != DW_DLV_OK)
                 continue;
-            if (!end && dwarf_linesrc(lines[i], &name, &derr) == DW_DLV_OK) {
-                rc = file_index(di, name, &file);
+            if (!end && dwarf_linesrc(lines[i], &name, &derr) != DW_DLV_OK)
+                name = NULL;
+            rc = fn(arg, addr, end || lineno > UINT32_MAX ? 0 : (uint32_t)lineno, end ? NULL : name);
+            if (name)
                 dwarf_dealloc(dbg, name, DW_DLA_STRING);
-            }
-            if (rc == 0)
-                rc = add_row(di, cap, addr, end || lineno > UINT32_MAX ? 0 : (uint32_t)lineno, file);
         }
     }
     dwarf_srclines_dealloc_b(ctx);
     return rc;
+}
+
+int debug_line_rows(struct elf_file *ef, debug_line_fn fn, void *arg, char *err, size_t errlen)
+{
+    Dwarf_Debug dbg = NULL;
+    Dwarf_Error derr = NULL;
+    int rc = dwarf_elf_init_b(ef->elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &derr);
+    if (rc == DW_DLV_NO_ENTRY)
+        return 0;   /* no DWARF at all */
+    if (rc != DW_DLV_OK) {
+        error_set(err, errlen, "libdwarf cannot read the line table: %s", derr ? dwarf_errmsg(derr) : "?");
+        if (derr)
+            dwarf_dealloc_error(NULL, derr);
+        return -1;
+    }
+    rc = 0;
+    while (rc == 0) {
+        Dwarf_Unsigned header_length, abbrev_offset, type_offset, next_cu;
+        Dwarf_Half version, address_size, length_size, extension_size, cu_type;
+        Dwarf_Sig8 signature;
+        if (dwarf_next_cu_header_d(dbg, 1, &header_length, &version, &abbrev_offset, &address_size,
+                                   &length_size, &extension_size, &signature, &type_offset, &next_cu,
+                                   &cu_type, &derr) != DW_DLV_OK)
+            break;
+        Dwarf_Die cu = NULL;
+        if (dwarf_siblingof_b(dbg, NULL, 1, &cu, &derr) != DW_DLV_OK)
+            continue;
+        rc = cu_rows(dbg, cu, fn, arg);
+        dwarf_dealloc(dbg, cu, DW_DLA_DIE);
+    }
+    if (derr)
+        dwarf_dealloc(dbg, derr, DW_DLA_ERROR);
+    dwarf_finish(dbg, &derr);
+    return rc;
+}
+
+struct row_collector {
+    struct debug_info *di;
+    size_t cap;
+};
+
+static int collect_row(void *arg, uint64_t addr, uint32_t line, const char *file)
+{
+    struct row_collector *rc = arg;
+    uint32_t index = 0;
+    if (file && file_index(rc->di, file, &index) != 0)
+        return -1;
+    return add_row(rc->di, &rc->cap, addr, line, index);
 }
 
 static int by_row_addr(const void *a, const void *b)
@@ -238,35 +286,11 @@ static int by_row_addr(const void *a, const void *b)
 
 static void read_lines(struct debug_info *di)
 {
+    char err[ELF_FILE_ERRLEN];
+    struct row_collector rc = {di, 0};
     di->lines_read = 1;
-    struct elf_file *ef = di->have_debug ? &di->debug : di->object;
-    Dwarf_Debug dbg = NULL;
-    Dwarf_Error derr = NULL;
-    if (dwarf_elf_init_b(ef->elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &derr) != DW_DLV_OK) {
-        if (derr)
-            dwarf_dealloc_error(NULL, derr);
-        return;
-    }
-    size_t cap = 0;
-    for (;;) {
-        Dwarf_Unsigned header_length, abbrev_offset, type_offset, next_cu;
-        Dwarf_Half version, address_size, length_size, extension_size, cu_type;
-        Dwarf_Sig8 signature;
-        if (dwarf_next_cu_header_d(dbg, 1, &header_length, &version, &abbrev_offset, &address_size,
-                                   &length_size, &extension_size, &signature, &type_offset, &next_cu,
-                                   &cu_type, &derr) != DW_DLV_OK)
-            break;
-        Dwarf_Die cu = NULL;
-        if (dwarf_siblingof_b(dbg, NULL, 1, &cu, &derr) != DW_DLV_OK)
-            continue;
-        int rc = cu_rows(di, dbg, cu, &cap);
-        dwarf_dealloc(dbg, cu, DW_DLA_DIE);
-        if (rc != 0)
-            break;   /* out of memory, or past the bound: the rows so far serve */
-    }
-    if (derr)
-        dwarf_dealloc(dbg, derr, DW_DLA_ERROR);
-    dwarf_finish(dbg, &derr);
+    /* Out of memory or past the bound: the rows so far serve. */
+    debug_line_rows(di->have_debug ? &di->debug : di->object, collect_row, &rc, err, sizeof err);
     if (di->nrows)
         qsort(di->rows, di->nrows, sizeof *di->rows, by_row_addr);
 }

@@ -55,4 +55,14 @@ const char *debug_info_function(const struct debug_info *di, uint64_t addr, uint
 /* "file:line" of the instruction at ADDR into BUF; 0, or -1 when unknown. */
 int debug_info_line(struct debug_info *di, uint64_t addr, char *buf, size_t size);
 
+/*
+ * Every row of EF's .debug_line tables, in table order, to FN: the address,
+ * the line (0 at the end of a sequence) and the file's name (NULL there),
+ * borrowed for the call.  FN returns 0 to go on, non-zero to stop.
+ * Returns 0 (a file without DWARF has no rows), FN's non-zero value, or -1
+ * with a reason in ERR when libdwarf cannot read the tables.
+ */
+typedef int (*debug_line_fn)(void *arg, uint64_t addr, uint32_t line, const char *file);
+int debug_line_rows(struct elf_file *ef, debug_line_fn fn, void *arg, char *err, size_t errlen);
+
 #endif

@@ -302,6 +302,14 @@ static int write_page(FILE *out, const struct html_report *h)
                     esc(out, cx);
                     fputs("</div>\n", out);
                 }
+                /* The same view, whole, with every rule's verdict and why. */
+                fprintf(out, "<div class=\"msg\">explained by: <code>dwcheck --explain=0x%llx '",
+                        (unsigned long long)f->address);
+                for (const char *p = h->files[i].path; *p; p++) {   /* shell-quoted: ' is '\'' */
+                    char one[2] = {*p, 0};
+                    esc(out, *p == '\'' ? "'\\''" : one);
+                }
+                fputs("'</code></div>\n", out);
                 excerpt_table(out, f);
                 fputs("</div>\n", out);
             }
