@@ -17,18 +17,19 @@
 # Needs: cc, gdb, readelf, libc6-dbg (the two functions are not exported; their
 # symbols come from libc6-dbg).  Exit: 0 the bug shows as described, 1 it does
 # not, 77 something needed is missing.
+#
+# The helpers (need_tools, make_work, print_fde, build, gdb_prologue,
+# gdb_last_signal, run_gdb, show_gdb, run, part, frame, walk_crashed, pass,
+# fail, verdict) are in ../common/lib.sh; the program's SIGUSR1 handler is in
+# ../common/unwind_probe.h.
 set -u
 LIBC=/usr/lib/x86_64-linux-gnu/libc.so.6
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../common/lib.sh"
 
-skip() { echo "SKIP: $*"; exit 77; }
-for t in cc gdb readelf awk timeout; do
-    command -v "$t" >/dev/null 2>&1 || skip "$t is not installed"
-done
+need_tools cc gdb readelf awk timeout
 [ -r "$LIBC" ] || skip "$LIBC not found"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mpn-unwind.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+make_work mpn-unwind
 
 # --- where the functions are, and the offsets of the stops -------------------
 # From gdb's disassembly of the function (symbols from libc6-dbg):
@@ -58,29 +59,16 @@ echo "__mpn_addmul_1 at $ADD_ADDR: inside stop +$ADD_IN, ret at +$ADD_RET"
 echo "__mpn_submul_1 at $SUB_ADDR: inside stop +$SUB_IN, ret at +$SUB_RET"
 for a in "$ADD_ADDR" "$SUB_ADDR"; do
     echo "== readelf -wF: the FDE at $a (no row after the initial one)"
-    readelf -wF "$LIBC" 2>/dev/null |
-        awk -v pc="$(printf 'pc=%016x' "$a")" 'index($0, pc) { p = 1 } p && /^$/ { exit } p'
+    print_fde "$LIBC" "$a"
 done
 
 # --- build -------------------------------------------------------------------
-cp "$here/strtod_mpn.c" "$work/" || exit 1
-(cd "$work" && cc -O1 -g -rdynamic -o strtod_mpn strtod_mpn.c -ldl) ||
-    { echo "FAIL: cannot build strtod_mpn.c"; exit 1; }
+build strtod_mpn.c -O1 -g -rdynamic -I../common -o "$work/strtod_mpn" strtod_mpn.c -ldl
 
 # --- gdb runs ----------------------------------------------------------------
-prologue() {
-    cat <<EOF
-set pagination off
-set width 0
-set confirm off
-set debuginfod enabled off
-set print frame-arguments none
-break main
-run
-break $1
-continue
-delete
-EOF
+prologue() { # $1 function: run to its first call
+    gdb_prologue
+    printf 'break %s\ncontinue\ndelete\n' "$1"
 }
 # $1 function, $2 inside offset, $3 ret offset
 walk_script() {
@@ -111,45 +99,25 @@ tbreak *($1+$2)
 continue
 echo @@@ $1 +$2 (inside), SIGUSR1 here\\n
 x/i \$pc
-signal SIGUSR1
-echo @@@ after the signal\\n
-if \$_isvoid(\$_exitcode)
-  bt 6
-  kill
-end
-echo @@@ end\\n
 EOF
+    gdb_last_signal
 }
 
-log=$work/gdb.log
-: >"$log"
-run_gdb() { # $1 title; the gdb script on stdin
-    cat >"$work/cmds.gdb"
-    (cd "$work" && timeout 60 gdb -nx -batch -x cmds.gdb \
-        --args ./strtod_mpn 1e300 1e-300) >"$work/run.log" 2>&1
-    { echo "@@@@ $1"; cat "$work/run.log"; } >>"$log"
-    echo
-    echo "== gdb: $1"
-    grep -v -e '^\[Thread debugging' -e '^Using host libthread_db' \
-        -e '^\[Inferior 1 (process' -e 'No such file or directory\.$' \
-        -e '^[0-9]*[ 	]*in \.\./sysdeps' -e '^Breakpoint 1' -e '^[0-9]*[ 	]*{$' \
-        -e '^$' "$work/run.log"
+gdb_strtod() { # $1 title; the gdb script on stdin
+    run_gdb "$1" ./strtod_mpn 1e300 1e-300
+    show_gdb -e 'No such file or directory\.$' -e '^[0-9]*[ 	]*in \.\./sysdeps'
 }
-walk_script __mpn_addmul_1 "$ADD_IN" "$ADD_RET" | run_gdb "1: __mpn_addmul_1, backtraces"
-walk_script __mpn_submul_1 "$SUB_IN" "$SUB_RET" | run_gdb "2: __mpn_submul_1, backtraces"
-profile_script __mpn_addmul_1 "$ADD_IN" | run_gdb "3: __mpn_addmul_1, signal inside"
-profile_script __mpn_submul_1 "$SUB_IN" | run_gdb "4: __mpn_submul_1, signal inside"
+walk_script __mpn_addmul_1 "$ADD_IN" "$ADD_RET" | gdb_strtod "1: __mpn_addmul_1, backtraces"
+walk_script __mpn_submul_1 "$SUB_IN" "$SUB_RET" | gdb_strtod "2: __mpn_submul_1, backtraces"
+profile_script __mpn_addmul_1 "$ADD_IN" | gdb_strtod "3: __mpn_addmul_1, signal inside"
+profile_script __mpn_submul_1 "$SUB_IN" | gdb_strtod "4: __mpn_submul_1, signal inside"
 
 # --- verdict -----------------------------------------------------------------
-run() { awk -v s="@@@@ $1" 'index($0, s) == 1 { p = 1; next } /^@@@@ / { p = 0 } p' "$log"; }
+# run N: the output of gdb run N (its title starts with "N:")
 # stop N STOP: the lines of stop STOP ("F entry", "F +", "F ret") of run N
-stop() { run "$1" | awk -v s="@@@ $2" 'index($0, s) == 1 { p = 1; next } /^@@@ / { p = 0 } p'; }
-frame1() { stop "$1" "$2" | grep -m1 '^#1 '; }
+stop() { run "$1" | part @@@ "$2"; }
+frame1() { stop "$1" "$2" | frame 1; }
 reaches_main() { stop "$1" "$2" | grep -q '^#[0-9]* .* in main '; }
-
-bad=0
-pass() { echo "ok:   $*"; }
-fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
 
 check() { # $1 run of the backtraces, $2 run of the signal inside, $3 function, $4 caller
     r=$1 p=$2 f=$3 caller=$4
@@ -158,7 +126,7 @@ check() { # $1 run of the backtraces, $2 run of the signal inside, $3 function, 
     else fail "$f entry: gdb's backtrace is not the expected one"; fi
     if frame1 "$r" "$f +" | grep -q "$caller"; then
         fail "$f inside: gdb's backtrace is right (bug not shown)"
-    else pass "$f inside: gdb's caller frame is bogus: $(frame1 "$r" "$f +" | sed 's/^#1 *//')"; fi
+    else pass "$f inside: gdb's caller frame is bogus: $(frame1 "$r" "$f +")"; fi
     if frame1 "$r" "$f ret" | grep -q "$caller" && reaches_main "$r" "$f ret"; then
         pass "$f ret: gdb: $f <- $caller <- ... <- main"
     else fail "$f ret: gdb's backtrace is not the expected one"; fi
@@ -167,7 +135,7 @@ check() { # $1 run of the backtraces, $2 run of the signal inside, $3 function, 
     else fail "$f ret: _Unwind_Backtrace did not reach main"; fi
     if run "$p" | grep -q '^_Unwind_Backtrace: did NOT reach main'; then
         pass "$f inside: _Unwind_Backtrace stops at the bogus return address, short of main"
-    elif run "$p" | grep -q 'SIGSEGV' && run "$p" | grep -q '_Unwind_Backtrace ()'; then
+    elif run "$p" | walk_crashed; then
         pass "$f inside: _Unwind_Backtrace crashes (SIGSEGV) on the bogus return address"
     else fail "$f inside: _Unwind_Backtrace was not misled"; fi
 }
@@ -176,9 +144,4 @@ echo "== verdict"
 check 1 3 __mpn_addmul_1 __mpn_mul
 check 2 4 __mpn_submul_1 strtod_l_internal
 
-if [ $bad -eq 0 ]; then
-    echo "RESULT: reproduced (glibc __mpn_addmul_1/__mpn_submul_1: push rbx/rbp without CFI)"
-    exit 0
-fi
-echo "RESULT: NOT reproduced ($bad check(s) failed)"
-exit 1
+verdict "glibc __mpn_addmul_1/__mpn_submul_1: push rbx/rbp without CFI"

@@ -24,21 +24,22 @@
 # address and size).  Needs: cc, gdb, objdump, readelf, nm, libc6-dev (for
 # libmvec.so).  Exit: 0 the bug shows as described, 1 it does not, 77
 # something needed is missing.
+#
+# The helpers (need_tools, make_work, AWK_HEX, print_fde, build, gdb_prologue,
+# gdb_epilogue, run_gdb, show_gdb, part, frame, walk_results, walk_crashed,
+# pass, fail, verdict) are in ../common/lib.sh; the program's SIGUSR1 handler
+# is in ../common/unwind_probe.h.
 set -u
 LIB=/usr/lib/x86_64-linux-gnu/libmvec.so.1
 SYM=_ZGVcN4vvv_sincos
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../common/lib.sh"
 
-skip() { echo "SKIP: $*"; exit 77; }
-for t in cc gdb readelf objdump nm grep awk timeout; do
-    command -v "$t" >/dev/null 2>&1 || skip "$t is not installed"
-done
+need_tools cc gdb readelf objdump nm grep awk timeout
 [ -r "$LIB" ] || skip "$LIB not found"
 [ -e /usr/lib/x86_64-linux-gnu/libmvec.so ] || skip "libmvec.so not found (install libc6-dev)"
 grep -q -w avx /proc/cpuinfo 2>/dev/null || skip "this CPU has no AVX"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mvec-unwind.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+make_work mvec-unwind
 
 # --- offsets -------------------------------------------------------------------
 set -- $(nm -D -S --defined-only "$LIB" | awk -v s="$SYM" '{ n = $4; sub(/@.*/, "", n) } n == s { print "0x" $1, "0x" $2; exit }')
@@ -47,10 +48,7 @@ ADDR=$1 SIZE=$2
 objdump -d --no-show-raw-insn --start-address=$((ADDR)) --stop-address=$((ADDR + SIZE)) "$LIB" |
     awk '/^ *[0-9a-f]+:/' >"$work/dis"
 # inside 1 = the instruction after "push %rbp", inside 2 = the first call
-set -- $(awk -v base=$((ADDR)) '
-    function hex(s,   i, c, v) { v = 0; s = tolower(s)
-        for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)); v = v * 16 + c - 1 }
-        return v }
+set -- $(awk -v base=$((ADDR)) "$AWK_HEX"'
     { a = $1; sub(/:$/, "", a); off = hex(a) - base
       if (after_push && in1 == "") in1 = off
       after_push = ($0 ~ /push +%rbp/)
@@ -65,23 +63,15 @@ sed -n '1,10p' "$work/dis"
 echo "   ..."
 tail -n 4 "$work/dis"
 echo "== readelf -wF: the FDE that covers $ADDR (no row after the initial one)"
-readelf -wF "$LIB" 2>/dev/null | awk -v pc="$(printf 'pc=%016x' "$ADDR")" \
-    'index($0, pc) { p = 1 } p && /^$/ { exit } p'
+print_fde "$LIB" "$ADDR"
 
 # --- build -------------------------------------------------------------------
-cp "$here/vsincos.c" "$work/" || exit 1
-(cd "$work" && cc -O1 -g -mavx -rdynamic -o vsincos vsincos.c -lmvec -lm -ldl) ||
-    { echo "FAIL: cannot build vsincos.c"; exit 1; }
+build vsincos.c -O1 -g -mavx -rdynamic -I../common -o "$work/vsincos" vsincos.c -lmvec -lm -ldl
 
 # --- gdb run -----------------------------------------------------------------
-cat >"$work/cmds.gdb" <<EOF
-set pagination off
-set width 0
-set confirm off
-set debuginfod enabled off
-set print frame-arguments none
-break main
-run
+gdb_script() {
+    gdb_prologue
+    cat <<EOF
 tbreak *$SYM
 continue
 echo @@@ entry (outside the wrong range)\\n
@@ -120,33 +110,22 @@ if \$_isvoid(\$_exitcode)
   signal SIGUSR1
   echo @@@ after the signal\\n
 end
-if \$_isvoid(\$_exitcode)
-  bt 6
-  kill
-end
-echo @@@ end\\n
 EOF
-log=$work/gdb.log
-(cd "$work" && timeout 60 gdb -nx -batch -x cmds.gdb ./vsincos) >"$log" 2>&1
-echo
-echo "== gdb"
-grep -v -e '^\[Thread debugging' -e '^Using host libthread_db' \
-    -e '^\[Inferior 1 (process' -e '^Breakpoint 1' -e '^[0-9]*[ 	]*{$' \
-    -e '^Temporary breakpoint [0-9]* at' -e '^$' -e '\.debug_info' -e '\.debug_aranges' "$log"
+    gdb_epilogue
+}
+gdb_script | run_gdb "" ./vsincos
+show_gdb -e '^Temporary breakpoint [0-9]* at' -e '\.debug_info' -e '\.debug_aranges'
 
 # --- verdict -----------------------------------------------------------------
-stop() { awk -v s="@@@ $1" 'index($0, s) == 1 { p = 1; next } /^@@@ / { p = 0 } p' "$log"; }
+stop() { part @@@ "$1" <"$log"; }
 right() { # frame $2 (default #1) is sincos4, the backtrace reaches main
     bt_=$(stop "$1")
     printf '%s\n' "$bt_" | grep -q "^#${2:-1} .* in sincos4 " &&
         printf '%s\n' "$bt_" | grep -q '^#[0-9]* .* in main ' &&
         ! printf '%s\n' "$bt_" | grep -q 'Backtrace stopped'
 }
-caller() { stop "$1" | grep -m1 '^#1 ' | sed 's/^#1 *//'; }
+caller() { stop "$1" | frame 1; }
 
-bad=0
-pass() { echo "ok:   $*"; }
-fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
 echo
 echo "== verdict"
 if right "entry"; then pass "entry: gdb: $SYM <- sincos4 <- main"
@@ -156,13 +135,13 @@ for s in "+$IN1" "+$IN2"; do
     else pass "$s: gdb's backtrace is wrong, caller frame: $(caller "$s")"; fi
 done
 if caller "callee" | grep -q "$SYM" && ! right "callee" 2; then
-    pass "callee: gdb gets to $SYM, then goes wrong: $(stop callee | grep -m1 '^#2 ' | sed 's/^#2 *//')"
+    pass "callee: gdb gets to $SYM, then goes wrong: $(stop callee | frame 2)"
 else fail "callee: gdb's backtrace is not the expected one"; fi
 if right "+$RET"; then pass "ret: gdb: $SYM <- sincos4 <- main"
 else fail "ret: gdb's backtrace is not the expected one"; fi
-walks=$(grep '^_Unwind_Backtrace: ' "$log" | sed 's/^_Unwind_Backtrace: //' | tr '\n' '|')
+walks=$(walk_results <"$log")
 crashed=no
-grep -q SIGSEGV "$log" && grep -q '_Unwind_Backtrace ()' "$log" && crashed=yes
+walk_crashed <"$log" && crashed=yes
 case "$walks/$crashed" in
 "reached main|did NOT reach main|did NOT reach main|/no")
     pass "_Unwind_Backtrace from a signal at the ret reaches main; at the call and in the callee it does not" ;;
@@ -173,9 +152,4 @@ case "$walks/$crashed" in
 *) fail "_Unwind_Backtrace results: $walks (crash: $crashed)" ;;
 esac
 
-if [ $bad -eq 0 ]; then
-    echo "RESULT: reproduced (libmvec $SYM: push/mov/and/sub of the frame without CFI)"
-    exit 0
-fi
-echo "RESULT: NOT reproduced ($bad check(s) failed)"
-exit 1
+verdict "libmvec $SYM: push/mov/and/sub of the frame without CFI"

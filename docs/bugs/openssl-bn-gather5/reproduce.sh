@@ -25,40 +25,24 @@
 #
 # Needs: cc, gdb, readelf, objdump, libssl-dev.  Exit: 0 the bug shows as
 # described, 1 it does not, 77 something needed is missing.
+#
+# The helpers (need_tools, make_work, find_code, dynsym_addr, at, print_fde,
+# build, gdb_prologue, gdb_last_signal, run_gdb, show_gdb, part, frame,
+# walk_results, walk_crashed, pass, fail, verdict) are in ../common/lib.sh;
+# the program's SIGUSR1 handler is in ../common/unwind_probe.h.
 set -u
 LIB=/usr/lib/x86_64-linux-gnu/libcrypto.so.3
 ANCHOR=BN_mod_exp_mont_consttime
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../common/lib.sh"
 
-skip() { echo "SKIP: $*"; exit 77; }
-for t in cc gdb readelf objdump nm grep awk timeout; do
-    command -v "$t" >/dev/null 2>&1 || skip "$t is not installed"
-done
+need_tools cc gdb readelf objdump nm grep awk timeout
 [ -r "$LIB" ] || skip "$LIB not found (libssl3)"
 [ -r /usr/include/openssl/bn.h ] || skip "OpenSSL headers not found (install libssl-dev)"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/gather5-unwind.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+make_work gather5-unwind
 
 # --- locate bn_gather5 ---------------------------------------------------------
-# file offset -> virtual address, through the PT_LOAD program headers
-vaddr() {
-    readelf -lW "$LIB" | while read -r type off va pa fsz rest; do
-        [ "$type" = LOAD ] || continue
-        if [ $(($1)) -ge $((off)) ] && [ $(($1)) -lt $((off + fsz)) ]; then
-            printf '0x%x\n' $(($1 - off + va))
-            break
-        fi
-    done
-}
-# $1: hex bytes; prints the virtual address of the only match
-find_code() {
-    pat=$(printf '%s' "$1" | sed 's/\(..\)/\\x\1/g')
-    hits=$(LC_ALL=C grep -obUaP "$pat" "$LIB" | cut -d: -f1)
-    [ "$(printf '%s\n' "$hits" | grep -c .)" -eq 1 ] || return 1
-    vaddr "$hits"
-}
-ENTRY=$(find_code 4c8d14244881ec08010000) && END=$(find_code 498d22f3c3) &&
+ENTRY=$(find_code "$LIB" 4c8d14244881ec08010000) && END=$(find_code "$LIB" 498d22f3c3) &&
     [ $((END)) -gt $((ENTRY)) ] && [ $((END - ENTRY)) -lt 4096 ] || {
     echo "FAIL: bn_gather5 was not found in $LIB; a different OpenSSL build?"
     exit 1
@@ -67,7 +51,7 @@ IN1=$(printf '0x%x' $((ENTRY + 11)))    # after the sub
 IN2=$END                                # lea (%r10),%rsp
 RET=$(printf '0x%x' $((END + 3)))       # repz ret
 O_IN1=$((IN1 - ENTRY)) O_IN2=$((IN2 - ENTRY)) O_RET=$((RET - ENTRY))
-A=$(nm -D --defined-only "$LIB" | awk -v s="$ANCHOR" '{ n = $3; sub(/@.*/, "", n) } n == s { print "0x" $1; exit }')
+A=$(dynsym_addr "$LIB" "$ANCHOR")
 [ -n "$A" ] || { echo "FAIL: no $ANCHOR in $LIB"; exit 1; }
 
 echo "== $LIB ($ANCHOR at $A)"
@@ -78,24 +62,15 @@ echo "   ..."
 objdump -d --no-show-raw-insn --start-address=$((END - 0x11)) --stop-address=$((RET + 2)) "$LIB" |
     awk '/^ *[0-9a-f]+:/'
 echo "== readelf -wF: the FDE that covers $ENTRY (no row after the initial one)"
-readelf -wF "$LIB" 2>/dev/null | awk -v pc="$(printf 'pc=%016x' "$ENTRY")" \
-    'index($0, pc) { p = 1 } p && /^$/ { exit } p'
+print_fde "$LIB" "$ENTRY"
 
 # --- build -------------------------------------------------------------------
-cp "$here/bn_modexp.c" "$work/" || exit 1
-(cd "$work" && cc -O1 -g -rdynamic -o bn_modexp bn_modexp.c -lcrypto -ldl) ||
-    { echo "FAIL: cannot build bn_modexp.c"; exit 1; }
+build bn_modexp.c -O1 -g -rdynamic -I../common -o "$work/bn_modexp" bn_modexp.c -lcrypto -ldl
 
 # --- gdb run -----------------------------------------------------------------
-at() { echo "((char *)$ANCHOR - $A + $1)"; }
-cat >"$work/cmds.gdb" <<EOF
-set pagination off
-set width 0
-set confirm off
-set debuginfod enabled off
-set print frame-arguments none
-break main
-run
+gdb_script() {
+    gdb_prologue
+    cat <<EOF
 tbreak *$(at "$ENTRY")
 continue
 echo @@@ entry (outside the wrong range)\\n
@@ -119,24 +94,14 @@ tbreak *$(at "$IN2")
 signal SIGUSR1
 echo @@@ second call: +$O_IN2, lea (%r10),%rsp (inside), SIGUSR1 here\\n
 x/i \$pc
-signal SIGUSR1
-echo @@@ after the signal\\n
-if \$_isvoid(\$_exitcode)
-  bt 6
-  kill
-end
-echo @@@ end\\n
 EOF
-log=$work/gdb.log
-(cd "$work" && timeout 60 gdb -nx -batch -x cmds.gdb ./bn_modexp) >"$log" 2>&1
-echo
-echo "== gdb"
-grep -v -e '^\[Thread debugging' -e '^Using host libthread_db' \
-    -e '^\[Inferior 1 (process' -e '^Breakpoint 1' -e '^[0-9]*[ 	]*{$' \
-    -e '^Temporary breakpoint [0-9]* at' -e '^$' "$log"
+    gdb_last_signal
+}
+gdb_script | run_gdb "" ./bn_modexp
+show_gdb -e '^Temporary breakpoint [0-9]* at'
 
 # --- verdict -----------------------------------------------------------------
-stop() { awk -v s="@@@ $1" 'index($0, s) == 1 { p = 1; next } /^@@@ / { p = 0 } p' "$log"; }
+stop() { part @@@ "$1" <"$log"; }
 right() { # bn_gather5's caller is right and the backtrace reaches modexp and main
     bt_=$(stop "$1")
     printf '%s\n' "$bt_" | grep -q "^#[0-9]* .* in $ANCHOR " &&
@@ -144,11 +109,8 @@ right() { # bn_gather5's caller is right and the backtrace reaches modexp and ma
         printf '%s\n' "$bt_" | grep -q '^#[0-9]* .* in main ' &&
         ! printf '%s\n' "$bt_" | grep -q -e 'Backtrace stopped' -e '^#[0-9]* *0x0* in ?? ()$'
 }
-caller() { stop "$1" | grep -m1 '^#1 ' | sed 's/^#1 *//'; }
+caller() { stop "$1" | frame 1; }
 
-bad=0
-pass() { echo "ok:   $*"; }
-fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
 echo
 echo "== verdict"
 if right "entry"; then pass "entry: gdb: bn_gather5 <- libcrypto <- $ANCHOR <- modexp <- main"
@@ -159,20 +121,15 @@ for s in "+$O_IN1" "+$O_IN2"; do
 done
 if right "+$O_RET"; then pass "ret: gdb: bn_gather5 <- libcrypto <- $ANCHOR <- modexp <- main"
 else fail "ret: gdb's backtrace is not the expected one"; fi
-walks=$(grep '^_Unwind_Backtrace: ' "$log" | sed 's/^_Unwind_Backtrace: //' | tr '\n' '|')
+walks=$(walk_results <"$log")
 case $walks in
 "reached main|did NOT reach main|")
     pass "_Unwind_Backtrace from a signal at the ret reaches main, inside it does not" ;;
 "reached main|")
-    if grep -q SIGSEGV "$log" && grep -q '_Unwind_Backtrace ()' "$log"; then
+    if walk_crashed <"$log"; then
         pass "_Unwind_Backtrace from a signal at the ret reaches main, inside it crashes (SIGSEGV)"
     else fail "_Unwind_Backtrace results: $walks"; fi ;;
 *) fail "_Unwind_Backtrace results: $walks" ;;
 esac
 
-if [ $bad -eq 0 ]; then
-    echo "RESULT: reproduced (OpenSSL bn_gather5: CFA left at rsp+8 while rsp is moved; should be r10+8)"
-    exit 0
-fi
-echo "RESULT: NOT reproduced ($bad check(s) failed)"
-exit 1
+verdict "OpenSSL bn_gather5: CFA left at rsp+8 while rsp is moved; should be r10+8"

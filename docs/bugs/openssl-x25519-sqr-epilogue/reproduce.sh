@@ -25,51 +25,35 @@
 #
 # Needs: cc, gdb, readelf, objdump, libssl-dev.  Exit: 0 the bug shows as
 # described, 1 it does not, 77 something needed is missing.
+#
+# The helpers (need_tools, make_work, find_code, dynsym_addr, AWK_HEX, at,
+# build, gdb_prologue, gdb_last_signal, run_gdb, show_gdb, run, part,
+# walk_results, walk_crashed, pass, fail, verdict) are in ../common/lib.sh;
+# the program's SIGUSR1 handler is in ../common/unwind_probe.h.
 set -u
 LIB=/usr/lib/x86_64-linux-gnu/libcrypto.so.3
 ANCHOR=EVP_PKEY_derive
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../common/lib.sh"
 
-skip() { echo "SKIP: $*"; exit 77; }
-for t in cc gdb readelf objdump nm grep awk timeout; do
-    command -v "$t" >/dev/null 2>&1 || skip "$t is not installed"
-done
+need_tools cc gdb readelf objdump nm grep awk timeout
 [ -r "$LIB" ] || skip "$LIB not found (libssl3)"
 [ -r /usr/include/openssl/evp.h ] || skip "OpenSSL headers not found (install libssl-dev)"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/x25519-unwind.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+make_work x25519-unwind
 
 # --- locate the two epilogues ------------------------------------------------
-# file offset -> virtual address, through the PT_LOAD program headers
-vaddr() {
-    readelf -lW "$LIB" | while read -r type off va pa fsz rest; do
-        [ "$type" = LOAD ] || continue
-        if [ $(($1)) -ge $((off)) ] && [ $(($1)) -lt $((off + fsz)) ]; then
-            printf '0x%x\n' $(($1 - off + va))
-            break
-        fi
-    done
-}
-# $1: hex bytes; prints the virtual address of the only match
-find_code() {
-    pat=$(printf '%s' "$1" | sed 's/\(..\)/\\x\1/g')
-    hits=$(LC_ALL=C grep -obUaP "$pat" "$LIB" | cut -d: -f1)
-    [ "$(printf '%s\n' "$hits" | grep -c .)" -eq 1 ] || return 1
-    vaddr "$hits"
-}
 #           mov 8*3(%rsp),%r15 ... mov 8*8(%rsp),%rbp; lea 8*9(%rsp),%rsp; repz ret
 FE64=4c8b7c24184c8b7424204c8b6c24284c8b642430488b5c2438488b6c2440488d642448f3c3
 #           mov 8*5(%rsp),%r15 ... mov 8*10(%rsp),%rbp; lea 8*11(%rsp),%rsp; repz ret
 FE51=4c8b7c24284c8b7424304c8b6c24384c8b642440488b5c2448488b6c2450488d642458f3c3
-e64=$(find_code "$FE64") && e51=$(find_code "$FE51") || {
+e64=$(find_code "$LIB" "$FE64") && e51=$(find_code "$LIB" "$FE51") || {
     echo "FAIL: the x25519 epilogues were not found (once each) in $LIB;"
     echo "      a different OpenSSL build?"
     exit 1
 }
 LEA64=$(printf '0x%x' $((e64 + 30))) RET64=$(printf '0x%x' $((e64 + 35)))
 LEA51=$(printf '0x%x' $((e51 + 30))) RET51=$(printf '0x%x' $((e51 + 35)))
-A=$(nm -D --defined-only "$LIB" | awk -v s="$ANCHOR" '{ n = $3; sub(/@.*/, "", n) } n == s { print "0x" $1; exit }')
+A=$(dynsym_addr "$LIB" "$ANCHOR")
 [ -n "$A" ] || { echo "FAIL: no $ANCHOR in $LIB"; exit 1; }
 
 echo "== $LIB ($ANCHOR at $A)"
@@ -78,10 +62,7 @@ show() { # $1 name, $2 lea, $3 ret
     objdump -d --no-show-raw-insn --start-address=$(($2 - 25)) --stop-address=$(($3 + 2)) "$LIB" |
         awk '/^ *[0-9a-f]+:/'
     echo "   readelf -wF, the last rows of the FDE that covers $3:"
-    readelf -wF "$LIB" 2>/dev/null | awk -v want=$(($3)) '
-        function hex(s,   i, c, v) { v = 0; s = tolower(s)
-            for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)); v = v * 16 + c - 1 }
-            return v }
+    readelf -wF "$LIB" 2>/dev/null | awk -v want=$(($3)) "$AWK_HEX"'
         / FDE / { split($0, a, "pc="); split(a[2], r, "\\.\\."); lo = hex(r[1]); hi = hex(r[2])
                   inside = (want >= lo && want < hi); n = 0; if (inside) hdr = $0; next }
         inside && /^ +LOC/ { head = $0; next }
@@ -92,23 +73,13 @@ show "x25519_fe64_sqr epilogue" "$LEA64" "$RET64"
 show "x25519_fe51_sqr epilogue" "$LEA51" "$RET51"
 
 # --- build -------------------------------------------------------------------
-cp "$here/x25519_derive.c" "$work/" || exit 1
-(cd "$work" && cc -O1 -g -rdynamic -o x25519_derive x25519_derive.c -lcrypto -ldl) ||
-    { echo "FAIL: cannot build x25519_derive.c"; exit 1; }
+build x25519_derive.c -O1 -g -rdynamic -I../common -o "$work/x25519_derive" x25519_derive.c -lcrypto -ldl
 
 # --- gdb runs ----------------------------------------------------------------
 # $1 name, $2 lea, $3 ret, $4 environment setting for the program (or "")
 gdb_script() {
-    at() { echo "((char *)$ANCHOR - $A + $1)"; }
+    gdb_prologue "$4"
     cat <<EOF
-set pagination off
-set width 0
-set confirm off
-set debuginfod enabled off
-set print frame-arguments none
-$4
-break main
-run
 break $ANCHOR
 continue
 delete
@@ -132,43 +103,29 @@ echo @@@ $1: SIGUSR1 at the lea (outside)\\n
 signal SIGUSR1
 echo @@@ $1: SIGUSR1 at the ret (inside)\\n
 x/i \$pc
-signal SIGUSR1
-echo @@@ after the signal\\n
-if \$_isvoid(\$_exitcode)
-  bt 6
-  kill
-end
-echo @@@ end\\n
 EOF
+    gdb_last_signal
 }
 
-log=$work/gdb.log
-: >"$log"
-run_gdb() { # $1 title; the gdb script on stdin
-    cat >"$work/cmds.gdb"
-    (cd "$work" && timeout 60 gdb -nx -batch -x cmds.gdb ./x25519_derive) >"$work/run.log" 2>&1
-    { echo "@@@@ $1"; cat "$work/run.log"; } >>"$log"
-    echo
-    echo "== gdb: $1"
-    grep -v -e '^\[Thread debugging' -e '^Using host libthread_db' \
-        -e '^\[Inferior 1 (process' -e '^Breakpoint 1' -e '^[0-9]*[ 	]*{$' \
-        -e '^Temporary breakpoint [0-9]* at' -e '^$' "$work/run.log"
+gdb_x25519() { # $1 title; the gdb script on stdin
+    run_gdb "$1" ./x25519_derive
+    show_gdb -e '^Temporary breakpoint [0-9]* at'
 }
 # the fe64 code needs BMI2 and ADX (x25519_fe64_eligible)
 fe64=no
 grep -qw bmi2 /proc/cpuinfo 2>/dev/null && grep -qw adx /proc/cpuinfo 2>/dev/null && fe64=yes
 if [ $fe64 = yes ]; then
-    gdb_script fe64 "$LEA64" "$RET64" "" | run_gdb "1: own CPU capabilities (x25519_fe64_*)"
+    gdb_script fe64 "$LEA64" "$RET64" "" | gdb_x25519 "1: own CPU capabilities (x25519_fe64_*)"
 else
     echo
     echo "== this CPU lacks BMI2 or ADX: OpenSSL never uses x25519_fe64_*; that run is left out"
 fi
 gdb_script fe51 "$LEA51" "$RET51" "set environment OPENSSL_ia32cap=:~0x80100" |
-    run_gdb "2: OPENSSL_ia32cap=:~0x80100 (x25519_fe51_*)"
+    gdb_x25519 "2: OPENSSL_ia32cap=:~0x80100 (x25519_fe51_*)"
 
 # --- verdict -----------------------------------------------------------------
-run() { awk -v s="@@@@ $1" 'index($0, s) == 1 { p = 1; next } /^@@@@ / { p = 0 } p' "$log"; }
-stop() { run "$1" | awk -v s="@@@ $2" 'index($0, s) == 1 { p = 1; next } /^@@@ / { p = 0 } p'; }
+# run N: the output of gdb run N (its title starts with "N:")
+stop() { run "$1" | part @@@ "$2"; }
 right() { # the backtrace goes through derive to main, nothing bogus
     bt_=$(stop "$1" "$2")
     printf '%s\n' "$bt_" | grep -q '^#[0-9]* .* in derive ' &&
@@ -176,9 +133,6 @@ right() { # the backtrace goes through derive to main, nothing bogus
         ! printf '%s\n' "$bt_" | grep -q -e 'Backtrace stopped' -e '^#[0-9]* *0x0* in ?? ()'
 }
 
-bad=0
-pass() { echo "ok:   $*"; }
-fail() { echo "FAIL: $*"; bad=$((bad + 1)); }
 check() { # $1 run, $2 name
     r=$1 n=$2
     if right "$r" "$n: lea"; then pass "$n lea: gdb's backtrace reaches derive and main"
@@ -187,12 +141,12 @@ check() { # $1 run, $2 name
     else pass "$n ret: gdb's backtrace is cut: $(stop "$r" "$n: ret" | grep '^#' | sed -n '2,$p' | sed 's/^#[0-9]* *//' | tr '\n' ';' | sed 's/;$//')"; fi
     if right "$r" "$n: after"; then pass "$n after the ret: gdb's backtrace reaches derive and main"
     else fail "$n after the ret: gdb's backtrace is not the expected one"; fi
-    walks=$(run "$r" | grep '^_Unwind_Backtrace: ' | sed 's/^_Unwind_Backtrace: //' | tr '\n' '|')
+    walks=$(run "$r" | walk_results)
     case $walks in
     "reached main|did NOT reach main|")
         pass "$n: _Unwind_Backtrace from a signal at the lea reaches main, at the ret it does not" ;;
     "reached main|")
-        if run "$r" | grep -q SIGSEGV && run "$r" | grep -q '_Unwind_Backtrace ()'; then
+        if run "$r" | walk_crashed; then
             pass "$n: _Unwind_Backtrace from a signal at the lea reaches main, at the ret it crashes (SIGSEGV)"
         else fail "$n: _Unwind_Backtrace results: $walks"; fi ;;
     *) fail "$n: _Unwind_Backtrace results: $walks" ;;
@@ -203,9 +157,4 @@ echo "== verdict"
 [ $fe64 = yes ] && check 1 fe64
 check 2 fe51
 
-if [ $bad -eq 0 ]; then
-    echo "RESULT: reproduced (OpenSSL x25519_fe64_sqr/x25519_fe51_sqr: CFA offset +88 instead of -88 at the ret)"
-    exit 0
-fi
-echo "RESULT: NOT reproduced ($bad check(s) failed)"
-exit 1
+verdict "OpenSSL x25519_fe64_sqr/x25519_fe51_sqr: CFA offset +88 instead of -88 at the ret"
