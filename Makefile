@@ -30,7 +30,7 @@ $(DEPS_STAMP):
 # $(BUILD)/config.mk is written after install-deps, and make reads the
 # makefiles again when it has made one of them.  (Asked while this file is
 # parsed, a fresh machine's first `make run` got no -lcapstone.)
-PKGS := libelf capstone z3
+PKGS := libelf capstone z3 json-c
 CONFIG_MK := $(BUILD)/config.mk
 $(CONFIG_MK): $(DEPS_STAMP) Makefile
 	@cflags=$$($(PKG_CONFIG) --cflags $(PKGS)) && libs=$$($(PKG_CONFIG) --libs $(PKGS)) || \
@@ -109,7 +109,8 @@ report_SRCS := \
 	report/table_json.c \
 	report/text_report.c \
 	report/sarif_report.c \
-	report/html_report.c
+	report/html_report.c \
+	report/json_record.c
 annotate_SRCS := \
 	annotate/cfi_text.c \
 	annotate/asm_source.c \
@@ -123,7 +124,11 @@ compile_SRCS := \
 	compile/cc_build.c
 tools_SRCS := \
 	tools/cli.c \
-	tools/worker_pool.c
+	tools/worker_pool.c \
+	tools/run_report.c \
+	tools/result_cache.c \
+	tools/shard.c \
+	tools/merge.c
 
 LIB_SRCS := $(foreach s,$(STAGES),$($(s)_SRCS))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -221,7 +226,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 include corpus/corpus.mk
 
 # ---- tests ---------------------------------------------------------------------
-check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-prove check-bugs check-mutants check-fuzz
+check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-prove check-bugs check-mutants check-fuzz check-merge
 
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
 check-setup:
@@ -344,6 +349,18 @@ check-annotate: $(TOOL_BINS) $(BUILD)/tests/test_annotate
 # The README's console examples, run and compared with what they show.
 check-readme: $(TOOL_BINS)
 	@tests/readme/run.sh $(BUILD)
+
+# Beyond one machine: JSON lines read back, cache entries and shards (cmocka),
+# then two shards under GNU parallel merged against one run, --cache (a
+# second run audits nothing, a damaged entry is audited again), --merge's
+# handling of malformed lines.
+$(BUILD)/tests/test_merge_units: $(BUILD)/obj/tests/merge/test_merge_units.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -o $@
+
+check-merge: $(TOOL_BINS) $(BUILD)/tests/test_merge_units
+	@tests/run-unit.sh $(BUILD)/tests/test_merge_units
+	@tests/merge/run.sh $(BUILD)
 
 check-full: $(TOOL_BINS) $(BUILD)/tests/frame_parse_libdwarf
 	@tests/oracle/run.sh $(BUILD) --all

@@ -147,6 +147,23 @@ const char *debug_info_function(const struct debug_info *di, uint64_t addr, uint
     return NULL;
 }
 
+void debug_info_name(const struct debug_info *di, uint64_t addr, uint64_t *start, char *buf, size_t size)
+{
+    uint64_t at = *start ? *start : addr, symbol_start;
+    const char *name = debug_info_function(di, addr, &symbol_start);
+    struct elf_section *sec;
+    if (name) {
+        snprintf(buf, size, "%s", name);
+        *start = symbol_start;
+    } else if ((sec = elf_file_section_at(di->object, at))) {
+        snprintf(buf, size, "%s+0x%llx", sec->name, (unsigned long long)(at - sec->addr));
+        *start = at;
+    } else {
+        snprintf(buf, size, "0x%llx", (unsigned long long)at);
+        *start = at;
+    }
+}
+
 /* ---- lines ---------------------------------------------------------------- */
 
 /* The index of file NAME in DI's list (the last one is asked again and again). */

@@ -52,6 +52,11 @@ void debug_info_close(struct debug_info *di);
 /* The function symbol whose range holds ADDR: its name and *START, or NULL. */
 const char *debug_info_function(const struct debug_info *di, uint64_t addr, uint64_t *start);
 
+/* A name for the function of ADDR whose code starts at *START (0: unknown):
+ * its symbol (then *START is the symbol's), else "SECTION+0xOFF" of *START
+ * (or of ADDR), else "0x..." — never "".  Writes at most SIZE bytes. */
+void debug_info_name(const struct debug_info *di, uint64_t addr, uint64_t *start, char *buf, size_t size);
+
 /* "file:line" of the instruction at ADDR into BUF; 0, or -1 when unknown. */
 int debug_info_line(struct debug_info *di, uint64_t addr, char *buf, size_t size);
 

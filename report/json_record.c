@@ -27,8 +27,6 @@ static const char *reg_name(unsigned reg)
 static void write_counterexample(FILE *out, const struct counterexample *cx)
 {
     fprintf(out, ",\"counterexample\":{\"what\":\"%s\",", counterexample_what(cx));
-    if (cx->what != CX_CFA)
-        fprintf(out, "\"column\":\"%s\",", reg_name(cx->column));
     json_hex(out, "cfa", cx->cfa);
     fputs(",\"registers\":{", out);
     for (unsigned i = 0; i < cx->nregs; i++) {
@@ -42,12 +40,14 @@ static void write_counterexample(FILE *out, const struct counterexample *cx)
     fputs("},", out);
     json_hex(out, "rule", cx->rule);
     if (cx->what == CX_ADDRESS && !cx->has_code) {
-        fputs(",\"code\":null}", out);
+        fputs(",\"code\":null", out);
     } else {
         fputc(',', out);
         json_hex(out, "code", cx->code);
-        fputc('}', out);
     }
+    if (cx->what != CX_CFA)
+        fprintf(out, ",\"column\":\"%s\"", reg_name(cx->column));
+    fputc('}', out);
 }
 
 static void write_finding(FILE *out, const struct finding *f)
@@ -59,8 +59,7 @@ static void write_finding(FILE *out, const struct finding *f)
         fputs(",\"source\":", out);
         print_json_string(out, f->source);
     }
-    fprintf(out, ",\"function_start\":%llu,\"address\":%llu,\"addresses\":%zu,\"dwarf\":",
-            (unsigned long long)f->function_start, (unsigned long long)f->address, f->count);
+    fprintf(out, ",\"address\":%llu,\"addresses\":%zu,\"dwarf\":", (unsigned long long)f->address, f->count);
     print_json_string(out, f->dwarf);
     fputs(",\"synth\":", out);
     print_json_string(out, f->synth);
@@ -68,7 +67,7 @@ static void write_finding(FILE *out, const struct finding *f)
     print_json_string(out, f->message);
     if (f->cx.present)
         write_counterexample(out, &f->cx);
-    fputc('}', out);
+    fprintf(out, ",\"function_start\":%llu}", (unsigned long long)f->function_start);
 }
 
 void json_record_write(FILE *out, const char *path, const struct check_result *r)
@@ -262,9 +261,10 @@ static int read_counterexample(struct json_object *o, struct counterexample *cx,
         return -1;
     json_object_object_foreach(regs, name, value) {
         int reg = reg_number(name);
-        if (cx->nregs == CX_MAX_REGS || reg < 0)
-            return error_set(err, errlen, reg < 0 ? "unknown register \"%s\"" : "more than %d registers", name,
-                             CX_MAX_REGS);
+        if (reg < 0)
+            return error_set(err, errlen, "unknown register \"%s\"", name);
+        if (cx->nregs == CX_MAX_REGS)
+            return error_set(err, errlen, "more than %d registers", CX_MAX_REGS);
         cx->reg[cx->nregs] = (uint8_t)reg;
         if (hex_value(value, "a register's value", &cx->reg_value[cx->nregs++], err, errlen) != 0)
             return -1;

@@ -5,9 +5,10 @@
  * The line is text_report's JSON object (report/text_report.h lists its
  * fields) with what the other renderings need and it left out, so that a
  * line read back renders as the audit did, finding for finding: each
- * finding's "function_start" (text prints `func+0xoff`, the offset from
- * it), and a counterexample's "column" (the register a value or address
- * rule is for, by name; absent from a CFA rule's).  What no rendering but
+ * finding ends with its "function_start" (text prints `func+0xoff`, the
+ * offset from it), and a counterexample with its "column" (the register a
+ * value or address rule is for, by name; a CFA rule's has none).  Both
+ * come last, after the fields text_report writes, in their order.  What no rendering but
  * HTML shows stays out: a finding's excerpt of code (read back, it has no
  * rows, and the HTML report then shows none) and its DWARF column.
  *

@@ -2,16 +2,24 @@
  * dwcheck: audit binaries' unwind tables against their machine code.
  *
  *   dwcheck [--format=text|json|sarif] [--html=DIR] [-j N] [--fail-on=error|warning|never]
- *           [--prove=expressions|all] [--prove-timeout=MS] [FILE...]
+ *           [--prove=expressions|all] [--prove-timeout=MS] [--cache=DIR] [--shard=K/N]
+ *           [FILE...]
+ *   dwcheck --merge [--format=...] [--html=DIR] [--fail-on=...] FILE.jsonl...
+ *   dwcheck --explain=ADDR [--prove=...] [--prove-timeout=MS] FILE
  *
  * Each file's .eh_frame is checked rule by rule in the states synthesis
  * derives from the code (verify/check.h).  Files are audited by N worker
  * processes; reports are printed in the order of the command line, with a
- * progress line on a terminal and a summary at the end.  A file that could
- * not be audited, or was skipped (not ELF), is named on stderr and has its
- * record in the machine-readable outputs too, in its place: a JSON line, a
- * SARIF notification, a row of the HTML report's table of files.  The
- * workers are a worker_pool: a file's record travels back over its pipe.
+ * progress line on a terminal and a summary at the end (tools/run_report
+ * prints them: a file that could not be audited, or was skipped, keeps its
+ * record in every output).  The workers are a worker_pool: a file's record
+ * travels back over its pipe.
+ *
+ * Beyond one machine: --cache=DIR keeps each file's result, keyed by what
+ * it depends on (tools/result_cache), and a worker takes an unchanged
+ * file's result from there rather than auditing it; --shard=K/N audits one
+ * part of the files (tools/shard); --merge renders the JSON Lines of many
+ * runs as one (tools/merge).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -21,34 +29,44 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "merge.h"
+#include "result_cache.h"
+#include "run_report.h"
+#include "shard.h"
 #include "worker_pool.h"
 #include "object/elf_file.h"
-#include "object/output_file.h"
-#include "report/html_report.h"
-#include "report/sarif_report.h"
-#include "report/text_report.h"
+#include "report/explain_report.h"
+#include "verify/audit_file.h"
 #include "verify/check.h"
-
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF };
+#include "verify/explain.h"
 
 struct options {
-    enum format format;
+    enum run_format format;
     int jobs;
-    int fail_on;           /* enum severity, or -1 for never */
-    const char *html_dir;  /* --html DIR, or NULL */
-    struct html_report *html;
-    struct sarif_report *sarif;   /* with --format=sarif */
+    int fail_on;               /* enum severity, or -1 for never */
+    const char *html_dir;      /* --html DIR, or NULL */
     struct check_options check;
+    const char *cache_dir;     /* --cache DIR, or NULL */
+    unsigned shard, shards;    /* --shard K/N; 0/0 without */
+    int merge;                 /* --merge: the FILEs are JSON Lines */
+    int explain;               /* --explain: one address of one FILE */
+    unsigned long long explain_address;
+    const char *audit_option;  /* the last option given that only an audit takes */
 };
 
 /* What auditing one file gives the parent process: the result itself (the
  * parent renders it, once per name the file goes by). */
 enum file_status { FILE_AUDITED, FILE_FAILED, FILE_SKIPPED };
 
+/* What the result cache did for one file (FILE_AUDITED only). */
+enum cache_outcome { CACHE_UNUSED, CACHE_HIT, CACHE_STORED, CACHE_NOT_STORED };
+
 struct file_record {
     uint32_t status;
     uint32_t unique;               /* index among the distinct files */
-    char error[ELF_FILE_ERRLEN + 64];
+    uint8_t cache;                 /* enum cache_outcome */
+    uint8_t cache_damaged;         /* an entry was there, not to be trusted */
+    char error[ELF_FILE_ERRLEN + 64];   /* FILE_FAILED, FILE_SKIPPED: why; CACHE_NOT_STORED: why not */
     struct check_result result;    /* findings follow the record */
 };
 
@@ -64,6 +82,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "Usage: dwcheck [OPTION]... [FILE]...\n"
+            "  or:  dwcheck --merge [OPTION]... FILE.jsonl...\n"
             "Audit the unwind tables (.eh_frame) of x86_64 ELF files: every rule of every\n"
             "row is evaluated in the state derived from the machine code at that address.\n"
             "With no FILE, audit the system's core libraries.\n"
@@ -84,6 +103,21 @@ static void usage(FILE *out)
             "                     check: every rule through z3, disagreements counted)\n"
             "  --prove-timeout=MS time limit of one z3 query, 1 to 600000 (default 100);\n"
             "                     a rule z3 cannot decide in time is counted unchecked\n"
+            "  --cache=DIR        keep each file's result in DIR (created if absent),\n"
+            "                     keyed by the file's build-id (else a hash of its bytes)\n"
+            "                     and size, this dwcheck, --prove and --prove-timeout: a\n"
+            "                     file unchanged since is not audited again.  Runs may\n"
+            "                     share DIR; a damaged entry is audited again.  What the\n"
+            "                     cache did is a line on stderr\n"
+            "  --shard=K/N        audit only part K of N of the FILEs (1 <= K <= N): those\n"
+            "                     at positions K, K+N, K+2N ... of the names sorted bytewise;\n"
+            "                     the N parts together are every FILE, each once\n"
+            "  --explain=ADDR     everything known at ADDR of the one FILE: its function\n"
+            "                     and source line, the FDE, the code around it with both\n"
+            "                     rows (DWARF's, synthesis's), each rule's verdict and why\n"
+            "  --merge            the FILEs are JSON Lines of --format=json runs (shards):\n"
+            "                     render them as one run, in any format, sorted by file name\n"
+            "                     (with --format, --html, --fail-on only)\n"
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
             "\n"
@@ -98,34 +132,54 @@ static void usage(FILE *out)
             "HTML outputs.\n"
             "\n"
             "Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage error or a\n"
-            "file that could not be audited (the others are still audited).\n");
+            "file that could not be audited (the others are still audited); with --merge,\n"
+            "the status the run that audited them all would have, or 2 for a malformed\n"
+            "line (FILE:LINE: reason, and nothing printed).\n");
 }
 
-/* What the workers are given: the distinct files, and how to check them. */
+/* What the workers are given: the distinct files, how to check them, and
+ * the result cache (NULL: none). */
 struct audit_job {
     char **paths;
     const struct check_options *check;
+    const struct result_cache *cache;
 };
 
-static void audit_one(const char *path, const struct check_options *check, uint32_t unique,
-                      struct file_record *rec)
+/* Audit PATH into REC, or take its result from the cache. */
+static void audit_one(const char *path, const struct audit_job *job, uint32_t unique, struct file_record *rec)
 {
     memset(rec, 0, sizeof *rec);
     rec->unique = unique;
+    struct result_cache_key key;
+    int keyed = job->cache && result_cache_key(job->cache, path, &key) == 0;
+    if (keyed) {
+        enum result_cache_lookup found = result_cache_load(job->cache, &key, &rec->result);
+        if (found == RESULT_CACHE_HIT) {
+            rec->status = FILE_AUDITED;
+            rec->cache = CACHE_HIT;
+            return;
+        }
+        rec->cache_damaged = found == RESULT_CACHE_DAMAGED;
+    }
     int not_elf;
-    if (check_file(path, check, &rec->result, &not_elf, rec->error, sizeof rec->error) != 0)
+    if (check_file(path, job->check, &rec->result, &not_elf, rec->error, sizeof rec->error) != 0) {
         rec->status = not_elf ? FILE_SKIPPED : FILE_FAILED;
-    else
-        rec->status = FILE_AUDITED;
+        return;
+    }
+    rec->status = FILE_AUDITED;
+    if (keyed)
+        rec->cache = result_cache_store(job->cache, &key, &rec->result, rec->error, sizeof rec->error) == 0
+                         ? CACHE_STORED
+                         : CACHE_NOT_STORED;
 }
 
-/* A worker's task: audit the distinct file TASK (of the paths ARG) and send
+/* A worker's task: audit the distinct file TASK (of the job ARG) and send
  * its record, findings after it, over FD. */
 static int audit_task(uint32_t task, int fd, void *arg)
 {
     const struct audit_job *job = arg;
     struct file_record rec;
-    audit_one(job->paths[task], job->check, task, &rec);
+    audit_one(job->paths[task], job, task, &rec);
     size_t nfindings = rec.result.nfindings;
     int rc = worker_pool_write(fd, &rec, sizeof rec);
     if (rc == 0 && nfindings)
@@ -176,62 +230,42 @@ static int receive_record(int fd, void *arg)
     return 0;
 }
 
-/* PATH was not audited, for REASON: skipped (STATUS FILE_SKIPPED: not ELF)
- * or failed.  Said on stderr, and recorded in the report being written.
- * Returns the file's exit status. */
-static int take_not_audited(const char *path, enum file_status status, const char *reason,
-                            const struct options *opt, struct report_totals *totals)
+/* Print PATH's record.  Returns the file's exit status. */
+static int take_record(const char *path, const struct file_record *rec, struct run_report *rr)
 {
-    int skipped = status == FILE_SKIPPED, oom = 0;
-    if (skipped) {
-        fprintf(stderr, "%s: %s: skipped: %s\n", cli_tool_name, path, reason);
-        totals->files_skipped++;
-    } else {
-        cli_error(path, "%s", reason);
-        totals->files_failed++;
-    }
-    if (opt->format == FORMAT_JSON) {
-        if (skipped)
-            report_json_skipped(stdout, path, reason);
-        else
-            report_json_error(stdout, path, reason);
-    } else if (opt->format == FORMAT_SARIF) {
-        char note[ELF_FILE_ERRLEN + 128];
-        snprintf(note, sizeof note, "skipped: %s", reason);
-        oom |= sarif_notify(opt->sarif, skipped ? SARIF_NOTE : SARIF_ERROR, path, skipped ? note : reason);
-    }
-    if (opt->html)
-        oom |= skipped ? html_report_add_skipped(opt->html, path, reason)
-                       : html_report_add_error(opt->html, path, reason);
-    if (oom) {
-        cli_error(path, "out of memory for the report");
-        return EXIT_TROUBLE;
-    }
-    return skipped ? EXIT_CLEAN : EXIT_TROUBLE;
+    if (rec->status == FILE_AUDITED)
+        return run_report_audited(rr, path, &rec->result);
+    return run_report_not_audited(rr, path, rec->status == FILE_SKIPPED, rec->error);
 }
 
-/* Print PATH's record; fold it into the totals.  Returns the file's exit status. */
-static int take_record(const char *path, const struct file_record *rec, const struct options *opt,
-                       struct report_totals *totals)
+/* What the cache did for the distinct files, on stderr: `dwcheck: cache
+ * DIR: H files from the cache, A audited, S stored[, D damaged entries
+ * replaced][, F not audited (never cached)][; N not stored: reason]`. */
+static void cache_report(const char *dir, const struct received *in)
 {
-    switch (rec->status) {
-    case FILE_SKIPPED:
-    case FILE_FAILED:
-        return take_not_audited(path, (enum file_status)rec->status, rec->error, opt, totals);
-    default:
-        if (opt->format == FORMAT_JSON)
-            report_json_file(stdout, path, &rec->result);
-        else if (opt->format == FORMAT_SARIF)
-            sarif_file(opt->sarif, path, &rec->result);
-        else
-            report_text_file(stdout, path, &rec->result);
-        report_totals_add(totals, &rec->result);
-        if (opt->html && html_report_add(opt->html, path, &rec->result) != 0) {
-            cli_error(path, "out of memory for the HTML report");
-            return EXIT_TROUBLE;
-        }
-        return EXIT_CLEAN;
+    size_t hits = 0, audited = 0, stored = 0, damaged = 0, not_audited = 0, not_stored = 0;
+    const char *why_not = NULL;
+    for (uint32_t u = 0; u < in->nunique; u++) {
+        const struct file_record *rec = &in->recs[u];
+        if (!in->have[u])
+            continue;
+        hits += rec->cache == CACHE_HIT;
+        audited += rec->status == FILE_AUDITED && rec->cache != CACHE_HIT;
+        not_audited += rec->status != FILE_AUDITED;
+        stored += rec->cache == CACHE_STORED;
+        damaged += rec->cache_damaged;
+        if (rec->cache == CACHE_NOT_STORED && !not_stored++)
+            why_not = rec->error;
     }
+    fprintf(stderr, "%s: cache %s: %zu files from the cache, %zu audited, %zu stored", cli_tool_name, dir, hits,
+            audited, stored);
+    if (damaged)
+        fprintf(stderr, ", %zu damaged entries replaced", damaged);
+    if (not_audited)
+        fprintf(stderr, ", %zu not audited (never cached)", not_audited);
+    if (not_stored)
+        fprintf(stderr, "; %zu not stored: %s", not_stored, why_not);
+    fputc('\n', stderr);
 }
 
 static void progress(int done, int total, const char *path)
@@ -270,7 +304,9 @@ static uint32_t distinct_files(char **files, int nfiles, uint32_t *unique_of, ch
     return n;
 }
 
-static int audit_all(char **files, int nfiles, const struct options *opt, struct report_totals *totals)
+/* Audit the NFILES (at least one) FILES into RR.  Returns the files' exit status. */
+static int audit_all(char **files, int nfiles, const struct options *opt, const struct result_cache *cache,
+                     struct run_report *rr)
 {
     uint32_t *unique_of = calloc((size_t)nfiles, sizeof *unique_of);
     char **unique_path = calloc((size_t)nfiles, sizeof *unique_path);
@@ -286,7 +322,7 @@ static int audit_all(char **files, int nfiles, const struct options *opt, struct
         return EXIT_TROUBLE;
     }
     char err[256];
-    struct audit_job job = {unique_path, &opt->check};
+    struct audit_job job = {unique_path, &opt->check, cache};
     struct worker_pool *pool = worker_pool_start(nunique, (unsigned)opt->jobs, audit_task, &job, err,
                                                  sizeof err);
     if (!pool) {
@@ -301,15 +337,16 @@ static int audit_all(char **files, int nfiles, const struct options *opt, struct
         while (!in.have[u] && worker_pool_receive(pool, receive_record, &in) > 0)
             ;
         progress(i + 1, nfiles, NULL);
-        int rc = in.have[u] ? take_record(files[i], &in.recs[u], opt, totals)
-                            : take_not_audited(files[i], FILE_FAILED, "the worker process auditing it failed",
-                                               opt, totals);
+        int rc = in.have[u] ? take_record(files[i], &in.recs[u], rr)
+                            : run_report_not_audited(rr, files[i], 0, "the worker process auditing it failed");
         fflush(stdout);
         if (rc > status)
             status = rc;
     }
     if (worker_pool_finish(pool) != 0)
         status = EXIT_TROUBLE;
+    if (cache)
+        cache_report(opt->cache_dir, &in);
     for (uint32_t u = 0; u < nunique; u++)
         if (in.have[u])
             check_result_release(&in.recs[u].result);
@@ -320,10 +357,52 @@ static int audit_all(char **files, int nfiles, const struct options *opt, struct
     return status;
 }
 
+/* The audit the command line asks for, of its NFILES FILES (shard taken). */
+static int audit(char **files, int nfiles, int nnamed, const struct options *opt)
+{
+    struct result_cache *cache = NULL;
+    char err[4200];
+    if (opt->cache_dir && !(cache = result_cache_open(opt->cache_dir, &opt->check, err, sizeof err))) {
+        cli_error(opt->cache_dir, "%s", err);
+        return EXIT_TROUBLE;
+    }
+    struct run_report rr;
+    if (run_report_begin(&rr, opt->format, opt->fail_on, opt->html_dir) != 0) {
+        result_cache_free(cache);
+        return EXIT_TROUBLE;
+    }
+    int status = nfiles ? audit_all(files, nfiles, opt, cache, &rr) : EXIT_CLEAN;
+    char note[96];
+    snprintf(note, sizeof note, "shard %u/%u: %d of %d files", opt->shard, opt->shards, nfiles, nnamed);
+    status = run_report_end(&rr, status, opt->shards ? note : NULL);
+    result_cache_free(cache);
+    return status;
+}
+
+/* --explain: the address's window, rows and verdicts (verify/explain). */
+static int explain(const char *path, uint64_t address, const struct check_options *check)
+{
+    struct audit_file af;
+    char err[ELF_FILE_ERRLEN + 64];
+    int not_elf = 0;
+    if (audit_file_open(&af, path, CHECK_NO_EH, &not_elf, err, sizeof err) != 0) {
+        cli_error(path, "%s", err);
+        return EXIT_TROUBLE;
+    }
+    static struct explanation x;   /* large: one per run */
+    int rc = explain_address(&af, check, address, &x, err, sizeof err);
+    if (rc == 0)
+        report_explanation(stdout, path, &x);
+    else
+        cli_error(path, "%s", err);
+    audit_file_close(&af);
+    return rc == 0 ? cli_finish_stdout(EXIT_CLEAN) : EXIT_TROUBLE;
+}
+
 int main(int argc, char **argv)
 {
     cli_tool_name = "dwcheck";
-    struct options opt = {.format = FORMAT_TEXT, .fail_on = SEVERITY_ERROR,
+    struct options opt = {.format = RUN_FORMAT_TEXT, .fail_on = SEVERITY_ERROR,
                           .check = {CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_TIMEOUT_MS}};
     opt.jobs = cli_default_jobs();
     static const struct option longopts[] = {
@@ -333,6 +412,10 @@ int main(int argc, char **argv)
         {"html", required_argument, NULL, 'H'},
         {"prove", required_argument, NULL, 'P'},
         {"prove-timeout", required_argument, NULL, 'T'},
+        {"cache", required_argument, NULL, 'C'},
+        {"shard", required_argument, NULL, 'S'},
+        {"merge", no_argument, NULL, 'M'},
+        {"explain", required_argument, NULL, 'E'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -345,12 +428,13 @@ int main(int argc, char **argv)
             int f = cli_pick("format", optarg, formats);
             if (f < 0)
                 return EXIT_TROUBLE;
-            opt.format = (enum format)f;   /* FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF */
+            opt.format = (enum run_format)f;   /* RUN_FORMAT_TEXT, _JSON, _SARIF */
             break;
         }
         case 'j':
             if (cli_parse_jobs(optarg, &opt.jobs) != 0)
                 return EXIT_TROUBLE;
+            opt.audit_option = "--jobs";
             break;
         case 'F': {
             static const char *const levels[] = {"error", "warning", "never", NULL};
@@ -370,6 +454,7 @@ int main(int argc, char **argv)
             if (w < 0)
                 return EXIT_TROUBLE;
             opt.check.prove = w ? CHECK_PROVE_ALL : CHECK_PROVE_EXPRESSIONS;
+            opt.audit_option = "--prove";
             break;
         }
         case 'T': {
@@ -377,8 +462,32 @@ int main(int argc, char **argv)
             if (cli_parse_count("--prove-timeout", optarg, 1, 600000, &ms) != 0)
                 return EXIT_TROUBLE;
             opt.check.timeout_ms = (unsigned)ms;
+            opt.audit_option = "--prove-timeout";
             break;
         }
+        case 'C':
+            if (!*optarg) {
+                cli_error(NULL, "empty --cache directory");
+                return EXIT_TROUBLE;
+            }
+            opt.cache_dir = optarg;
+            opt.audit_option = "--cache";
+            break;
+        case 'S':
+            if (shard_parse(optarg, &opt.shard, &opt.shards) != 0)
+                return EXIT_TROUBLE;
+            opt.audit_option = "--shard";
+            break;
+        case 'M':
+            opt.merge = 1;
+            break;
+        case 'E':
+            if (cli_parse_address(optarg, &opt.explain_address) != 0) {
+                cli_error(NULL, "bad --explain address '%s'", optarg);
+                return EXIT_TROUBLE;
+            }
+            opt.explain = 1;
+            break;
         case 'h':
             usage(stdout);
             return EXIT_CLEAN;
@@ -392,6 +501,26 @@ int main(int argc, char **argv)
     }
     char **files = argv + optind;
     int nfiles = argc - optind;
+    if (opt.explain) {
+        if (opt.merge || opt.cache_dir || opt.shards || opt.html_dir || opt.format != RUN_FORMAT_TEXT ||
+            nfiles != 1) {
+            cli_error(NULL, "--explain takes one FILE, and only --prove and --prove-timeout besides");
+            return EXIT_TROUBLE;
+        }
+        return explain(files[0], opt.explain_address, &opt.check);
+    }
+    if (opt.merge) {
+        if (opt.audit_option) {
+            cli_error(NULL, "%s does not apply to --merge, which audits nothing", opt.audit_option);
+            return EXIT_TROUBLE;
+        }
+        if (nfiles == 0) {
+            cli_error(NULL, "--merge needs the JSON Lines files to merge");
+            return EXIT_TROUBLE;
+        }
+        cli_buffer_stdout();
+        return merge_run(files, nfiles, opt.format, opt.fail_on, opt.html_dir);
+    }
     static char *present[sizeof default_files / sizeof default_files[0]];
     if (nfiles == 0) {
         /* The built-in audit: those of the core libraries this system has. */
@@ -404,47 +533,11 @@ int main(int argc, char **argv)
             return EXIT_TROUBLE;
         }
     }
-    char html_err[4200];
-    if (opt.html_dir && output_dir_check(opt.html_dir, "index.html", html_err, sizeof html_err) != 0) {
-        cli_error(NULL, "%s", html_err);   /* a device, a FIFO...: refused before any work */
+    int named = nfiles;
+    if (opt.shards && (nfiles = shard_select(files, nfiles, opt.shard, opt.shards)) < 0) {
+        cli_error(NULL, "out of memory");
         return EXIT_TROUBLE;
     }
     cli_buffer_stdout();
-    struct report_totals totals;
-    memset(&totals, 0, sizeof totals);
-    if (opt.html_dir && !(opt.html = html_report_new())) {
-        cli_error(NULL, "out of memory");
-        return EXIT_TROUBLE;
-    }
-    if (opt.format == FORMAT_SARIF && !(opt.sarif = sarif_begin(stdout, DWCHECK_VERSION))) {
-        cli_error(NULL, "out of memory");
-        html_report_free(opt.html);
-        return EXIT_TROUBLE;
-    }
-    int status = audit_all(files, nfiles, &opt, &totals);
-    if (opt.html) {
-        char err[4200];
-        if (html_report_write(opt.html, opt.html_dir, err, sizeof err) != 0) {
-            cli_error(NULL, "%s", err);
-            if (opt.sarif)
-                sarif_notify(opt.sarif, SARIF_ERROR, NULL, err);
-            status = EXIT_TROUBLE;
-        } else if (isatty(STDERR_FILENO)) {
-            fprintf(stderr, "%s: report written to %s/index.html\n", cli_tool_name, opt.html_dir);
-        }
-        html_report_free(opt.html);
-    }
-    if (opt.sarif)
-        sarif_end(opt.sarif, status == EXIT_TROUBLE);
-    if (opt.format == FORMAT_TEXT && nfiles > 1)
-        report_text_summary(stdout, &totals);
-    status = cli_finish_stdout(status);
-    if (status == EXIT_CLEAN && opt.fail_on >= 0) {
-        size_t over = 0;
-        for (int s = opt.fail_on; s <= SEVERITY_ERROR; s++)
-            over += totals.by_severity[s];
-        if (over)
-            status = EXIT_FINDINGS;
-    }
-    return status;
+    return audit(files, nfiles, named, &opt);
 }

@@ -8,20 +8,25 @@
 
 #include "cli.h"
 
+/* TEXT up to END (or its NUL), a decimal count without sign or leading
+ * zero, into *OUT.  Returns 0, or -1. */
+static int decimal(const char *text, const char *end, unsigned long long *out)
+{
+    size_t n = end ? (size_t)(end - text) : strlen(text);
+    if (n == 0 || n > 7 || strspn(text, "0123456789") < n || text[0] == '0')
+        return -1;
+    *out = 0;
+    for (size_t i = 0; i < n; i++)
+        *out = *out * 10 + (unsigned)(text[i] - '0');
+    return 0;
+}
+
 int shard_parse(const char *text, unsigned *k, unsigned *n)
 {
     const char *slash = strchr(text, '/');
-    char kpart[16];
     unsigned long long kv, nv;
-    size_t klen = slash ? (size_t)(slash - text) : 0;
-    if (slash && klen < sizeof kpart) {
-        memcpy(kpart, text, klen);
-        kpart[klen] = '\0';
-    }
-    /* Decimal only: K and N are counts, a leading 0 or 0x would be a typo. */
-    if (!slash || klen >= sizeof kpart || strspn(kpart, "0123456789") != klen ||
-        strspn(slash + 1, "0123456789") != strlen(slash + 1) || cli_parse_address(kpart, &kv) != 0 ||
-        cli_parse_address(slash + 1, &nv) != 0 || kv < 1 || nv > SHARD_MAX || kv > nv) {
+    if (!slash || decimal(text, slash, &kv) != 0 || decimal(slash + 1, NULL, &nv) != 0 || kv < 1 || kv > nv ||
+        nv > SHARD_MAX) {
         cli_error(NULL, "bad --shard '%s' (K/N, 1 <= K <= N <= %d)", text, SHARD_MAX);
         return -1;
     }

@@ -468,18 +468,8 @@ static void name_findings(struct checker *c, struct elf_file *ef)
         return;
     for (size_t i = 0; i < c->r->nfindings; i++) {
         struct finding *f = &c->r->findings[i];
-        uint64_t start = f->function_start ? f->function_start : f->address;
-        const char *name = f->function[0] ? NULL : debug_info_function(&di, f->address, &start);
-        struct elf_section *sec;
-        if (name)
-            snprintf(f->function, sizeof f->function, "%s", name);
-        else if (!f->function[0] && (sec = elf_file_section_at(ef, start)))
-            snprintf(f->function, sizeof f->function, "%s+0x%llx", sec->name,
-                     (unsigned long long)(start - sec->addr));
-        else if (!f->function[0])
-            snprintf(f->function, sizeof f->function, "0x%llx", (unsigned long long)start);
-        if (!f->function_start || name)
-            f->function_start = start;
+        if (!f->function[0])
+            debug_info_name(&di, f->address, &f->function_start, f->function, sizeof f->function);
         if (i < SOURCE_MAX_FINDINGS && debug_info_line(&di, f->address, f->source, sizeof f->source) != 0)
             f->source[0] = '\0';
     }

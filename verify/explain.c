@@ -141,10 +141,11 @@ int explain_address(struct audit_file *af, const struct check_options *opt, uint
     struct debug_info di;
     if (debug_info_open(&di, &af->ef) != 0)
         return error_set(err, errlen, "out of memory");
-    uint64_t start = f->lo;
-    const char *name = f->name[0] ? f->name : debug_info_function(&di, address, &start);
-    snprintf(out->function, sizeof out->function, "%s", name ? name : "");
-    out->function_start = name ? start : f->lo;
+    out->function_start = f->lo;
+    if (f->name[0])
+        snprintf(out->function, sizeof out->function, "%s", f->name);
+    else
+        debug_info_name(&di, address, &out->function_start, out->function, sizeof out->function);
     if (debug_info_line(&di, address, out->source, sizeof out->source) != 0)
         out->source[0] = '\0';
     debug_info_close(&di);

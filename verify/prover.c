@@ -700,7 +700,8 @@ static void key_add(struct key *k, const void *data, size_t n)
         k->overflow = 1;
         return;
     }
-    memcpy(k->b + k->n, data, n);
+    if (n)
+        memcpy(k->b + k->n, data, n);
     k->n += n;
 }
 

@@ -452,6 +452,30 @@ if [ -f "$libc" ]; then
         not_ok "libc: __mpn_addmul_1 named and placed from libc6-dbg's debug file" "$named"
 fi
 
+# --explain: one address, everything the audit knows there.  libc's
+# __mpn_addmul_1 after its undescribed push: the function and source line,
+# the FDE, the window with both rows (the address marked, the differing
+# cells starred), each rule's verdict and why; rare_cfa's counterexample;
+# an address no function holds is exit 2 with its reason.
+if [ -f "$libc" ]; then
+    out=$("$dwcheck" --explain=0x4c6e1 "$libc" 2>&1); rc=$?
+    [ "$rc" -eq 0 ] && grep -q '^/.*libc.so.6: 0x4c6e1: __mpn_addmul_1+0x1 (.*addmul_1\.S:36)$' <<< "$out" &&
+        grep -q '^FDE at offset 0x[0-9a-f]* covers \[0x4c6e0, ' <<< "$out" &&
+        grep -qE '^> 0x4c6e1 +push rbp +\| \*rsp\+8 .*\| \*rsp\+16 ' <<< "$out" &&
+        grep -qE '^  CFA  rsp\+8 +FAILS +synthesis rsp\+16 +rsp = CFA-16$' <<< "$out" &&
+        grep -qE '^  ra   c-8 +holds ' <<< "$out" &&
+        ok "--explain on libc's __mpn_addmul_1+0x1: source line, FDE, window with both rows, verdicts and why" ||
+        not_ok "--explain on libc's __mpn_addmul_1+0x1 (exit $rc)" "$out"
+fi
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/rare.so" tests/readme/rare_cfa.s || exit 1
+out=$("$dwcheck" --explain=0x1001 "$work/rare.so" 2>&1)
+grep -qE '^  CFA  exp +FAILS .*z3 refutes it' <<< "$out" &&
+    grep -q '^       counterexample: rsp=0x7ffe0000: the rule gives CFA=0x7ffe0018, the code 0x7ffe0010$' <<< "$out" &&
+    ok "--explain: a rule z3 refutes, with its counterexample" || not_ok "--explain: z3's counterexample" "$out"
+out=$("$dwcheck" --explain=0x99999999 "$work/rare.so" 2>&1); rc=$?
+[ "$rc" -eq 2 ] && grep -q 'rare.so: no function holds 0x99999999$' <<< "$out" &&
+    ok "--explain: an address no function holds: exit 2, the reason" || not_ok "--explain: a bad address (exit $rc)" "$out"
+
 # An unknown value never refutes a rule: libLLVM-15's epilogues (pop x5;
 # ret) whose rules still name the saves just popped into the red zone, where
 # synthesis lost them, gave 17 reg-mismatch errors (llvm::MDNode::intersect,

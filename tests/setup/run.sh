@@ -43,7 +43,7 @@ SH
 out=$(make -n BUILD="$work/build" INSTALL_DEPS="$work/install-deps" PKG_CONFIG="$work/pkg-config" \
       "$work/build/bin/dwcheck" 2>&1)
 rc=$?
-if [ "$rc" -ne 0 ] && grep -q "finds no libelf capstone z3: run" <<< "$out" && ! grep -q 'undefined reference' <<< "$out"; then
+if [ "$rc" -ne 0 ] && grep -q "finds no libelf capstone z3 json-c: run" <<< "$out" && ! grep -q 'undefined reference' <<< "$out"; then
     ok "packages still missing after install-deps: make says so"
 else
     not_ok "packages still missing after install-deps: make says so (exit $rc)" "$(tail -5 <<< "$out")"

@@ -1,0 +1,159 @@
+/*
+ * merge: JSON Lines of earlier runs rendered as one run (merge.h).
+ */
+#include "merge.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "cli.h"
+#include "report/json_record.h"
+
+/* Where a record is: its name (owned), and its input, line and offset there. */
+struct record_place {
+    char *path;
+    int input;
+    unsigned long line;
+    off_t offset;
+};
+
+struct merge_index {
+    struct record_place *places;
+    size_t n, cap;
+};
+
+static int by_name_then_place(const void *a, const void *b)
+{
+    const struct record_place *x = a, *y = b;
+    int c = strcmp(x->path, y->path);
+    if (c)
+        return c;
+    if (x->input != y->input)
+        return x->input < y->input ? -1 : 1;
+    return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+static int add_place(struct merge_index *ix, const struct record_place *p)
+{
+    if (ix->n == ix->cap) {
+        size_t cap = ix->cap ? 2 * ix->cap : 256;
+        struct record_place *more = realloc(ix->places, cap * sizeof *more);
+        if (!more)
+            return -1;
+        ix->places = more;
+        ix->cap = cap;
+    }
+    ix->places[ix->n++] = *p;
+    return 0;
+}
+
+/* Pass 1: read and check every line of INPUT (number INPUT_NO), noting
+ * where each record is.  Returns 0, or -1 with the error printed. */
+static int index_input(const char *input, int input_no, struct merge_index *ix)
+{
+    FILE *f = fopen(input, "r");
+    if (!f) {
+        cli_error(input, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    for (unsigned long lineno = 1; rc == 0; lineno++) {
+        off_t offset = ftello(f);
+        errno = 0;
+        ssize_t len = getline(&line, &cap, f);
+        if (len < 0) {
+            if (ferror(f)) {
+                cli_error(input, "cannot read: %s", strerror(errno ? errno : EIO));
+                rc = -1;
+            }
+            break;
+        }
+        if (strspn(line, " \t\r\n") == (size_t)len)
+            continue;
+        struct json_record rec;
+        char why[300];
+        if (json_record_parse(line, (size_t)len, &rec, why, sizeof why) != 0) {
+            cli_error(NULL, "%s:%lu: %s", input, lineno, why);
+            rc = -1;
+            break;
+        }
+        struct record_place place = {rec.path, input_no, lineno, offset};
+        rec.path = NULL;   /* now the place's */
+        json_record_release(&rec);
+        if (add_place(ix, &place) != 0) {
+            free(place.path);
+            cli_error(NULL, "out of memory");
+            rc = -1;
+        }
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+/* Pass 2: render the record at P, of INPUTS; *OPEN_INPUT is the input open
+ * in *F, if any (kept open for the next record).  Returns its exit status. */
+static int render_record(const struct record_place *p, char **inputs, FILE **f, int *open_input,
+                         struct run_report *rr)
+{
+    if (*open_input != p->input) {
+        if (*f)
+            fclose(*f);
+        *f = fopen(inputs[p->input], "r");
+        *open_input = *f ? p->input : -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len = -1;
+    if (*f && fseeko(*f, p->offset, SEEK_SET) == 0)
+        len = getline(&line, &cap, *f);
+    struct json_record rec;
+    char why[300];
+    int rc, parsed = len >= 0 && json_record_parse(line, (size_t)len, &rec, why, sizeof why) == 0;
+    if (!parsed || strcmp(rec.path, p->path) != 0) {
+        if (parsed)
+            json_record_release(&rec);
+        cli_error(NULL, "%s:%lu: changed while being merged", inputs[p->input], p->line);
+        rc = EXIT_TROUBLE;
+    } else {
+        rc = rec.kind == JSON_RECORD_AUDITED
+                 ? run_report_audited(rr, rec.path, &rec.result)
+                 : run_report_not_audited(rr, rec.path, rec.kind == JSON_RECORD_SKIPPED, rec.reason);
+        json_record_release(&rec);
+    }
+    free(line);
+    return rc;
+}
+
+int merge_run(char **inputs, int ninputs, enum run_format format, int fail_on, const char *html_dir)
+{
+    struct merge_index ix = {NULL, 0, 0};
+    int status = EXIT_CLEAN;
+    for (int i = 0; i < ninputs && status == EXIT_CLEAN; i++)
+        if (index_input(inputs[i], i, &ix) != 0)
+            status = EXIT_TROUBLE;
+    struct run_report rr;
+    if (status == EXIT_CLEAN && run_report_begin(&rr, format, fail_on, html_dir) != 0)
+        status = EXIT_TROUBLE;
+    if (status == EXIT_CLEAN) {
+        qsort(ix.places, ix.n, sizeof *ix.places, by_name_then_place);
+        FILE *f = NULL;
+        int open_input = -1;
+        for (size_t i = 0; i < ix.n; i++) {
+            int rc = render_record(&ix.places[i], inputs, &f, &open_input, &rr);
+            if (rc > status)
+                status = rc;
+        }
+        if (f)
+            fclose(f);
+        status = run_report_end(&rr, status, NULL);
+    }
+    for (size_t i = 0; i < ix.n; i++)
+        free(ix.places[i].path);
+    free(ix.places);
+    return status;
+}
