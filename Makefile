@@ -93,6 +93,7 @@ synth_SRCS := \
 verify_SRCS := \
 	verify/counterexample.c \
 	verify/slot_truth.c \
+	verify/linear_expr.c \
 	verify/expression_kind.c \
 	verify/transfers.c \
 	verify/explain.c \

@@ -122,6 +122,7 @@ void debug_info_close(struct debug_info *di)
     for (size_t i = 0; i < di->nfiles; i++)
         free(di->files[i]);
     free(di->files);
+    free(di->file_slots);
     free(di->rows);
     free(di->functions);
     memset(di, 0, sizeof *di);
@@ -166,18 +167,44 @@ void debug_info_name(const struct debug_info *di, uint64_t addr, uint64_t *start
 
 /* ---- lines ---------------------------------------------------------------- */
 
-/* The index of file NAME in DI's list (the last one is asked again and again). */
+static size_t name_hash(const char *s)
+{
+    size_t h = 1469598103934665603ull;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+    return h;
+}
+
+/* Put file I in the hash table (which has room). */
+static void file_slot_put(struct debug_info *di, size_t i)
+{
+    size_t k = name_hash(di->files[i]) & (di->nfile_slots - 1);
+    while (di->file_slots[k])
+        k = (k + 1) & (di->nfile_slots - 1);
+    di->file_slots[k] = (uint32_t)i + 1;
+}
+
+/* The index of file NAME in DI's list, added when new. */
 static int file_index(struct debug_info *di, const char *name, uint32_t *index)
 {
-    if (di->nfiles && strcmp(di->files[di->nfiles - 1], name) == 0) {
-        *index = (uint32_t)(di->nfiles - 1);
-        return 0;
+    if (di->nfile_slots) {
+        for (size_t k = name_hash(name) & (di->nfile_slots - 1); di->file_slots[k]; k = (k + 1) & (di->nfile_slots - 1))
+            if (strcmp(di->files[di->file_slots[k] - 1], name) == 0) {
+                *index = di->file_slots[k] - 1;
+                return 0;
+            }
     }
-    for (size_t i = 0; i < di->nfiles; i++)
-        if (strcmp(di->files[i], name) == 0) {
-            *index = (uint32_t)i;
-            return 0;
-        }
+    if (2 * (di->nfiles + 1) > di->nfile_slots) {   /* at most half full */
+        size_t n = di->nfile_slots ? 2 * di->nfile_slots : 64;
+        uint32_t *slots = calloc(n, sizeof *slots);
+        if (!slots)
+            return -1;
+        free(di->file_slots);
+        di->file_slots = slots;
+        di->nfile_slots = n;
+        for (size_t i = 0; i < di->nfiles; i++)
+            file_slot_put(di, i);
+    }
     char **more = realloc(di->files, (di->nfiles + 1) * sizeof *more);
     char *copy = strdup(name);
     if (!more || !copy) {
@@ -188,6 +215,7 @@ static int file_index(struct debug_info *di, const char *name, uint32_t *index)
     }
     di->files = more;
     di->files[di->nfiles] = copy;
+    file_slot_put(di, di->nfiles);
     *index = (uint32_t)di->nfiles++;
     return 0;
 }
@@ -329,6 +357,12 @@ int debug_info_line(struct debug_info *di, uint64_t addr, char *buf, size_t size
     const char *file = di->files[di->rows[lo - 1].file];
     while (file[0] == '.' && file[1] == '/')
         file += 2;
-    snprintf(buf, size, "%s:%u", file, di->rows[lo - 1].line);
+    char line[16];
+    int n = snprintf(line, sizeof line, ":%u", di->rows[lo - 1].line);
+    size_t len = strlen(file), room = size > (size_t)n + 4 ? size - (size_t)n - 1 : 0;
+    if (len > room && room > 3)   /* the end of the path: the file's name */
+        snprintf(buf, size, "...%s%s", file + len - (room - 3), line);
+    else
+        snprintf(buf, size, "%s%s", file, line);
     return 0;
 }

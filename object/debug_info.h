@@ -42,6 +42,8 @@ struct debug_info {
     size_t nrows;
     char **files;                       /* file names the rows point at */
     size_t nfiles;
+    uint32_t *file_slots;               /* hash table of files: index + 1, 0 empty */
+    size_t nfile_slots;
 };
 
 /* Find OBJECT's debug information (none is not an error).  Returns 0, or -1
@@ -57,7 +59,8 @@ const char *debug_info_function(const struct debug_info *di, uint64_t addr, uint
  * (or of ADDR), else "0x..." — never "".  Writes at most SIZE bytes. */
 void debug_info_name(const struct debug_info *di, uint64_t addr, uint64_t *start, char *buf, size_t size);
 
-/* "file:line" of the instruction at ADDR into BUF; 0, or -1 when unknown. */
+/* "file:line" of the instruction at ADDR into BUF (a path too long for it
+ * keeps its end: "...dir/file.c:12"); 0, or -1 when unknown. */
 int debug_info_line(struct debug_info *di, uint64_t addr, char *buf, size_t size);
 
 /*

@@ -85,7 +85,8 @@ struct finding {
     char dwarf[48];                 /* the DWARF rule, as dwtable prints it */
     char synth[48];                 /* what synthesis has there */
     char message[160];
-    char source[128];               /* "file.c:123" of the first address, "" when unknown */
+    char source[192];               /* "file.c:123" of the first address, "" when unknown (a
+                                       long path loses its start, never its name and line) */
     struct excerpt excerpt;         /* the code around the address; nrows 0 when not gathered */
     struct counterexample cx;       /* a rule the prover refuted: the values that show it */
 };

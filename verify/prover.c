@@ -651,16 +651,7 @@ static enum rule_verdict decide_address(struct query *q, struct term addr, unsig
     enum rule_verdict v;
     if (at_cfa || at_aligned) {
         /* A fixed place: what the state says is there (the fast path's answer). */
-        enum rule_verdict in_cfa = at_cfa ? slot_holds_entry(st, AV_CFA, k_cfa, reg) : RULE_UNDECIDED;
-        enum rule_verdict in_aligned = at_aligned ? slot_holds_entry(st, AV_ALIGNED, k_aligned, reg) : RULE_UNDECIDED;
-        int tracked_cfa = at_cfa && abs_state_slot_in(st, AV_CFA, k_cfa).kind != AV_UNKNOWN;
-        int tracked_aligned = at_aligned && abs_state_slot_in(st, AV_ALIGNED, k_aligned).kind != AV_UNKNOWN;
-        if (!at_aligned || !at_cfa)
-            v = at_cfa ? in_cfa : in_aligned;
-        else if (tracked_cfa != tracked_aligned)
-            v = tracked_cfa ? in_cfa : in_aligned;
-        else
-            v = in_cfa == in_aligned ? in_cfa : RULE_UNDECIDED;
+        v = place_holds_entry(st, at_cfa, k_cfa, at_aligned, k_aligned, reg);
         if (v != RULE_FAILS)
             return v;
         Z3_model m;

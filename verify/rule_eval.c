@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "semantics/table_print.h"
+#include "verify/linear_expr.h"
 #include "verify/prover.h"
 #include "verify/slot_truth.h"
 
@@ -59,6 +60,30 @@ static enum rule_verdict fast_cfa(const struct unwind_rule *cfa, const struct ab
     }
 }
 
+/* An expression rule decided by exact linear evaluation (linear_expr):
+ * 1 and *V when it holds there, or is undecided; 0 when the prover must
+ * decide it (a refutation needs its counterexample). */
+static int linear_verdict(const struct unwind_rule *rule, int is_cfa, unsigned reg, const struct abs_state *st,
+                          uint64_t rip, enum rule_verdict *v)
+{
+    struct absval val;
+    if (linear_expr_eval(rule, st, rip, !is_cfa, &val) != 0)
+        return 0;
+    if (is_cfa)
+        *v = val.kind == AV_CFA && val.off == 0 ? RULE_HOLDS : RULE_FAILS;
+    else if (rule->kind == REG_RULE_VAL_EXPRESSION)
+        *v = holds_entry(val, reg);
+    else if (val.kind == AV_CFA || val.kind == AV_ALIGNED) {
+        int at_cfa, at_aligned;
+        int64_t k_cfa, k_aligned;
+        linear_expr_place(st, val, &at_cfa, &k_cfa, &at_aligned, &k_aligned);
+        *v = place_holds_entry(st, at_cfa, k_cfa, at_aligned, k_aligned, reg);
+    } else {
+        return 0;
+    }
+    return *v != RULE_FAILS;
+}
+
 static const char *verdict_name(enum rule_verdict v)
 {
     return v == RULE_HOLDS ? "holds" : v == RULE_FAILS ? "fails" : "undecided";
@@ -87,15 +112,17 @@ enum rule_verdict rule_eval_cfa(struct rule_judge *j, const struct unwind_rule *
 {
     struct rule_answer own, *a = answer_or(answer, &own);
     int expression = cfa->kind == CFA_RULE_EXPRESSION;
-    if (!expression && !j->prove_all)
-        return a->verdict = fast_cfa(cfa, st);
+    enum rule_verdict fast = RULE_UNDECIDED;
+    int have_fast = expression ? linear_verdict(cfa, 1, 0, st, rip, &fast) : (fast = fast_cfa(cfa, st), 1);
+    if (have_fast && !j->prove_all)
+        return a->verdict = fast;
     if (!j->prover)
         return a->verdict = RULE_UNDECIDED;
     a->verdict = prover_cfa(j->prover, cfa, st, rip, &a->cx, &a->timed_out);
-    if (!expression) {
+    if (have_fast && j->prove_all) {
         char text[48];
         format_cfa_rule(text, sizeof text, cfa);
-        disagree(j, rip, "CFA", text, fast_cfa(cfa, st), a->verdict);
+        disagree(j, rip, "CFA", text, fast, a->verdict);
     }
     return a->verdict;
 }
@@ -105,15 +132,17 @@ enum rule_verdict rule_eval_reg(struct rule_judge *j, const struct unwind_rule *
 {
     struct rule_answer own, *a = answer_or(answer, &own);
     int expression = rule->kind == REG_RULE_EXPRESSION || rule->kind == REG_RULE_VAL_EXPRESSION;
-    if (!expression && !j->prove_all)
-        return a->verdict = fast_reg(rule, reg, st);
+    enum rule_verdict fast = RULE_UNDECIDED;
+    int have_fast = expression ? linear_verdict(rule, 0, reg, st, rip, &fast) : (fast = fast_reg(rule, reg, st), 1);
+    if (have_fast && !j->prove_all)
+        return a->verdict = fast;
     if (!j->prover)
         return a->verdict = RULE_UNDECIDED;
     a->verdict = prover_reg(j->prover, rule, reg, st, rip, &a->cx, &a->timed_out);
-    if (!expression) {
+    if (have_fast && j->prove_all) {
         char text[48];
         format_reg_rule(text, sizeof text, rule);
-        disagree(j, rip, unwind_column_name((int)reg), text, fast_reg(rule, reg, st), a->verdict);
+        disagree(j, rip, unwind_column_name((int)reg), text, fast, a->verdict);
     }
     return a->verdict;
 }

@@ -44,3 +44,17 @@ enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t base, int
         return RULE_FAILS;
     return RULE_UNDECIDED;
 }
+
+enum rule_verdict place_holds_entry(const struct abs_state *st, int at_cfa, int64_t k_cfa, int at_aligned,
+                                    int64_t k_aligned, unsigned reg)
+{
+    enum rule_verdict in_cfa = at_cfa ? slot_holds_entry(st, AV_CFA, k_cfa, reg) : RULE_UNDECIDED;
+    enum rule_verdict in_aligned = at_aligned ? slot_holds_entry(st, AV_ALIGNED, k_aligned, reg) : RULE_UNDECIDED;
+    if (!at_aligned || !at_cfa)
+        return at_cfa ? in_cfa : in_aligned;
+    int tracked_cfa = abs_state_slot_in(st, AV_CFA, k_cfa).kind != AV_UNKNOWN;
+    int tracked_aligned = abs_state_slot_in(st, AV_ALIGNED, k_aligned).kind != AV_UNKNOWN;
+    if (tracked_cfa != tracked_aligned)
+        return tracked_cfa ? in_cfa : in_aligned;
+    return in_cfa == in_aligned ? in_cfa : RULE_UNDECIDED;
+}
