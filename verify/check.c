@@ -46,6 +46,7 @@ struct table_case {
 struct checker {
     struct check_result *r;
     struct fde_lookup *dw;
+    struct fde_lookup targets;         /* the rows at the targets of jumps into other FDEs */
     const struct function_range *func;
     size_t func_first_finding;     /* findings of the current function start here */
     const struct cfi_fde *last_fde;    /* the row counted last: its FDE and start */
@@ -227,7 +228,7 @@ static void check_transfer(struct checker *c, const struct ir_insn *in, const st
         return;
     }
     struct cross_fde x;
-    report_cross_fde(c, in->addr, fde, transfer_cross_fde(&c->judge, c->dw, fde, in, st, &x), &x);
+    report_cross_fde(c, in->addr, fde, transfer_cross_fde(&c->judge, &c->targets, fde, in, st, &x), &x);
 }
 
 /* Keep the jump-table cases that leave the function (synth's exits), the
@@ -265,7 +266,7 @@ static void check_table_cases(struct checker *c)
             continue;   /* the data past a loosely bounded table, as synthesis reads it */
         const struct cfi_fde *from = fde_lookup_fde(c->dw, tc->from);
         struct cross_fde x;
-        report_cross_fde(c, tc->from, from, transfer_into(&c->judge, c->dw, from, tc->target, &tc->state, &x), &x);
+        report_cross_fde(c, tc->from, from, transfer_into(&c->judge, &c->targets, from, tc->target, &tc->state, &x), &x);
     }
     c->ncases = 0;
 }
@@ -364,7 +365,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         check_register(c, in, dw, &syn, st, reg, v);
         c->cx = NULL;
     }
-    check_transfer(c, in, st, fde);   /* last: it may move the lookup to another FDE's table */
+    check_transfer(c, in, st, fde);
 }
 
 /* FDEs whose range is not code of the file (cfi_reader.h): the lookup and
@@ -497,6 +498,10 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     opt = opt ? opt : &default_options;
     struct synth_program *prog = &af->prog;
     struct checker c = {.r = r, .dw = &af->dw, .prog = &af->prog};
+    /* The rows jumps arrive at, looked up apart: the lookup of the rows
+     * being checked keeps its table (a jump's target would evict it). */
+    if (fde_lookup_init(&c.targets, &af->prog.eh) != 0)
+        return error_set(err, errlen, "out of memory");
     c.judge.prove_all = opt->prove == CHECK_PROVE_ALL;
     c.judge.prover = prover_new(opt->timeout_ms);
     if (!c.judge.prover)
@@ -521,6 +526,7 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     struct prover_stats stats;
     prover_stats_get(c.judge.prover, &stats);
     prover_free(c.judge.prover);
+    fde_lookup_release(&c.targets);
     free(c.cases);
     r->prover_rules = stats.rules;
     r->prover_queries = stats.queries;

@@ -100,10 +100,14 @@ static void disagree(struct rule_judge *j, uint64_t rip, const char *column, con
                  verdict_name(fast), verdict_name(proved));
 }
 
+/* ANSWER, or OWN; no counterexample in it yet (the rest of a counterexample
+ * is written only with one: this runs for every rule at every address). */
 static struct rule_answer *answer_or(struct rule_answer *answer, struct rule_answer *own)
 {
     struct rule_answer *a = answer ? answer : own;
-    memset(a, 0, sizeof *a);
+    a->verdict = RULE_UNDECIDED;
+    a->timed_out = 0;
+    a->cx.present = 0;
     return a;
 }
 

@@ -15,8 +15,8 @@
  * never refutes: what the state does not know leaves a transfer unchecked.
  *
  * Pure verdicts over one state; the audit (verify/check) turns them into
- * findings.  Borrows the FDE lookup (its cached table moves to the
- * target's FDE: the caller's next lookup rebuilds its own).
+ * findings.  Borrows the FDE lookup it is given for the targets' rows (its
+ * cached table moves to the target's FDE: give it one of its own).
  */
 #ifndef DWCHECK_TRANSFERS_H
 #define DWCHECK_TRANSFERS_H
