@@ -212,6 +212,27 @@ static void report_cross_fde(struct checker *c, uint64_t from, const struct cfi_
     c->cx = NULL;
 }
 
+/* Is IN the bound check of a switch (cmp; ja DEFAULT; ...; jmp *table)?
+ * Its default may be code no value reaches, laid out in another function
+ * (LLVM knows ranges the compare does not show): a jump there is not
+ * checked against that function's row, as cases past a table's bound are
+ * not.  Looks at the few instructions after it, in the function's IR. */
+static int bounds_a_switch(const struct checker *c, const struct ir_insn *in)
+{
+    size_t fi = function_index_at(&c->prog->index, in->addr);
+    const struct ir_insn *insns = fi == (size_t)-1 ? NULL : c->prog->insns[fi];
+    size_t n = fi == (size_t)-1 ? 0 : c->prog->ninsns[fi];
+    if (!insns || in < insns || in >= insns + n)
+        return 0;
+    for (const struct ir_insn *next = in + 1; next < insns + n && next <= in + 6; next++) {
+        if (next->flow == IR_FLOW_JUMP_INDIRECT)
+            return 1;
+        if (next->flow != IR_FLOW_NEXT)
+            return 0;
+    }
+    return 0;
+}
+
 /* A ret that does not pop the return address; a jump into another FDE
  * whose row does not hold in the jumping state (verify/transfers). */
 static void check_transfer(struct checker *c, const struct ir_insn *in, const struct abs_state *st,
@@ -227,6 +248,8 @@ static void check_transfer(struct checker *c, const struct ir_insn *in, const st
                         "this ret does not return to the return address: %s", why);
         return;
     }
+    if (in->flow == IR_FLOW_COND && bounds_a_switch(c, in))
+        return;
     struct cross_fde x;
     report_cross_fde(c, in->addr, fde, transfer_cross_fde(&c->judge, &c->targets, fde, in, st, &x), &x);
 }
