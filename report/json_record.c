@@ -8,102 +8,7 @@
 #include <string.h>
 
 #include "object/error.h"
-#include "report/json_string.h"
 #include "semantics/dwarf_expr.h"
-
-/* ---- writing ----------------------------------------------------------------- */
-
-static void json_hex(FILE *out, const char *key, uint64_t v)
-{
-    fprintf(out, "\"%s\":\"0x%llx\"", key, (unsigned long long)v);
-}
-
-static const char *reg_name(unsigned reg)
-{
-    const char *name = dwarf_reg_name(reg);
-    return name ? name : "?";
-}
-
-static void write_counterexample(FILE *out, const struct counterexample *cx)
-{
-    fprintf(out, ",\"counterexample\":{\"what\":\"%s\",", counterexample_what(cx));
-    json_hex(out, "cfa", cx->cfa);
-    fputs(",\"registers\":{", out);
-    for (unsigned i = 0; i < cx->nregs; i++) {
-        fprintf(out, "%s", i ? "," : "");
-        json_hex(out, reg_name(cx->reg[i]), cx->reg_value[i]);
-    }
-    fputs("},\"memory\":{", out);
-    for (unsigned i = 0; i < cx->nwords; i++)
-        fprintf(out, "%s\"0x%llx\":\"0x%llx\"", i ? "," : "", (unsigned long long)cx->word_addr[i],
-                (unsigned long long)cx->word_value[i]);
-    fputs("},", out);
-    json_hex(out, "rule", cx->rule);
-    if (cx->what == CX_ADDRESS && !cx->has_code) {
-        fputs(",\"code\":null", out);
-    } else {
-        fputc(',', out);
-        json_hex(out, "code", cx->code);
-    }
-    if (cx->what != CX_CFA)
-        fprintf(out, ",\"column\":\"%s\"", reg_name(cx->column));
-    fputc('}', out);
-}
-
-static void write_finding(FILE *out, const struct finding *f)
-{
-    fprintf(out, "{\"kind\":\"%s\",\"severity\":\"%s\",\"function\":", finding_kind_name(f->kind),
-            severity_name(f->severity));
-    print_json_string(out, f->function);
-    if (f->source[0]) {
-        fputs(",\"source\":", out);
-        print_json_string(out, f->source);
-    }
-    fprintf(out, ",\"address\":%llu,\"addresses\":%zu,\"dwarf\":", (unsigned long long)f->address, f->count);
-    print_json_string(out, f->dwarf);
-    fputs(",\"synth\":", out);
-    print_json_string(out, f->synth);
-    fputs(",\"message\":", out);
-    print_json_string(out, f->message);
-    if (f->cx.present)
-        write_counterexample(out, &f->cx);
-    fprintf(out, ",\"function_start\":%llu}", (unsigned long long)f->function_start);
-}
-
-void json_record_write(FILE *out, const char *path, const struct check_result *r)
-{
-    fputs("{\"file\":", out);
-    print_json_string(out, path);
-    fprintf(out, ",\"fdes\":%zu,\"rows_checked\":%zu,\"addresses_checked\":%zu,\"unchecked\":%zu,"
-                 "\"unchecked_reasons\":{",
-            r->fdes, r->rows_checked, r->addresses_checked, r->unchecked_total);
-    for (int u = 0; u < UNCHECKED_REASONS; u++) {
-        fprintf(out, "%s", u ? "," : "");
-        print_json_string(out, unchecked_reason_id((enum unchecked_reason)u));
-        fprintf(out, ":%zu", r->unchecked[u]);
-    }
-    fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,\"rets_checked\":%zu,"
-                 "\"cross_fde_jumps_checked\":%zu,",
-            r->functions_unchecked, r->addresses_outermost, r->rets_checked, r->cross_fde_checked);
-    fprintf(out, "\"prover\":{\"rules\":%lu,\"queries\":%lu,\"cache_hits\":%lu,\"timeouts\":%lu",
-            r->prover_rules, r->prover_queries, r->prover_cache_hits, r->prover_timeouts);
-    if (r->prove_all) {
-        fprintf(out, ",\"disagreements\":%lu,\"first_disagreement\":", r->prover_disagreements);
-        print_json_string(out, r->first_disagreement);
-    }
-    fputs(",\"expressions\":{", out);
-    for (int k = 0; k < EXPRESSION_KINDS; k++) {
-        const size_t *v = r->expression_verdicts[k];
-        fprintf(out, "%s\"%s\":{\"proved\":%zu,\"refuted\":%zu,\"undecided\":%zu}", k ? "," : "",
-                expression_kind_name((enum expression_kind)k), v[RULE_HOLDS], v[RULE_FAILS], v[RULE_UNDECIDED]);
-    }
-    fputs("}},\"findings\":[", out);
-    for (size_t i = 0; i < r->nfindings; i++) {
-        fputs(i ? "," : "", out);
-        write_finding(out, &r->findings[i]);
-    }
-    fputs("]}\n", out);
-}
 
 /* ---- reading ----------------------------------------------------------------- */
 
@@ -224,7 +129,7 @@ static const char *what_name(int w)
     return counterexample_what(&cx);
 }
 
-/* A register's DWARF number by its name as reg_name writes it ("?": one with no name). */
+/* A register's DWARF number by its name as the JSON line writes it ("?": one with no name). */
 static int reg_number(const char *name)
 {
     if (strcmp(name, "?") == 0)

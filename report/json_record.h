@@ -1,6 +1,6 @@
 /*
- * json_record: a file's line of `dwcheck --format=json`, written, and read
- * back into the result it was written from (dwcheck --merge).
+ * json_record: a file's line of `dwcheck --format=json` (report_json_file)
+ * read back into the result it was written from (dwcheck --merge).
  *
  * The line is text_report's JSON object (report/text_report.h lists its
  * fields) with what the other renderings need and it left out, so that a
@@ -35,9 +35,8 @@
 
 #include "verify/check.h"
 
-/* PATH's result R as one JSON line on OUT.  (A file not audited has
- * report_json_error's or report_json_skipped's line: report/text_report.h.) */
-void json_record_write(FILE *out, const char *path, const struct check_result *r);
+/* (Written by report_json_file, report/text_report.h: one writer for the
+ * audit's lines and a merge's.) */
 
 enum json_record_kind { JSON_RECORD_AUDITED, JSON_RECORD_ERROR, JSON_RECORD_SKIPPED };
 

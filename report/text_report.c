@@ -59,12 +59,16 @@ static void json_counterexample(FILE *out, const struct counterexample *cx)
     fputs("},", out);
     json_hex(out, "rule", cx->rule);
     if (cx->what == CX_ADDRESS && !cx->has_code) {
-        fputs(",\"code\":null}", out);
+        fputs(",\"code\":null", out);
     } else {
         fputc(',', out);
         json_hex(out, "code", cx->code);
-        fputc('}', out);
     }
+    if (cx->what != CX_CFA) {
+        const char *name = dwarf_reg_name(cx->column);
+        fprintf(out, ",\"column\":\"%s\"", name ? name : "?");
+    }
+    fputc('}', out);
 }
 
 void report_json_file(FILE *out, const char *path, const struct check_result *r)
@@ -113,7 +117,7 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
         print_json_string(out, f->message);
         if (f->cx.present)
             json_counterexample(out, &f->cx);
-        fputc('}', out);
+        fprintf(out, ",\"function_start\":%llu}", (unsigned long long)f->function_start);
     }
     fputs("]}\n", out);
 }

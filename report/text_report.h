@@ -8,7 +8,9 @@
  * {file, fdes, rows_checked, addresses_checked, unchecked, unchecked_reasons
  * (keyed by the reasons' ids, verify/finding.h), prover: {rules, queries,
  * cache_hits, timeouts[, disagreements, first_disagreement]}, findings:
- * [... {..., counterexample: {what, cfa, registers, memory, rule, code}}]};
+ * [... {..., counterexample: {what, cfa, registers, memory, rule, code[,
+ * column]}, function_start}]} — what report/json_record reads back for
+ * dwcheck --merge;
  * a file that could not be audited is {file, error} and one skipped (not
  * ELF) is {file, skipped}, in the file's place, so that every file named
  * has its line.  Every line is valid UTF-8 JSON whatever the path's bytes

@@ -11,6 +11,7 @@
 #include "object/elf_file.h"
 #include "object/output_file.h"
 #include "report/json_record.h"
+#include "report/text_report.h"
 
 int run_report_begin(struct run_report *rr, enum run_format format, int fail_on, const char *html_dir)
 {
@@ -67,7 +68,7 @@ int run_report_audited(struct run_report *rr, const char *path, const struct che
 {
     rr->files++;
     if (rr->format == RUN_FORMAT_JSON)
-        json_record_write(stdout, path, r);
+        report_json_file(stdout, path, r);
     else if (rr->format == RUN_FORMAT_SARIF)
         sarif_file(rr->sarif, path, r);
     else

@@ -248,7 +248,8 @@ static void check_transfer(struct checker *c, const struct ir_insn *in, const st
                         "this ret does not return to the return address: %s", why);
         return;
     }
-    if (in->flow == IR_FLOW_COND && bounds_a_switch(c, in))
+    int leaves = fde && (in->target < fde->pc_begin || in->target - fde->pc_begin >= fde->pc_range);
+    if (in->flow == IR_FLOW_COND && leaves && bounds_a_switch(c, in))
         return;
     struct cross_fde x;
     report_cross_fde(c, in->addr, fde, transfer_cross_fde(&c->judge, &c->targets, fde, in, st, &x), &x);

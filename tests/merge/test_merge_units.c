@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "report/json_record.h"
+#include "report/text_report.h"
 #include "tools/result_cache.h"
 #include "tools/shard.h"
 
@@ -78,7 +79,7 @@ static char *json_line(const char *path, const struct check_result *r)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    json_record_write(f, path, r);
+    report_json_file(f, path, r);
     fclose(f);
     char *line = strdup(text);   /* (gcc takes TEXT for a local's address) */
     free(text);
