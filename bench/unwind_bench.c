@@ -273,17 +273,18 @@ static void on_tick(int sig, siginfo_t *si, void *ctx)
     static unsigned turn;
     const ucontext_t *uc = ctx;
     const greg_t *g = uc->uc_mcontext.gregs;
-    struct dwu_regs start = {.valid = (1u << DWU_RIP) | (1u << DWU_RSP) | (1u << DWU_RBP) |
-                                      (1u << DWU_RBX) | (0xfu << 12),
-                             .flags = DWU_FLAG_EXACT_IP};
-    start.r[DWU_RIP] = (uint64_t)g[REG_RIP];
-    start.r[DWU_RSP] = (uint64_t)g[REG_RSP];
-    start.r[DWU_RBP] = (uint64_t)g[REG_RBP];
-    start.r[DWU_RBX] = (uint64_t)g[REG_RBX];
-    start.r[DWU_R12] = (uint64_t)g[REG_R12];
-    start.r[DWU_R13] = (uint64_t)g[REG_R13];
-    start.r[DWU_R14] = (uint64_t)g[REG_R14];
-    start.r[DWU_R15] = (uint64_t)g[REG_R15];
+    /* Every register the kernel saved: a row may read any of them (GCC's
+     * DRAP prologue keeps the CFA in r10 for two instructions). */
+    static const int greg_of[DWU_NREGS] = {
+        [DWU_RAX] = REG_RAX, [DWU_RDX] = REG_RDX, [DWU_RCX] = REG_RCX, [DWU_RBX] = REG_RBX,
+        [DWU_RSI] = REG_RSI, [DWU_RDI] = REG_RDI, [DWU_RBP] = REG_RBP, [DWU_RSP] = REG_RSP,
+        [DWU_R8] = REG_R8,   [DWU_R9] = REG_R9,   [DWU_R10] = REG_R10, [DWU_R11] = REG_R11,
+        [DWU_R12] = REG_R12, [DWU_R13] = REG_R13, [DWU_R14] = REG_R14, [DWU_R15] = REG_R15,
+        [DWU_RIP] = REG_RIP,
+    };
+    struct dwu_regs start = {.valid = (1u << DWU_NREGS) - 1, .flags = DWU_FLAG_EXACT_IP};
+    for (int r = 0; r < DWU_NREGS; r++)
+        start.r[r] = (uint64_t)g[greg_of[r]];
     unw_context_t *uctx = (unw_context_t *)ctx;
     /* Interrupted inside libgcc's unwinder (a C++ exception being
      * dispatched, its context half installed): the stack is not described

@@ -253,6 +253,7 @@ static int read_prover(struct json_object *top, struct check_result *r, char *er
     struct json_object *p = object_at(top, "prover", err, errlen);
     struct json_object *families = p ? object_at(p, "expressions", err, errlen) : NULL;
     if (!families || ulong_at(p, "rules", &r->prover_rules, err, errlen) != 0 ||
+        ulong_at(p, "linear", &r->prover_linear, err, errlen) != 0 ||
         ulong_at(p, "queries", &r->prover_queries, err, errlen) != 0 ||
         ulong_at(p, "cache_hits", &r->prover_cache_hits, err, errlen) != 0 ||
         ulong_at(p, "timeouts", &r->prover_timeouts, err, errlen) != 0)

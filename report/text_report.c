@@ -86,8 +86,8 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
     fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,\"rets_checked\":%zu,"
                  "\"cross_fde_jumps_checked\":%zu,",
             r->functions_unchecked, r->addresses_outermost, r->rets_checked, r->cross_fde_checked);
-    fprintf(out, "\"prover\":{\"rules\":%lu,\"queries\":%lu,\"cache_hits\":%lu,\"timeouts\":%lu",
-            r->prover_rules, r->prover_queries, r->prover_cache_hits, r->prover_timeouts);
+    fprintf(out, "\"prover\":{\"rules\":%lu,\"linear\":%lu,\"queries\":%lu,\"cache_hits\":%lu,\"timeouts\":%lu",
+            r->prover_rules, r->prover_linear, r->prover_queries, r->prover_cache_hits, r->prover_timeouts);
     if (r->prove_all) {
         fprintf(out, ",\"disagreements\":%lu,\"first_disagreement\":", r->prover_disagreements);
         print_json_string(out, r->first_disagreement);
@@ -152,6 +152,7 @@ void report_totals_add(struct report_totals *t, const struct check_result *r)
         for (int v = 0; v < 3; v++)
             t->expression_verdicts[k][v] += r->expression_verdicts[k][v];
     t->prover_rules += r->prover_rules;
+    t->prover_linear += r->prover_linear;
     t->prover_queries += r->prover_queries;
     t->prover_cache_hits += r->prover_cache_hits;
     t->prover_timeouts += r->prover_timeouts;
@@ -185,8 +186,9 @@ void report_text_summary(FILE *out, const struct report_totals *t)
             fprintf(out, "  %10zu  %s\n", t->unchecked_by_reason[u], unchecked_reason_text((enum unchecked_reason)u));
         }
     }
-    fprintf(out, "prover: %lu rules sent to z3, %lu answered from the cache; %lu queries, %lu out of time\n",
-            t->prover_rules, t->prover_cache_hits, t->prover_queries, t->prover_timeouts);
+    fprintf(out, "prover: %lu rules, %lu decided by exact linear evaluation, %lu answered from the cache; "
+                 "%lu z3 queries, %lu out of time\n",
+            t->prover_rules, t->prover_linear, t->prover_cache_hits, t->prover_queries, t->prover_timeouts);
     if (t->prove_all)
         fprintf(out, "  z3 and the fast path disagree on %lu rules\n", t->prover_disagreements);
     for (int k = 0; k < EXPRESSION_KINDS; k++) {

@@ -6,8 +6,8 @@
  * figures per file; the summary after many files adds what was left
  * unchecked, by reason, and the prover's work.  JSON: one object per file on one line,
  * {file, fdes, rows_checked, addresses_checked, unchecked, unchecked_reasons
- * (keyed by the reasons' ids, verify/finding.h), prover: {rules, queries,
- * cache_hits, timeouts[, disagreements, first_disagreement]}, findings:
+ * (keyed by the reasons' ids, verify/finding.h), prover: {rules, linear,
+ * queries, cache_hits, timeouts[, disagreements, first_disagreement]}, findings:
  * [... {..., counterexample: {what, cfa, registers, memory, rule, code[,
  * column]}, function_start}]} — what report/json_record reads back for
  * dwcheck --merge;
@@ -37,7 +37,7 @@ struct report_totals {
     size_t unchecked_by_reason[UNCHECKED_REASONS];
     size_t by_severity[3];
     size_t by_kind[FINDING_KINDS];
-    unsigned long prover_rules, prover_queries, prover_cache_hits, prover_timeouts;
+    unsigned long prover_rules, prover_linear, prover_queries, prover_cache_hits, prover_timeouts;
     size_t expression_verdicts[EXPRESSION_KINDS][3];
     int prove_all;
     unsigned long prover_disagreements;

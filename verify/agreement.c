@@ -112,7 +112,7 @@ int agreement_add_file(struct agreement *a, const char *path, char *err, size_t 
         audit_file_close(&af);
         return error_set(err, errlen, "out of memory");
     }
-    struct file_check fc = {mine, &af.dw, path, NULL, {.prover = prover_new(CHECK_PROVE_TIMEOUT_MS)}};
+    struct file_check fc = {mine, &af.dw, path, NULL, {.prover = prover_new(CHECK_PROVE_TIMEOUT_MS, 0)}};
     if (!fc.judge.prover) {
         free(mine);
         audit_file_close(&af);

@@ -527,7 +527,7 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     if (fde_lookup_init(&c.targets, &af->prog.eh) != 0)
         return error_set(err, errlen, "out of memory");
     c.judge.prove_all = opt->prove == CHECK_PROVE_ALL;
-    c.judge.prover = prover_new(opt->timeout_ms);
+    c.judge.prover = prover_new(opt->timeout_ms, opt->prove == CHECK_PROVE_ALL);
     if (!c.judge.prover)
         return error_set(err, errlen, "out of memory");
     r->fdes = prog->eh.nfdes;
@@ -553,6 +553,7 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     fde_lookup_release(&c.targets);
     free(c.cases);
     r->prover_rules = stats.rules;
+    r->prover_linear = stats.linear;
     r->prover_queries = stats.queries;
     r->prover_cache_hits = stats.cache_hits;
     r->prover_timeouts = stats.timeouts;

@@ -40,7 +40,7 @@ struct check_result {
     /* The prover's work (verify/prover): rules sent to it, solver calls,
      * rules answered from its cache, calls out of time; with --prove=all,
      * rules the fast path decides otherwise, and the first of them. */
-    unsigned long prover_rules, prover_queries, prover_cache_hits, prover_timeouts;
+    unsigned long prover_rules, prover_linear, prover_queries, prover_cache_hits, prover_timeouts;
     int prove_all;
     size_t expression_verdicts[EXPRESSION_KINDS][3];   /* expression rules x addresses, by
                                                           family and verdict (enum rule_verdict) */

@@ -168,8 +168,9 @@ int explain_address(struct audit_file *af, const struct check_options *opt, uint
     }
     if (!dw || !at.found || at.reached != 1)
         return 0;
-    struct rule_judge judge = {.prover = prover_new(opt ? opt->timeout_ms : CHECK_PROVE_TIMEOUT_MS),
-                               .prove_all = opt && opt->prove == CHECK_PROVE_ALL};
+    int prove_all = opt && opt->prove == CHECK_PROVE_ALL;
+    struct rule_judge judge = {.prover = prover_new(opt ? opt->timeout_ms : CHECK_PROVE_TIMEOUT_MS, prove_all),
+                               .prove_all = prove_all};
     if (!judge.prover)
         return error_set(err, errlen, "out of memory");
     /* The row again: the prover's lookups leave the table where it was. */

@@ -7,6 +7,7 @@
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
 #include "semantics/unwind_limits.h"
+#include "verify/slot_truth.h"
 
 static int is_symbol(struct absval v)
 {
@@ -82,29 +83,11 @@ static int add_values(struct absval a, struct absval b, int minus, struct absval
     return -1;
 }
 
-/* The word at ADDR: the tracked slot there.  Where the two frames overlap
- * (ALIGNED = CFA + (from & -16)), the place has a name in each: the frame
- * that tracks it decides, and two that track it must agree. */
-static int deref(const struct abs_state *st, struct absval addr, struct absval *out)
-{
-    if (addr.kind != AV_CFA && addr.kind != AV_ALIGNED)
-        return -1;
-    if (!frames_overlap(st)) {
-        *out = abs_state_slot_in(st, addr.kind, addr.off);
-        return known(*out) ? 0 : -1;
-    }
-    int at_cfa, at_aligned;
-    int64_t in_cfa, in_aligned;
-    linear_expr_place(st, addr, &at_cfa, &in_cfa, &at_aligned, &in_aligned);
-    struct absval c = abs_state_slot_in(st, AV_CFA, in_cfa), a = abs_state_slot_in(st, AV_ALIGNED, in_aligned);
-    if (known(c) && known(a) && !absval_equal(c, a))
-        return -1;
-    *out = known(c) ? c : a;
-    return known(*out) ? 0 : -1;
-}
-
-void linear_expr_place(const struct abs_state *st, struct absval place, int *at_cfa, int64_t *k_cfa,
-                       int *at_aligned, int64_t *k_aligned)
+/* The names of PLACE (CFA + k or ALIGNED + k) in the two frames: both
+ * when the realigned frame is a fixed offset from the CFA's (a rounding to
+ * 16 bytes or less), else its own. */
+static void place_names(const struct abs_state *st, struct absval place, int *at_cfa, int64_t *k_cfa,
+                        int *at_aligned, int64_t *k_aligned)
 {
     *at_cfa = place.kind == AV_CFA;
     *at_aligned = place.kind == AV_ALIGNED;
@@ -119,8 +102,29 @@ void linear_expr_place(const struct abs_state *st, struct absval place, int *at_
     *at_cfa = *at_aligned = 1;
 }
 
-int linear_expr_eval(const struct unwind_rule *rule, const struct abs_state *st, uint64_t rip, int push_cfa,
-                     struct absval *out)
+/* The word at ADDR: the tracked slot there.  Where the two frames overlap
+ * (ALIGNED = CFA + (from & -16)), the place has a name in each: the frame
+ * that tracks it decides, and two that track it must agree. */
+static int deref(const struct abs_state *st, struct absval addr, struct absval *out)
+{
+    if (addr.kind != AV_CFA && addr.kind != AV_ALIGNED)
+        return -1;
+    if (!frames_overlap(st)) {
+        *out = abs_state_slot_in(st, addr.kind, addr.off);
+        return known(*out) ? 0 : -1;
+    }
+    int at_cfa, at_aligned;
+    int64_t in_cfa, in_aligned;
+    place_names(st, addr, &at_cfa, &in_cfa, &at_aligned, &in_aligned);
+    struct absval c = abs_state_slot_in(st, AV_CFA, in_cfa), a = abs_state_slot_in(st, AV_ALIGNED, in_aligned);
+    if (known(c) && known(a) && !absval_equal(c, a))
+        return -1;
+    *out = known(c) ? c : a;
+    return known(*out) ? 0 : -1;
+}
+
+static int evaluate(const struct unwind_rule *rule, const struct abs_state *st, uint64_t rip, int push_cfa,
+                    struct absval *out)
 {
     struct dwarf_op ops[UNWIND_EXPR_MAX_OPS];
     const char *error;
@@ -220,4 +224,25 @@ int linear_expr_eval(const struct unwind_rule *rule, const struct abs_state *st,
         return -1;
     *out = stack[sp - 1];
     return 0;
+}
+
+int linear_expr_decide(const struct unwind_rule *rule, int is_cfa, unsigned reg, const struct abs_state *st,
+                       uint64_t rip, enum rule_verdict *v)
+{
+    struct absval val;
+    if (evaluate(rule, st, rip, !is_cfa, &val) != 0)
+        return 0;
+    if (is_cfa) {
+        *v = val.kind == AV_CFA && val.off == 0 ? RULE_HOLDS : RULE_FAILS;
+    } else if (rule->kind == REG_RULE_VAL_EXPRESSION) {
+        *v = holds_entry(val, reg);
+    } else if (val.kind == AV_CFA || val.kind == AV_ALIGNED) {
+        int at_cfa, at_aligned;
+        int64_t k_cfa, k_aligned;
+        place_names(st, val, &at_cfa, &k_cfa, &at_aligned, &k_aligned);
+        *v = place_holds_entry(st, at_cfa, k_cfa, at_aligned, k_aligned, reg);
+    } else {
+        return 0;   /* an address that is no stack place the state names */
+    }
+    return *v != RULE_FAILS;
 }

@@ -10,10 +10,11 @@
  * Evaluating them so is a proof, not a sample: the value is that symbol
  * plus k on every stack.  Anything else — a non-linear operation on a
  * symbol, an untracked slot, a read in a frame named two ways, a branch
- * on a symbol — gives up, and the rule goes to the prover (verify/prover).
+ * on a symbol — gives up, and z3 decides.
  *
- * Pure: no allocation, no z3; the verdicts built on it are the prover's
- * (rule_eval), and --prove=all compares them with z3's.
+ * Pure: no allocation, no z3.  The prover (verify/prover) runs it first on
+ * every expression rule and counts what it decides; --prove=all turns the
+ * stage off and compares its verdicts with z3's on every rule.
  */
 #ifndef DWCHECK_LINEAR_EXPR_H
 #define DWCHECK_LINEAR_EXPR_H
@@ -22,17 +23,15 @@
 
 #include "semantics/unwind_table.h"
 #include "synth/abstract_state.h"
+#include "verify/rule_eval.h"
 
-/* The value of RULE's expression in ST at RIP (PUSH_CFA: the CFA pushed
- * first, as for DW_CFA_expression): 0 and *OUT an absval (AV_CFA,
- * AV_ALIGNED, AV_ENTRY or AV_CONST, plus its offset), or -1. */
-int linear_expr_eval(const struct unwind_rule *rule, const struct abs_state *st, uint64_t rip, int push_cfa,
-                     struct absval *out);
-
-/* The names of PLACE (CFA + k or ALIGNED + k) in the two frames: both
- * when the realigned frame is a fixed offset from the CFA's (a rounding to
- * 16 bytes or less), else its own. */
-void linear_expr_place(const struct abs_state *st, struct absval place, int *at_cfa, int64_t *k_cfa,
-                       int *at_aligned, int64_t *k_aligned);
+/* The prover's first stage: RULE — the CFA rule when IS_CFA, else column
+ * REG's — evaluated exactly in ST at RIP.  1 and *V (RULE_HOLDS, or
+ * RULE_UNDECIDED when the value is known but what the state says of it is
+ * not) when that decides it; 0 when the solver must: the expression leaves
+ * the linear fragment, or evaluation refutes it (a refutation is z3's to
+ * show with a counterexample). */
+int linear_expr_decide(const struct unwind_rule *rule, int is_cfa, unsigned reg, const struct abs_state *st,
+                       uint64_t rip, enum rule_verdict *v);
 
 #endif

@@ -11,6 +11,7 @@
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
 #include "semantics/unwind_limits.h"
+#include "verify/linear_expr.h"
 #include "verify/slot_truth.h"
 
 #define CONTEXT_RULES 4000        /* rules before the z3 context is made anew */
@@ -43,6 +44,7 @@ static struct {
 
 struct prover {
     unsigned timeout_ms;
+    int solver_only;              /* no linear stage */
     struct prover_stats stats;
     struct cache_entry cache[CACHE_SLOTS];
 };
@@ -124,11 +126,13 @@ static int context_ready(struct prover *p)
     return 0;
 }
 
-struct prover *prover_new(unsigned timeout_ms)
+struct prover *prover_new(unsigned timeout_ms, int solver_only)
 {
     struct prover *p = calloc(1, sizeof *p);
-    if (p)
+    if (p) {
         p->timeout_ms = timeout_ms ? timeout_ms : 1;
+        p->solver_only = solver_only;
+    }
     return p;
 }
 
@@ -815,6 +819,17 @@ static int begin(struct prover *p, struct query *q, const struct abs_state *st, 
     return z3_failed ? -1 : 0;
 }
 
+/* The first stage: 1 and *V when exact linear evaluation decides RULE (counted). */
+static int linear_stage(struct prover *p, const struct unwind_rule *rule, int is_cfa, unsigned reg,
+                        const struct abs_state *st, uint64_t rip, enum rule_verdict *v)
+{
+    if (p->solver_only || !linear_expr_decide(rule, is_cfa, reg, st, rip, v))
+        return 0;
+    p->stats.rules++;
+    p->stats.linear++;
+    return 1;
+}
+
 /* The answer remembered for key K, if any (counted). */
 static int cache_hit(struct prover *p, const struct key *k, uint64_t h, enum rule_verdict *v,
                      struct counterexample *cx, int *timed_out)
@@ -854,10 +869,12 @@ enum rule_verdict prover_cfa(struct prover *p, const struct unwind_rule *cfa, co
         return RULE_FAILS;
     if (cfa->kind != CFA_RULE_REG_OFFSET && cfa->kind != CFA_RULE_EXPRESSION)
         return RULE_UNDECIDED;
+    enum rule_verdict v;
+    if (cfa->kind == CFA_RULE_EXPRESSION && linear_stage(p, cfa, 1, 0, st, rip, &v))
+        return v;
     struct key k;
     make_key(&k, 1, 0, cfa, st, rip);
     uint64_t h = key_hash(&k);
-    enum rule_verdict v;
     if (cache_hit(p, &k, h, &v, cx, timed_out))
         return v;
     struct query q;
@@ -887,10 +904,13 @@ enum rule_verdict prover_reg(struct prover *p, const struct unwind_rule *rule, u
     if (source >= STATE_GPRS && !address && rule->kind != REG_RULE_VAL_OFFSET &&
         rule->kind != REG_RULE_VAL_EXPRESSION)
         return RULE_UNDECIDED;   /* "unchanged" ra, or another frame's register */
+    enum rule_verdict v;
+    if ((rule->kind == REG_RULE_EXPRESSION || rule->kind == REG_RULE_VAL_EXPRESSION) &&
+        linear_stage(p, rule, 0, reg, st, rip, &v))
+        return v;
     struct key k;
     make_key(&k, 0, reg, rule, st, rip);
     uint64_t h = key_hash(&k);
-    enum rule_verdict v;
     if (cache_hit(p, &k, h, &v, cx, timed_out))
         return v;
     struct query q;

@@ -1,7 +1,13 @@
 /*
  * prover: DWARF rules proved or refuted with z3 in a synthesised state.
  *
- * Purpose: decide a rule exactly where sampling could not.  The state at an
+ * Purpose: decide a rule exactly where sampling could not, in two stages.
+ * An expression rule in the linear fragment (sums of a symbol and numbers,
+ * reads of tracked slots: the PLT's rule, GCC's DRAP rules) is first
+ * evaluated exactly over the abstract values (verify/linear_expr); what
+ * that proves, or leaves undecided for want of a fact, is the verdict.
+ * Everything else, and every refutation (it needs its model), goes to z3.
+ * The state at an
  * address becomes 64-bit bit-vector terms: the CFA a variable, ALIGNED the
  * rounding of the CFA the code did (or a variable when the rounding is not
  * known), entry(R) a variable per register, a constant a numeral, rip the
@@ -47,13 +53,16 @@ struct prover;
 
 struct prover_stats {
     unsigned long rules;            /* rules sent to the prover */
+    unsigned long linear;           /* of them, decided by exact linear evaluation (no solver call) */
     unsigned long queries;          /* solver calls */
     unsigned long cache_hits;       /* rules answered from the cache */
     unsigned long timeouts;         /* solver calls that ran out of time or answered unknown */
 };
 
-/* A prover whose solver calls stop after TIMEOUT_MS; NULL when out of memory. */
-struct prover *prover_new(unsigned timeout_ms);
+/* A prover whose solver calls stop after TIMEOUT_MS; SOLVER_ONLY: without
+ * the linear stage (every rule to z3, for --prove=all's comparison).  NULL
+ * when out of memory. */
+struct prover *prover_new(unsigned timeout_ms, int solver_only);
 void prover_free(struct prover *p);
 void prover_stats_get(const struct prover *p, struct prover_stats *out);
 

@@ -1,6 +1,8 @@
 /*
  * rule_eval: the fast path over abstract values, and the prover for the
- * rest (see the header).
+ * rest (see the header).  An expression rule always goes to the prover,
+ * whose first stage is exact linear evaluation; under prove_all that stage
+ * runs here instead, to be compared with z3's verdict on every rule.
  */
 #include "rule_eval.h"
 
@@ -60,30 +62,6 @@ static enum rule_verdict fast_cfa(const struct unwind_rule *cfa, const struct ab
     }
 }
 
-/* An expression rule decided by exact linear evaluation (linear_expr):
- * 1 and *V when it holds there, or is undecided; 0 when the prover must
- * decide it (a refutation needs its counterexample). */
-static int linear_verdict(const struct unwind_rule *rule, int is_cfa, unsigned reg, const struct abs_state *st,
-                          uint64_t rip, enum rule_verdict *v)
-{
-    struct absval val;
-    if (linear_expr_eval(rule, st, rip, !is_cfa, &val) != 0)
-        return 0;
-    if (is_cfa)
-        *v = val.kind == AV_CFA && val.off == 0 ? RULE_HOLDS : RULE_FAILS;
-    else if (rule->kind == REG_RULE_VAL_EXPRESSION)
-        *v = holds_entry(val, reg);
-    else if (val.kind == AV_CFA || val.kind == AV_ALIGNED) {
-        int at_cfa, at_aligned;
-        int64_t k_cfa, k_aligned;
-        linear_expr_place(st, val, &at_cfa, &k_cfa, &at_aligned, &k_aligned);
-        *v = place_holds_entry(st, at_cfa, k_cfa, at_aligned, k_aligned, reg);
-    } else {
-        return 0;
-    }
-    return *v != RULE_FAILS;
-}
-
 static const char *verdict_name(enum rule_verdict v)
 {
     return v == RULE_HOLDS ? "holds" : v == RULE_FAILS ? "fails" : "undecided";
@@ -117,7 +95,8 @@ enum rule_verdict rule_eval_cfa(struct rule_judge *j, const struct unwind_rule *
     struct rule_answer own, *a = answer_or(answer, &own);
     int expression = cfa->kind == CFA_RULE_EXPRESSION;
     enum rule_verdict fast = RULE_UNDECIDED;
-    int have_fast = expression ? linear_verdict(cfa, 1, 0, st, rip, &fast) : (fast = fast_cfa(cfa, st), 1);
+    int have_fast = expression ? j->prove_all && linear_expr_decide(cfa, 1, 0, st, rip, &fast)
+                               : (fast = fast_cfa(cfa, st), 1);
     if (have_fast && !j->prove_all)
         return a->verdict = fast;
     if (!j->prover)
@@ -137,7 +116,8 @@ enum rule_verdict rule_eval_reg(struct rule_judge *j, const struct unwind_rule *
     struct rule_answer own, *a = answer_or(answer, &own);
     int expression = rule->kind == REG_RULE_EXPRESSION || rule->kind == REG_RULE_VAL_EXPRESSION;
     enum rule_verdict fast = RULE_UNDECIDED;
-    int have_fast = expression ? linear_verdict(rule, 0, reg, st, rip, &fast) : (fast = fast_reg(rule, reg, st), 1);
+    int have_fast = expression ? j->prove_all && linear_expr_decide(rule, 0, reg, st, rip, &fast)
+                               : (fast = fast_reg(rule, reg, st), 1);
     if (have_fast && !j->prove_all)
         return a->verdict = fast;
     if (!j->prover)

@@ -12,11 +12,12 @@
  * Two deciders, one answer.  Rules of the forms compilers write (CFA =
  * reg+offset, offset(N), same_value, register(R) ...) have an exact fast
  * path over the abstract values.  Every DWARF expression rule goes to the
- * prover (verify/prover: z3), which proves it or refutes it with a
- * counterexample — sampling a few stacks never concludes that a rule holds.
- * With prove_all, every rule goes to the prover, and where the fast path
- * would have answered differently the judge counts a disagreement (tests
- * require none).
+ * prover (verify/prover: exact linear evaluation, then z3), which proves it
+ * or refutes it with a counterexample — sampling a few stacks never
+ * concludes that a rule holds.  With prove_all, every rule goes to z3 (the
+ * prover without its linear stage), and where the fast path or the linear
+ * stage would have answered differently the judge counts a disagreement
+ * (tests require none).
  */
 #ifndef DWCHECK_RULE_EVAL_H
 #define DWCHECK_RULE_EVAL_H
@@ -33,7 +34,8 @@ struct prover;
 
 /* Who decides, and what the comparison of the two deciders found. */
 struct rule_judge {
-    struct prover *prover;          /* NULL: expression rules are undecided */
+    struct prover *prover;          /* NULL: expression rules are undecided; with
+                                     * prove_all, made solver_only */
     int prove_all;                  /* every rule through the prover */
     unsigned long disagreements;    /* prove_all: rules the fast path decides otherwise */
     char first_disagreement[160];   /* the first of them, for people */

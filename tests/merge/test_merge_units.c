@@ -39,6 +39,7 @@ static void sample_result(struct check_result *r)
     r->rets_checked = 9;
     r->cross_fde_checked = 5;
     r->prover_rules = 7;
+    r->prover_linear = 3;
     r->prover_queries = 8;
     r->prover_cache_hits = 1;
     r->prover_timeouts = 2;

@@ -301,6 +301,27 @@ print(files, rules, disagree, first)')
     [ "${ndisagree:-x}" = 0 ] && [ "${nfiles:-0}" -eq "${#real[@]}" ] &&
         ok "--prove=all on libc, libstdc++, libcrypto, libmvec and the corpus ($nfiles files): $nrules rules, z3 and the fast path agree on each" ||
         not_ok "--prove=all on libc, libstdc++ and the corpus: $ndisagree disagreements in $nfiles files" "$first"
+    # Without --prove=all, every expression rule still goes to the prover,
+    # whose first stage decides the linear ones (the PLT's, DRAP's) with no
+    # solver call; --prove=all turns that stage off.
+    stages=$( { "$dwcheck" --format=json --fail-on=never "${real[@]}"; echo "--prove=all"
+               "$dwcheck" --prove=all --format=json --fail-on=never "${real[@]}"; } 2>/dev/null | python3 -c '
+import json, sys
+runs = [[0, 0, 0]]
+for line in sys.stdin:
+    if line.startswith("--prove=all"):
+        runs.append([0, 0, 0])
+        continue
+    p = json.loads(line).get("prover")
+    if p:
+        r = runs[-1]
+        r[0] += p["rules"]; r[1] += p["linear"]; r[2] += sum(sum(v.values()) for v in p["expressions"].values())
+print(*runs[0], *runs[1])')
+    read -r rules linear exprs all_rules all_linear all_exprs <<< "$stages"
+    [ "${linear:-0}" -gt 0 ] && [ "$rules" -ge "$linear" ] && [ "$rules" -ge "$exprs" ] && [ "$all_linear" = 0 ] &&
+        [ "$exprs" = "$all_exprs" ] &&
+        ok "the prover decides every expression rule: $rules rules sent to it ($linear by exact linear evaluation) for $exprs addresses with an expression rule; --prove=all: $all_rules rules, none by the linear stage" ||
+        not_ok "the prover decides every expression rule" "rules, linear, expression addresses: $stages"
 else
     not_ok "--prove=all on real code: no corpus in $build/corpus (make corpus)"
 fi
