@@ -31,13 +31,18 @@ enum ir_effect_kind {
     IR_SUB,       /* dst := dst - src            (sub %src,%dst: a stack probe's size) */
 };
 
+/* Eight bytes (pass one keeps every instruction of a file for pass two):
+ * a store, which writes no register, has its size where others have DST;
+ * read DST only after the kind. */
 struct ir_effect {
-    uint8_t kind;    /* enum ir_effect_kind */
-    uint8_t dst;     /* IR_SET, IR_LOAD, IR_AND, IR_CLOBBER, IR_ADD, IR_SUB */
-    uint8_t src;     /* IR_SET, IR_STORE, IR_ADD, IR_SUB */
-    uint8_t base;    /* IR_LOAD, IR_STORE */
-    uint8_t size;    /* IR_STORE: bytes written */
-    int32_t imm;     /* x86_64 displacements and immediates are 32-bit */
+    uint8_t kind;        /* enum ir_effect_kind */
+    union {
+        uint8_t dst;     /* IR_SET, IR_LOAD, IR_AND, IR_CLOBBER, IR_ADD, IR_SUB */
+        uint8_t size;    /* IR_STORE: bytes written */
+    };
+    uint8_t src;         /* IR_SET, IR_STORE, IR_ADD, IR_SUB */
+    uint8_t base;        /* IR_LOAD, IR_STORE */
+    int32_t imm;         /* x86_64 displacements and immediates are 32-bit */
 };
 
 enum ir_flow {
@@ -104,6 +109,7 @@ struct ir_insn {
     uint64_t target;                      /* IR_FLOW_JUMP, _COND, _CALL */
     struct ir_effect effects[IR_MAX_EFFECTS];
 };
+_Static_assert(sizeof(struct ir_insn) == 64, "an instruction's IR fills one cache line");
 
 /* Helpers to build instructions (used by the decoder and by tests). */
 static inline void ir_add(struct ir_insn *in, struct ir_effect e)
@@ -124,8 +130,7 @@ static inline struct ir_effect ir_load(uint8_t dst, uint8_t base, int32_t disp)
 
 static inline struct ir_effect ir_store(uint8_t base, int32_t disp, uint8_t src, uint8_t size)
 {
-    return (struct ir_effect){.kind = IR_STORE, .dst = IR_REG_NONE, .src = src, .base = base,
-                              .size = size, .imm = disp};
+    return (struct ir_effect){.kind = IR_STORE, .size = size, .src = src, .base = base, .imm = disp};
 }
 
 static inline struct ir_effect ir_and(uint8_t dst, int32_t mask)

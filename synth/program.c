@@ -10,6 +10,11 @@
 #include "semantics/abi.h"
 #include "semantics/cfi_eval.h"
 
+/* Pass one's IR kept for pass two, at most this many bytes per file: past
+ * it, functions are decoded again (libLLVM's 12 million instructions would
+ * take 1 GB). */
+#define SYNTH_IR_BUDGET (512u << 20)
+
 /* Index of the function starting exactly at ADDR, or (size_t)-1. */
 static size_t function_starting_at(const struct function_index *ix, uint64_t addr)
 {
@@ -240,7 +245,7 @@ static int entry_is_guess(const struct synth_program *p, size_t i)
      * a padding byte at the FDE's start, then the pad, entered only by the
      * unwinder.  (Elsewhere the entry at the start is kept: jumps recorded in
      * pass one from fragments it entered by guess are no better.) */
-    return p->ninsns[i] > 1 && p->insns[i][0].is_padding;
+    return p->padded_start[i];
 }
 
 /* The request that runs function I with what pass one learnt. */
@@ -254,17 +259,28 @@ static void program_request(struct synth_program *p, size_t i, struct synth_requ
     };
 }
 
-/* A direct call anywhere in the code, reached by the analysis or not, says
- * its target is a function entered the ordinary way. */
-static void mark_called(struct synth_program *p)
+/* What pass one learns from function I's code, INSNS: a direct call
+ * anywhere in it, reached by the analysis or not, says its target is a
+ * function entered the ordinary way; and whether it starts with padding.
+ * Then the IR is kept for pass two while the budget lasts, else freed. */
+static void take_code(struct synth_program *p, size_t i, struct ir_insn *insns, size_t n)
 {
-    for (size_t i = 0; i < p->index.nfuncs; i++)
-        for (size_t k = 0; k < p->ninsns[i]; k++)
-            if (p->insns[i][k].flow == IR_FLOW_CALL) {
-                size_t j = function_starting_at(&p->index, p->insns[i][k].target);
-                if (j != (size_t)-1)
-                    p->called[j] = 1;
-            }
+    for (size_t k = 0; k < n; k++)
+        if (insns[k].flow == IR_FLOW_CALL) {
+            size_t j = function_starting_at(&p->index, insns[k].target);
+            if (j != (size_t)-1)
+                p->called[j] = 1;
+        }
+    p->padded_start[i] = n > 1 && insns[0].is_padding;
+    size_t bytes = n * sizeof *insns;
+    if (!insns || bytes > SYNTH_IR_BUDGET - p->ir_bytes) {
+        free(insns);
+        return;
+    }
+    struct ir_insn *exact = realloc(insns, bytes ? bytes : 1);   /* the decoder's guess was larger */
+    p->insns[i] = exact ? exact : insns;
+    p->ninsns[i] = n;
+    p->ir_bytes += bytes;
 }
 
 /* Whether function I is a fragment of another frame: a range that may be
@@ -433,8 +449,9 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
     p->called = calloc(n + 1, 1);
     p->noreturn = calloc(n + 1, 1);
     p->preserved = calloc(n + 1, sizeof *p->preserved);
+    p->padded_start = calloc(n + 1, 1);
     if (!p->entry || !p->inner || !p->ninner || !p->called || !p->noreturn || !p->preserved || !p->insns ||
-        !p->ninsns) {
+        !p->ninsns || !p->padded_start) {
         snprintf(err, errlen, "out of memory");
         synth_program_close(p);
         return -1;
@@ -456,12 +473,10 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
             p->noreturn[i] = !out.returns;
             p->preserved[i] = out.preserved;
         }
-        p->insns[i] = out.kept_insns;
-        p->ninsns[i] = out.nkept_insns;
+        take_code(p, i, out.kept_insns, out.nkept_insns);
     }
     if (!po.oom) {
         plt_stubs_of_noreturn(p);
-        mark_called(p);
         /* The held jumps of ranges that turned out to be functions entered
          * the ordinary way count as they are; fragments run again below. */
         po.hold = 0;
@@ -516,6 +531,7 @@ void synth_program_close(struct synth_program *p)
     free(p->ninner);
     free(p->insns);
     free(p->ninsns);
+    free(p->padded_start);
     free(p->called);
     free(p->noreturn);
     free(p->preserved);

@@ -44,8 +44,11 @@ struct synth_program {
     uint8_t *called;            /* per function: some direct call targets it */
     uint8_t *noreturn;          /* per function: found never to return */
     uint32_t *preserved;        /* per function: caller-saved registers it gives back */
-    struct ir_insn **insns;     /* per function: its IR, decoded once in pass one */
+    uint8_t *padded_start;      /* per function: its code starts with padding, more follows */
+    struct ir_insn **insns;     /* per function: its IR from pass one, or NULL (decoded again
+                                 * when needed: kept within SYNTH_IR_BUDGET bytes a file) */
     size_t *ninsns;
+    size_t ir_bytes;            /* the IR kept */
 };
 
 /*
