@@ -456,7 +456,7 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
         synth_program_close(p);
         return -1;
     }
-    p->session = (struct synth_session){ef, &p->index, p->decoder, NULL, NULL};
+    p->session = (struct synth_session){.ef = ef, .index = &p->index, .decoder = p->decoder};
 
     /* Pass one: exits of every function. */
     struct pass_one po = {.p = p, .jumped_into = calloc(n + 1, 1)};
@@ -514,6 +514,24 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
     p->session.callee_at = callee_at;
     p->session.callee_arg = p;
     return 0;
+}
+
+int synth_program_code(struct synth_program *p, size_t i, struct function_code *code)
+{
+    *code = (struct function_code){.func = &p->index.funcs[i], .insns = p->insns[i], .n = p->ninsns[i]};
+    const char *reason;
+    if (code->insns || function_code_decode(code, p->ef, p->decoder, NULL, 0, &reason) == 0)
+        return 0;
+    *code = (struct function_code){.func = &p->index.funcs[i]};
+    return -1;
+}
+
+void synth_program_code_release(const struct synth_program *p, size_t i, struct function_code *code)
+{
+    if (code->insns != p->insns[i])
+        free(code->insns);
+    code->insns = NULL;
+    code->n = 0;
 }
 
 void synth_program_close(struct synth_program *p)

@@ -29,6 +29,7 @@
 
 #include "object/elf_file.h"
 #include "semantics/cfi_reader.h"
+#include "function_code.h"
 #include "synthesize.h"
 
 struct synth_program {
@@ -69,6 +70,12 @@ int synth_program_function(struct synth_program *p, size_t i, struct unwind_tabl
  * target of a direct call)?  No jump-table case leads into such a function:
  * a case that seems to is the data past a table bounded too loosely. */
 int synth_program_entered_ordinarily(const struct synth_program *p, size_t i);
+
+/* Function I's instructions as pass one decoded them, into *CODE: kept,
+ * or decoded again.  0, or -1 when its bytes cannot be read or memory ran
+ * out (*CODE empty).  Give them back with synth_program_code_release. */
+int synth_program_code(struct synth_program *p, size_t i, struct function_code *code);
+void synth_program_code_release(const struct synth_program *p, size_t i, struct function_code *code);
 
 /* Run function I and show OBSERVE every instruction's state, and EXITS
  * (may be NULL) every way out of it with the state there, without building

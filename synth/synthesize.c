@@ -200,7 +200,9 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     if (!rq->no_table)
         unwind_table_init(t, f->lo, f->hi);
     struct unwind_table *table = rq->no_table ? NULL : t;
+    ss->observed = &w.code;
     int emitted = emit_table(g, table, rq->observe, rq->observe_arg, &out->unreached);
+    ss->observed = NULL;
     function_work_release(&w, rq);
     if (emitted != 0) {
         out->reason = "out of memory";

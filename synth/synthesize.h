@@ -53,6 +53,10 @@ struct synth_session {
      * when it never returns (beyond the known names). */
     uint32_t (*callee_at)(void *arg, uint64_t target);
     void *callee_arg;
+    /* The code of the function whose instructions an observer is being
+     * shown, while it is (an observer may look at the instructions around
+     * the one it is given); NULL otherwise. */
+    const struct function_code *observed;
 };
 
 /* In callee_at's answer (bit 15 is r15's, which a callee must restore anyway). */

@@ -126,8 +126,11 @@ int agreement_add_file(struct agreement *a, const char *path, char *err, size_t 
         if (synth_program_function(prog, i, &t, observe, &fc, &outcome) != 0) {
             /* Its covered instructions count too, as addresses without a row. */
             mine->functions_unknown++;
-            for (size_t k = 0; k < prog->ninsns[i]; k++)
-                observe(&fc, &prog->insns[i][k], NULL, 0);
+            struct function_code code;
+            synth_program_code(prog, i, &code);
+            for (size_t k = 0; k < code.n; k++)
+                observe(&fc, &code.insns[k], NULL, 0);
+            synth_program_code_release(prog, i, &code);
         }
         unwind_table_release(&t);
     }

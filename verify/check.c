@@ -219,9 +219,9 @@ static void report_cross_fde(struct checker *c, uint64_t from, const struct cfi_
  * not.  Looks at the few instructions after it, in the function's IR. */
 static int bounds_a_switch(const struct checker *c, const struct ir_insn *in)
 {
-    size_t fi = function_index_at(&c->prog->index, in->addr);
-    const struct ir_insn *insns = fi == (size_t)-1 ? NULL : c->prog->insns[fi];
-    size_t n = fi == (size_t)-1 ? 0 : c->prog->ninsns[fi];
+    const struct function_code *code = c->prog->session.observed;
+    const struct ir_insn *insns = code ? code->insns : NULL;
+    size_t n = code ? code->n : 0;
     if (!insns || in < insns || in >= insns + n)
         return 0;
     for (const struct ir_insn *next = in + 1; next < insns + n && next <= in + 6; next++) {

@@ -418,7 +418,7 @@ assert got == want, got
 assert d["cross_fde_jumps_checked"] >= 5, d["cross_fde_jumps_checked"]
 assert d["rets_checked"] >= 4, d["rets_checked"]
 print("%d jumps into other FDEs, %d rets decided" % (d["cross_fde_jumps_checked"], d["rets_checked"]))' 2>&1) &&
-    ok "transfers: a jump and a jump-table case into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; the right ones clean ($msg)" ||
+    ok "transfers: a jump and a jump-table case into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; the right ones, and a switch whose bound check jumps into another function, clean ($msg)" ||
     not_ok "transfers: exactly the expected findings" "$msg"
 
 # Every finding named.  buggy.s with hidden symbols, stripped: each function

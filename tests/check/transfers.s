@@ -12,7 +12,10 @@
 #  - case_into_cold_wrong's jump table has a case in another FDE (its cold
 #    part) whose row says CFA = rsp+8 with the frame in place:
 #    cross-fde-mismatch at the indirect jump; case_into_cold_right's cold
-#    part describes the frame: clean, the case checked.
+#    part describes the frame: clean, the case checked;
+#  - switch_default_elsewhere's bound check (cmp; ja) jumps into the middle
+#    of another function, as LLVM lays out a default it knows unreachable:
+#    not a transfer the table must describe, clean.
 	.text
 	.globl	into_cold_wrong
 	.type	into_cold_wrong, @function
@@ -194,3 +197,55 @@ case_into_cold_right.cold:
 	.cfi_endproc
 	.size	case_into_cold_right.cold, .-case_into_cold_right.cold
 	.text
+
+# switch_default_elsewhere: LLVM, knowing the switch's value is in range,
+# lays out the "default" its bound check jumps to in another function
+# (here the middle of default_holder, whose row there is CFA = rsp+8 while
+# the switch's frame has rbx pushed).  The bound check is no transfer of
+# control the table must describe: clean, as dwcheck reads the switch.
+	.globl	switch_default_elsewhere
+	.type	switch_default_elsewhere, @function
+switch_default_elsewhere:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	cmpq	$1, %rdi
+	ja	.Ldefault_elsewhere
+	leaq	.Lswitch_default_elsewhere_table(%rip), %rdx
+	movslq	(%rdx,%rdi,4), %rax
+	addq	%rdx, %rax
+	jmp	*%rax
+.Lswitch_default_elsewhere_case0:
+	movl	$3, %eax
+	popq	%rbx
+	.cfi_remember_state
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rbx
+	ret
+	.cfi_restore_state
+.Lswitch_default_elsewhere_case1:
+	movl	$4, %eax
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	switch_default_elsewhere, .-switch_default_elsewhere
+	.section	.rodata
+	.p2align 2
+.Lswitch_default_elsewhere_table:
+	.long	.Lswitch_default_elsewhere_case0-.Lswitch_default_elsewhere_table
+	.long	.Lswitch_default_elsewhere_case1-.Lswitch_default_elsewhere_table
+	.text
+
+	.globl	default_holder
+	.type	default_holder, @function
+default_holder:
+	.cfi_startproc
+	movl	$5, %eax
+.Ldefault_elsewhere:
+	addl	$1, %eax
+	ret
+	.cfi_endproc
+	.size	default_holder, .-default_holder
