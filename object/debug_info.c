@@ -115,8 +115,11 @@ int debug_info_open(struct debug_info *di, struct elf_file *object)
     return 0;
 }
 
+static void units_close(struct debug_info *di);
+
 void debug_info_close(struct debug_info *di)
 {
+    units_close(di);
     if (di->have_debug)
         elf_file_close(&di->debug);
     for (size_t i = 0; i < di->nfiles; i++)
@@ -220,17 +223,17 @@ static int file_index(struct debug_info *di, const char *name, uint32_t *index)
     return 0;
 }
 
-static int add_row(struct debug_info *di, size_t *cap, uint64_t addr, uint32_t line, uint32_t file)
+static int add_row(struct debug_info *di, uint64_t addr, uint32_t line, uint32_t file)
 {
     if (di->nrows == DEBUG_INFO_MAX_ROWS)
         return -1;
-    if (di->nrows == *cap) {
-        size_t more = *cap ? 2 * *cap : 1024;
+    if (di->nrows == di->rows_cap) {
+        size_t more = di->rows_cap ? 2 * di->rows_cap : 1024;
         struct debug_line_row *rows = realloc(di->rows, more * sizeof *rows);
         if (!rows)
             return -1;
         di->rows = rows;
-        *cap = more;
+        di->rows_cap = more;
     }
     di->rows[di->nrows++] = (struct debug_line_row){addr, line, file};
     return 0;
@@ -306,18 +309,13 @@ int debug_line_rows(struct elf_file *ef, debug_line_fn fn, void *arg, char *err,
     return rc;
 }
 
-struct row_collector {
-    struct debug_info *di;
-    size_t cap;
-};
-
 static int collect_row(void *arg, uint64_t addr, uint32_t line, const char *file)
 {
-    struct row_collector *rc = arg;
+    struct debug_info *di = arg;
     uint32_t index = 0;
-    if (file && file_index(rc->di, file, &index) != 0)
+    if (file && file_index(di, file, &index) != 0)
         return -1;
-    return add_row(rc->di, &rc->cap, addr, line, index);
+    return add_row(di, addr, line, index);
 }
 
 static int by_row_addr(const void *a, const void *b)
@@ -329,13 +327,71 @@ static int by_row_addr(const void *a, const void *b)
     return (y->line == 0) - (x->line == 0);
 }
 
+static void units_close(struct debug_info *di)
+{
+    Dwarf_Error derr = NULL;
+    if (di->dwarf)
+        dwarf_finish((Dwarf_Debug)di->dwarf, &derr);   /* (and its ranges) */
+    di->dwarf = di->aranges = NULL;
+}
+
+/* Every unit's rows, in place of those read one by one. */
 static void read_lines(struct debug_info *di)
 {
     char err[ELF_FILE_ERRLEN];
-    struct row_collector rc = {di, 0};
+    units_close(di);
     di->lines_read = 1;
+    di->nrows = 0;
     /* Out of memory or past the bound: the rows so far serve. */
-    debug_line_rows(di->have_debug ? &di->debug : di->object, collect_row, &rc, err, sizeof err);
+    debug_line_rows(di->have_debug ? &di->debug : di->object, collect_row, di, err, sizeof err);
+    if (di->nrows)
+        qsort(di->rows, di->nrows, sizeof *di->rows, by_row_addr);
+}
+
+/* The rows of the unit that holds ADDR, unless read already; every unit's
+ * when the ranges do not say which, or after enough units one by one. */
+static void read_unit_of(struct debug_info *di, uint64_t addr)
+{
+    Dwarf_Error derr = NULL;
+    if (!di->dwarf) {
+        Dwarf_Debug dbg = NULL;
+        Dwarf_Arange *aranges = NULL;
+        Dwarf_Signed n = 0;
+        struct elf_file *ef = di->have_debug ? &di->debug : di->object;
+        if (dwarf_elf_init_b(ef->elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &derr) != DW_DLV_OK) {
+            if (derr)
+                dwarf_dealloc_error(NULL, derr);
+            di->lines_read = 1;   /* no DWARF: no lines */
+            return;
+        }
+        di->dwarf = dbg;
+        if (dwarf_get_aranges(dbg, &aranges, &n, &derr) != DW_DLV_OK) {
+            read_lines(di);
+            return;
+        }
+        di->aranges = aranges;
+        di->naranges = n;
+    }
+    Dwarf_Debug dbg = di->dwarf;
+    Dwarf_Arange range;
+    Dwarf_Off unit;
+    Dwarf_Die die = NULL;
+    if (dwarf_get_arange(di->aranges, (Dwarf_Unsigned)di->naranges, addr, &range, &derr) != DW_DLV_OK ||
+        dwarf_get_cu_die_offset(range, &unit, &derr) != DW_DLV_OK) {
+        read_lines(di);   /* a unit without ranges, perhaps */
+        return;
+    }
+    for (size_t k = 0; k < di->nunits_read; k++)
+        if (di->units_read[k] == unit)
+            return;
+    if (di->nunits_read == DEBUG_INFO_UNITS_ONE_BY_ONE ||
+        dwarf_offdie_b(dbg, unit, 1, &die, &derr) != DW_DLV_OK) {
+        read_lines(di);
+        return;
+    }
+    di->units_read[di->nunits_read++] = unit;
+    cu_rows(dbg, die, collect_row, di);
+    dwarf_dealloc(dbg, die, DW_DLA_DIE);
     if (di->nrows)
         qsort(di->rows, di->nrows, sizeof *di->rows, by_row_addr);
 }
@@ -343,7 +399,7 @@ static void read_lines(struct debug_info *di)
 int debug_info_line(struct debug_info *di, uint64_t addr, char *buf, size_t size)
 {
     if (!di->lines_read)
-        read_lines(di);
+        read_unit_of(di, addr);
     size_t lo = 0, hi = di->nrows;   /* the last row at or before addr */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

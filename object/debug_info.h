@@ -12,7 +12,10 @@
  *
  * Names: the function symbol (.symtab, then .dynsym) whose range holds the
  * address, from the debug file first.  Lines: the .debug_line row that
- * covers the address, read with libdwarf on first use, as "file:line".
+ * covers the address, as "file:line", read with libdwarf on first use:
+ * only the compilation unit .debug_aranges says holds the address (a few
+ * findings in libc need a few of its 1,500 units), every unit when there
+ * are no ranges to go by or after DEBUG_INFO_UNITS_ONE_BY_ONE units.
  *
  * Ownership: a debug_info borrows the object's elf_file and owns the debug
  * file it opened and the tables it built; release it before the object.
@@ -27,6 +30,7 @@
 #include "object/elf_file.h"
 
 #define DEBUG_INFO_MAX_ROWS ((size_t)16 << 20)
+#define DEBUG_INFO_UNITS_ONE_BY_ONE 64
 
 struct debug_line_row;
 
@@ -37,9 +41,14 @@ struct debug_info {
     char debug_path[4096];
     const struct elf_symbol **functions;   /* function symbols with a size, by address */
     size_t nfunctions;
-    int lines_read;
+    int lines_read;                     /* every unit's rows are in */
+    void *dwarf;                        /* libdwarf's handle while units are read one by one */
+    void *aranges;                      /* its address ranges (Dwarf_Arange *) */
+    long long naranges;
+    uint64_t units_read[DEBUG_INFO_UNITS_ONE_BY_ONE];   /* their offsets */
+    size_t nunits_read;
     struct debug_line_row *rows;        /* by address */
-    size_t nrows;
+    size_t nrows, rows_cap;
     char **files;                       /* file names the rows point at */
     size_t nfiles;
     uint32_t *file_slots;               /* hash table of files: index + 1, 0 empty */
