@@ -73,6 +73,7 @@ semantics_SRCS := \
 	semantics/eh_frame_parse.c \
 	semantics/cfi_reader.c \
 	semantics/cfi_eval.c \
+	semantics/cfi_encode.c \
 	semantics/fde_lookup.c \
 	semantics/lsda.c \
 	semantics/table_print.c
@@ -151,7 +152,7 @@ RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_parse test_unwind_table \
 	test_abstract_state test_dataflow test_emit_row test_cfi_reader test_x86_unknown test_finding \
-	test_worker_pool test_slot_truth
+	test_worker_pool test_slot_truth test_cfi_encode
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: all check check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
