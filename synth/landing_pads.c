@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "dataflow.h"
+#include "semantics/cfa_program.h"
+#include "semantics/cfi_reader.h"
 #include "semantics/lsda.h"
 
 #define PAD_ROUNDS_MAX 64   /* landing-pad rounds (a pad's calls may land in another) */
@@ -51,6 +53,65 @@ static int collect_pad(void *arg, const struct lsda_call_site *site)
     return 0;
 }
 
+struct args_collector {
+    struct landing_pads *lp;
+    size_t cap;
+    int oom;
+};
+
+static void add_args_range(struct args_collector *ac, uint64_t start, uint64_t end, uint64_t size)
+{
+    struct landing_pads *lp = ac->lp;
+    if (!size || end <= start || ac->oom)
+        return;
+    if (lp->nargs == ac->cap) {
+        size_t ncap = ac->cap ? ac->cap * 2 : 8;
+        struct args_size_range *a = realloc(lp->args, ncap * sizeof *a);
+        if (!a) {
+            ac->oom = 1;
+            return;
+        }
+        lp->args = a;
+        ac->cap = ncap;
+    }
+    lp->args[lp->nargs++] = (struct args_size_range){start, end, size};
+}
+
+static int args_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
+{
+    add_args_range(arg, st->loc, new_loc, st->args_size);
+    return 0;
+}
+
+/* The ranges of FDE where DW_CFA_GNU_args_size is not 0 (the program run
+ * for that alone: the rules do not matter here).  -1 when out of memory. */
+static int find_args_sizes(struct landing_pads *lp, const struct cfi_fde *fde)
+{
+    struct cfa_cie_params params = cfa_cie_params_of(fde->cie, 0);
+    struct cfi_state st, cie_state;
+    struct cfi_saved_row saved[UNWIND_REMEMBER_DEPTH];
+    struct args_collector ac = {lp, 0, 0};
+    cfi_state_init(&cie_state, fde->pc_begin);
+    st = cie_state;
+    struct cfa_program prog = {
+        .insns = fde->insns, .len = fde->insns_len, .cie = &params, .cie_state = &cie_state,
+        .saved = saved, .stack_cap = UNWIND_REMEMBER_DEPTH, .on_row = args_row, .arg = &ac,
+    };
+    struct cfa_error err;
+    if (cfa_program_run(&prog, &st, &err) == 0)   /* malformed: the sizes so far */
+        add_args_range(&ac, st.loc, fde->pc_begin + fde->pc_range, st.args_size);
+    return ac.oom ? -1 : 0;
+}
+
+/* The bytes of arguments pushed for the call at ADDR, as the FDE says. */
+static uint64_t args_size_at(const struct landing_pads *lp, uint64_t addr)
+{
+    for (size_t k = 0; k < lp->nargs; k++)
+        if (addr >= lp->args[k].start && addr < lp->args[k].end)
+            return lp->args[k].size;
+    return 0;
+}
+
 int landing_pads_find(struct landing_pads *lp, struct elf_file *ef, const struct function_code *fc)
 {
     const struct function_range *f = fc->func;
@@ -65,14 +126,16 @@ int landing_pads_find(struct landing_pads *lp, struct elf_file *ef, const struct
     struct pad_collector pc = {lp, fc, 0, 0};
     const char *error;
     lsda_parse(bytes, n, sec->addr, f->lsda, f->lo, collect_pad, &pc, &error);
-    return pc.oom ? -1 : 0;
+    if (pc.oom || (lp->n && f->fde && find_args_sizes(lp, f->fde) != 0))
+        return -1;
+    return 0;
 }
 
 void landing_pads_release(struct landing_pads *lp)
 {
     free(lp->pad);
-    lp->pad = NULL;
-    lp->n = 0;
+    free(lp->args);
+    *lp = (struct landing_pads){0};
 }
 
 int landing_pads_cover(const struct landing_pads *lp, uint64_t addr)
@@ -97,21 +160,30 @@ static size_t flow_to_landing_pads(struct landing_pads *lp, struct dataflow *df)
         const struct block *blk = &g->blocks[b];
         if (!blk->reached || !blk->pad_calls)
             continue;
-        struct abs_state st = blk->in;
+        struct abs_state st = blk->in, popped_state;
         for (size_t i = blk->first; i <= blk->last; i++) {
             const struct ir_insn *in = &g->code->insns[i];
             dataflow_transfer(g, i, &st);
             if (!ir_is_call(in))
                 continue;
+            /* The unwinder pops the call's pushed arguments (the row of the
+             * call's last byte: where the return address points back). */
+            const struct abs_state *landed = &st;
+            uint64_t popped = args_size_at(lp, in->addr + in->len - 1);
+            if (popped && (st.reg[ABI_RSP].kind == AV_CFA || st.reg[ABI_RSP].kind == AV_ALIGNED)) {
+                popped_state = st;
+                popped_state.reg[ABI_RSP].off += (int64_t)popped;
+                landed = &popped_state;
+            }
             for (size_t p = 0; p < lp->n; p++) {
                 struct landing_pad *pad = &lp->pad[p];
                 if (in->addr < pad->start || in->addr >= pad->end)
                     continue;
                 if (!pad->have_state || blk->seeded < pad->seeded) {
-                    pad->state = st;
+                    pad->state = *landed;
                     pad->seeded = blk->seeded;
                 } else if (blk->seeded == pad->seeded) {
-                    abs_state_join(&pad->state, &st);
+                    abs_state_join(&pad->state, landed);
                 }
                 pad->have_state = 1;
             }

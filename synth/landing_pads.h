@@ -5,7 +5,9 @@
  * [start, end) and the landing pad each continues at when a call there
  * throws.  The unwinder resumes a landing pad with the frame as the call
  * left it, so a pad starts in the join of the states after its calls (the
- * caller-saved registers lost, as after any call); a pad outside the
+ * caller-saved registers lost, as after any call), less the arguments the
+ * call had pushed: the unwinder pops DW_CFA_GNU_args_size bytes, in force
+ * at the call in the FDE, before it jumps to the pad; a pad outside the
  * function (its .cold part) is another fragment's entry, and that state is
  * handed on as control leaving the function.  A pad's own calls may land in
  * another pad: rounds continue until the states settle (bounded).
@@ -39,9 +41,17 @@ struct landing_pad {
     struct abs_state state;      /* join of the states after those calls reached so */
 };
 
+/* Code where the FDE says the calls' pushed arguments take SIZE bytes. */
+struct args_size_range {
+    uint64_t start, end;
+    uint64_t size;
+};
+
 struct landing_pads {
     struct landing_pad *pad;
     size_t n;
+    struct args_size_range *args;   /* by address; only nonzero sizes */
+    size_t nargs;
 };
 
 /* Read FC->func's landing pads from EF (none without an LSDA, or with EF

@@ -421,6 +421,15 @@ print("%d jumps into other FDEs, %d rets decided" % (d["cross_fde_jumps_checked"
     ok "transfers: a jump and a jump-table case into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; the right ones, and a switch whose bound check jumps into another function, clean ($msg)" ||
     not_ok "transfers: exactly the expected findings" "$msg"
 
+# A landing pad after a call that pushed its arguments (clang -O2: stack
+# arguments pushed, DW_CFA_GNU_args_size): the unwinder pops them before it
+# jumps to the pad, so the table's CFA there is right and no error is due.
+clang++ -O2 -fPIC -shared -o "$work/pushed_args.so" tests/check/pushed_args.cc || exit 1
+out=$("$dwcheck" "$work/pushed_args.so" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ "$(readelf -wf "$work/pushed_args.so" | grep -c 'DW_CFA_GNU_args_size: [1-9]')" -gt 0 ] &&
+    ok "a landing pad reached with the call's pushed arguments popped (DW_CFA_GNU_args_size): clean" ||
+    not_ok "a landing pad after pushed arguments: no error expected (exit $rc)" "$out"
+
 # Every finding named.  buggy.s with hidden symbols, stripped: each function
 # by its section and offset; stripped with its symbols and lines kept in a separate debug file
 # named by .gnu_debuglink: by its symbol and source line again.  libc (its
