@@ -429,6 +429,15 @@ out=$("$dwcheck" "$work/pushed_args.so" 2>&1); rc=$?
 [ "$rc" -eq 0 ] && [ "$(readelf -wf "$work/pushed_args.so" | grep -c 'DW_CFA_GNU_args_size: [1-9]')" -gt 0 ] &&
     ok "a landing pad reached with the call's pushed arguments popped (DW_CFA_GNU_args_size): clean" ||
     not_ok "a landing pad after pushed arguments: no error expected (exit $rc)" "$out"
+clang++ -fPIC -shared -o "$work/args_size_wrong.so" tests/check/args_size_wrong.s || exit 1
+out=$("$dwcheck" --format=json "$work/args_size_wrong.so" 2>&1 | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.readline())
+got = [(f["kind"], f["function"]) for f in d["findings"]]
+assert got == [("cfa-mismatch", "_Z6callerl")], got
+print("%s+0x%x: %s" % (d["findings"][0]["function"], d["findings"][0]["address"] - d["findings"][0]["function_start"], d["findings"][0]["message"]))' 2>&1) &&
+    ok "a wrong DW_CFA_GNU_args_size found at the landing pad it misplaces: $out" ||
+    not_ok "a wrong DW_CFA_GNU_args_size: one cfa-mismatch in _Z6callerl expected" "$out"
 
 # Every finding named.  buggy.s with hidden symbols, stripped: each function
 # by its section and offset; stripped with its symbols and lines kept in a separate debug file
