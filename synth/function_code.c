@@ -61,7 +61,7 @@ int function_code_decode(struct function_code *fc, struct elf_file *ef, struct x
 {
     const struct function_range *f = fc->func;
     struct elf_section *sec = elf_file_section_at(ef, f->lo);
-    if (!sec || sec->type == SHT_NOBITS || f->hi - sec->addr > sec->size) {
+    if (!sec || sec->type == SHT_NOBITS || f->hi <= f->lo || f->lo < sec->addr || f->hi - sec->addr > sec->size) {
         *reason = "function lies outside the file's sections";
         return -1;
     }

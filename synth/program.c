@@ -516,11 +516,12 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
     return 0;
 }
 
-int synth_program_code(struct synth_program *p, size_t i, struct function_code *code)
+int synth_program_code(const struct synth_program *p, size_t i, struct function_code *code)
 {
     *code = (struct function_code){.func = &p->index.funcs[i], .insns = p->insns[i], .n = p->ninsns[i]};
     const char *reason;
-    if (code->insns || function_code_decode(code, p->ef, p->decoder, NULL, 0, &reason) == 0)
+    /* A function pass one did not decode (a bogus symbol) has no code here either. */
+    if (code->insns || (!code->func->flaw && function_code_decode(code, p->ef, p->decoder, NULL, 0, &reason) == 0))
         return 0;
     *code = (struct function_code){.func = &p->index.funcs[i]};
     return -1;

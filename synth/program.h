@@ -74,7 +74,7 @@ int synth_program_entered_ordinarily(const struct synth_program *p, size_t i);
 /* Function I's instructions as pass one decoded them, into *CODE: kept,
  * or decoded again.  0, or -1 when its bytes cannot be read or memory ran
  * out (*CODE empty).  Give them back with synth_program_code_release. */
-int synth_program_code(struct synth_program *p, size_t i, struct function_code *code);
+int synth_program_code(const struct synth_program *p, size_t i, struct function_code *code);
 void synth_program_code_release(const struct synth_program *p, size_t i, struct function_code *code);
 
 /* Run function I and show OBSERVE every instruction's state, and EXITS

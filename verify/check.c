@@ -466,6 +466,87 @@ static void check_gap(struct checker *c, const struct function_range *f)
     }
 }
 
+/* The first instruction in [A, END) that is not padding (nop, int3), or END. */
+static uint64_t skip_padding(struct checker *c, struct elf_file *ef, uint64_t a, uint64_t end)
+{
+    struct elf_section *sec = elf_file_section_at(ef, a);
+    uint64_t n;
+    char err[ELF_FILE_ERRLEN];
+    const uint8_t *bytes = sec && sec->type != SHT_NOBITS ? elf_file_section_bytes(ef, sec, &n, err, sizeof err) : NULL;
+    if (!bytes || end - sec->addr > n)
+        return end;
+    while (a < end) {
+        struct ir_insn in;
+        unsigned len = x86_decode(c->prog->decoder, bytes + (a - sec->addr), end - a, a, &in);
+        if (!len || !in.is_padding)
+            return a;
+        a += len;
+    }
+    return end;
+}
+
+/* Does the code of the function that ends at A run into [A, END): its last
+ * instruction falling through, or a jump of it landing there?  (Bytes
+ * nothing runs into are data a symbol's size also holds, such as
+ * perlasm's strings after a function's ret.) */
+static int runs_into(struct checker *c, uint64_t a, uint64_t end)
+{
+    size_t fi = function_index_at(&c->prog->index, a - 1);
+    struct function_code code;
+    if (fi == (size_t)-1 || synth_program_code(c->prog, fi, &code) != 0)
+        return 0;
+    int into = 0;
+    for (size_t k = 0; k < code.n && !into; k++) {
+        const struct ir_insn *in = &code.insns[k];
+        int jumps = in->flow == IR_FLOW_JUMP || in->flow == IR_FLOW_COND;
+        int falls = in->flow == IR_FLOW_NEXT || in->flow == IR_FLOW_COND || in->flow == IR_FLOW_CALL ||
+                    in->flow == IR_FLOW_CALL_INDIRECT;
+        into = (jumps && in->target >= a && in->target < end) || (falls && in->addr + in->len == a);
+    }
+    synth_program_code_release(c->prog, fi, &code);
+    return into;
+}
+
+/* Code inside a symbol's range that its FDEs stop short of (a
+ * .cfi_endproc before the function's end, which the code runs into):
+ * unwinding fails there as in a function with no FDE.  Padding is no
+ * code.  (A symbol that starts outside every FDE is check_gap's.) */
+static void check_uncovered_code(struct checker *c, struct elf_file *ef)
+{
+    const struct function_index *ix = &c->prog->index;
+    uint64_t reported = 0;
+    c->func = NULL;
+    for (size_t k = 0; k < ix->nnames && !c->oom; k++) {
+        const struct named_address *na = &ix->names[k];
+        uint64_t end = na->addr + na->size;
+        if (!na->size || end < na->addr || !fde_lookup_fde(c->dw, na->addr))
+            continue;
+        for (uint64_t a = na->addr; a < end;) {
+            const struct cfi_fde *fde = fde_lookup_fde(c->dw, a);
+            if (fde) {
+                a = fde->pc_begin + fde->pc_range;
+                continue;
+            }
+            if (!runs_into(c, a, end))
+                break;
+            uint64_t code = skip_padding(c, ef, a, end);
+            if (code < end && fde_lookup_fde(c->dw, code)) {
+                a = code;   /* padding, then the next part's FDE */
+                continue;
+            }
+            if (code < end && code != reported) {
+                c->func_first_finding = c->r->nfindings;
+                add_finding(c, FINDING_FDE_GAP, -1, code, NULL, NULL,
+                            "code of %s from 0x%llx has no FDE (its FDEs end at 0x%llx): unwinding through it fails",
+                            na->name[0] ? na->name : "this function", (unsigned long long)code,
+                            (unsigned long long)a);
+                reported = code;
+            }
+            break;
+        }
+    }
+}
+
 /* The code around a finding, for the first EXCERPT_MAX_FINDINGS findings
  * that have an address in a function (verify/excerpt). */
 #define EXCERPT_MAX_FINDINGS 200
@@ -543,6 +624,7 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
             r->functions_unchecked++;
         check_table_cases(&c);
     }
+    check_uncovered_code(&c, &af->ef);
     if (!c.oom) {
         gather_excerpts(&c, prog);
         name_findings(&c, &af->ef);

@@ -421,6 +421,15 @@ print("%d jumps into other FDEs, %d rets decided" % (d["cross_fde_jumps_checked"
     ok "transfers: a jump and a jump-table case into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; the right ones, and a switch whose bound check jumps into another function, clean ($msg)" ||
     not_ok "transfers: exactly the expected findings" "$msg"
 
+# Code inside a function past the end of its FDE: an fde-gap at its first
+# instruction, and nothing else.
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/partial_fde.so" tests/check/partial_fde.s || exit 1
+out=$("$dwcheck" "$work/partial_fde.so" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ "$(grep -c ': warning: \|: error: ' <<< "$out")" -eq 1 ] &&
+    grep -q '^.*partial_fde.so: partly_covered+0x5: warning: fde-gap: code of partly_covered from 0x[0-9a-f]* has no FDE' <<< "$out" &&
+    ok "code past the end of its function's FDE: fde-gap at its first instruction, the rest clean" ||
+    not_ok "code past the end of its function's FDE: one fde-gap expected (exit $rc)" "$out"
+
 # A landing pad after a call that pushed its arguments (clang -O2: stack
 # arguments pushed, DW_CFA_GNU_args_size): the unwinder pops them before it
 # jumps to the pad, so the table's CFA there is right and no error is due.
