@@ -20,6 +20,7 @@
 #include "verify/excerpt.h"
 #include "verify/prover.h"
 #include "verify/rule_eval.h"
+#include "verify/slot_truth.h"
 #include "verify/transfers.h"
 
 void check_result_release(struct check_result *r)
@@ -304,6 +305,20 @@ static int reads_register(const struct unwind_rule *rule)
            rule->kind == REG_RULE_REGISTER;
 }
 
+/* 4 when the code at ADDR starts with endbr64 (which CET builds put before
+ * _start's .cfi_undefined rip), else 0. */
+static uint64_t endbr64_at(const struct checker *c, uint64_t addr)
+{
+    static const uint8_t endbr64[4] = {0xf3, 0x0f, 0x1e, 0xfa};
+    struct elf_section *sec = elf_file_section_at(c->prog->ef, addr);
+    uint64_t n;
+    char err[ELF_FILE_ERRLEN];
+    const uint8_t *bytes = sec && sec->type != SHT_NOBITS
+                               ? elf_file_section_bytes(c->prog->ef, sec, &n, err, sizeof err) : NULL;
+    return bytes && addr - sec->addr <= n && n - (addr - sec->addr) >= 4 &&
+                   memcmp(bytes + (addr - sec->addr), endbr64, 4) == 0 ? 4 : 0;
+}
+
 static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
 {
     struct checker *c = arg;
@@ -313,6 +328,21 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     if (!dw)
         return;   /* not covered (gaps are reported per function), or malformed (per FDE) */
     if (dw->reg[ABI_RA].kind == REG_RULE_UNDEFINED) {
+        /* The end of the stack: a thread's or a process's entry (_start,
+         * clone's child) says so from its FDE's first row.  Said in the
+         * middle of a function whose return address synthesis knows to be
+         * at CFA-8, it cuts every stack through here short. */
+        const struct cfi_fde *same;
+        const struct unwind_row *first =
+            reached == 1 ? fde_lookup_row(&c->targets, fde->pc_begin + endbr64_at(c, fde->pc_begin), &same) : NULL;
+        if (first && first->reg[ABI_RA].kind != REG_RULE_UNDEFINED &&
+            slot_holds_entry(st, AV_CFA, -8, ABI_RA) == RULE_HOLDS) {
+            add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, "u", "c-8",
+                        "ra rule u ends the stack here, though the return address is at c-8 "
+                        "(the FDE's first row has one): unwinders stop at this frame");
+            r->addresses_checked++;
+            return;
+        }
         r->addresses_outermost++;
         return;
     }

@@ -430,6 +430,20 @@ out=$("$dwcheck" "$work/partial_fde.so" 2>&1); rc=$?
     ok "code past the end of its function's FDE: fde-gap at its first instruction, the rest clean" ||
     not_ok "code past the end of its function's FDE: one fde-gap expected (exit $rc)" "$out"
 
+# The end of the stack said in the middle of an ordinary function: an
+# ra-mismatch there; said from an entry's first row (after endbr64 too): the
+# outermost frame, not checked.
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/undefined_ra.so" tests/check/undefined_ra.s || exit 1
+out=$("$dwcheck" --format=json "$work/undefined_ra.so" 2>&1 | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.readline())
+got = [(f["kind"], f["function"], f["address"] - f["function_start"]) for f in d["findings"]]
+assert got == [("ra-mismatch", "cut_short", 4)], got
+assert d["addresses_outermost"] >= 6, d["addresses_outermost"]
+print("%d addresses outermost" % d["addresses_outermost"])' 2>&1) &&
+    ok ".cfi_undefined rip inside an ordinary function: ra-mismatch where it cuts stacks; entries that start with it (after endbr64 too) are outermost frames ($out)" ||
+    not_ok ".cfi_undefined rip: one ra-mismatch in cut_short expected" "$out"
+
 # A landing pad after a call that pushed its arguments (clang -O2: stack
 # arguments pushed, DW_CFA_GNU_args_size): the unwinder pops them before it
 # jumps to the pad, so the table's CFA there is right and no error is due.
