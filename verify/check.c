@@ -360,6 +360,26 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
      * context being switched to.  Its rules are not this frame's. */
     if (dw->cfa.kind == CFA_RULE_REG_OFFSET && dw->cfa.reg < STATE_GPRS &&
         dw->cfa.reg != ABI_RSP && st->reg[dw->cfa.reg].kind == AV_ENTRY) {
+        /* But a callee-saved register given back its caller's value (rbp
+         * after an epilogue's pop) is no context: the rule was not moved
+         * back to rsp, and it names the caller's frame.  (Only in a
+         * function entered the ordinary way: a .cold part's entry state is
+         * its parent's, which synthesis may not know.) */
+        const struct absval *v = &st->reg[dw->cfa.reg];
+        if (abi_callee_saved(dw->cfa.reg) && v->reg == dw->cfa.reg && v->off == 0 && c->func &&
+            synth_program_entered_ordinarily(c->prog, (size_t)(c->func - c->prog->index.funcs))) {
+            struct unwind_row syn;
+            struct synth_row_exprs syn_exprs;
+            char d[48], sy[48];
+            synth_row_from_state(st, &syn, &syn_exprs);
+            format_cfa_rule(d, sizeof d, &dw->cfa);
+            format_cfa_rule(sy, sizeof sy, &syn.cfa);
+            add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, sy,
+                        "CFA rule %s reads %s, which holds the caller's value again: the rule was not moved "
+                        "back when it was restored (synthesis: %s)", d, unwind_column_name((int)dw->cfa.reg), sy);
+            r->addresses_checked++;
+            return;
+        }
         r->unchecked[UNCHECKED_OTHER_FRAME]++;
         r->unchecked_total++;
         return;

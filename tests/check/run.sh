@@ -444,6 +444,19 @@ print("%d addresses outermost" % d["addresses_outermost"])' 2>&1) &&
     ok ".cfi_undefined rip inside an ordinary function: ra-mismatch where it cuts stacks; entries that start with it (after endbr64 too) are outermost frames ($out)" ||
     not_ok ".cfi_undefined rip: one ra-mismatch in cut_short expected" "$out"
 
+# A frame-pointer epilogue that leaves the CFA on the restored rbp: found at
+# the ret (it was taken for a context switch and skipped); the right one clean.
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/fp_epilogue.so" tests/check/fp_epilogue.s || exit 1
+out=$("$dwcheck" --format=json "$work/fp_epilogue.so" 2>&1 | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.readline())
+got = [(f["kind"], f["function"], f["address"] - f["function_start"]) for f in d["findings"]]
+assert got == [("cfa-mismatch", "fp_left", 7)], got
+assert d["unchecked"] == 0, d["unchecked"]
+print(d["findings"][0]["message"])' 2>&1) &&
+    ok "the CFA left on rbp after pop %rbp: $out; fp_right clean" ||
+    not_ok "the CFA left on rbp after pop %rbp: one cfa-mismatch at fp_left+0x7 expected" "$out"
+
 # A landing pad after a call that pushed its arguments (clang -O2: stack
 # arguments pushed, DW_CFA_GNU_args_size): the unwinder pops them before it
 # jumps to the pad, so the table's CFA there is right and no error is due.
