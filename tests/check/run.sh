@@ -457,6 +457,19 @@ print(d["findings"][0]["message"])' 2>&1) &&
     ok "the CFA left on rbp after pop %rbp: $out; fp_right clean" ||
     not_ok "the CFA left on rbp after pop %rbp: one cfa-mismatch at fp_left+0x7 expected" "$out"
 
+# A wrong CFA inside a realigned region: found at each of its 4 addresses
+# (they were left unchecked); the right one clean, nothing unchecked.
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/realigned_wrong.so" tests/check/realigned_wrong.s || exit 1
+out=$("$dwcheck" --format=json "$work/realigned_wrong.so" 2>&1 | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.readline())
+got = [(f["kind"], f["function"], f["address"] - f["function_start"], f["addresses"]) for f in d["findings"]]
+assert got == [("cfa-mismatch", "realigned_wrong", 8, 4)], got
+assert d["unchecked"] == 0, d["unchecked"]
+print(d["findings"][0]["message"])' 2>&1) &&
+    ok "a wrong CFA inside a realigned region, at each address: $out; the right one clean" ||
+    not_ok "a wrong CFA inside a realigned region: one cfa-mismatch over 4 addresses expected" "$out"
+
 # A landing pad after a call that pushed its arguments (clang -O2: stack
 # arguments pushed, DW_CFA_GNU_args_size): the unwinder pops them before it
 # jumps to the pad, so the table's CFA there is right and no error is due.
