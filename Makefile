@@ -97,6 +97,7 @@ verify_SRCS := \
 	verify/linear_expr.c \
 	verify/expression_kind.c \
 	verify/transfers.c \
+	verify/own_cfa.c \
 	verify/explain.c \
 	verify/prover.c \
 	verify/rule_eval.c \

@@ -43,7 +43,11 @@ void report_explanation(FILE *out, const char *path, const struct explanation *x
                 (unsigned long long)x->fde_lo, (unsigned long long)x->fde_hi);
     else
         fputs("no FDE covers it\n", out);
-    fprintf(out, "the state there: %s\n\n", x->reached);
+    fprintf(out, "the state there: %s\n", x->reached);
+    if (x->own_cfa)
+        fprintf(out, "the row defines a CFA of its own and gives rsp by a rule: its rules are judged as the "
+                     "canonical row they amount to (the CFA moved to the caller's rsp, offsets with it)\n");
+    fputc('\n', out);
     static const char *const columns[EXCERPT_NCOLUMNS] = {"CFA", "rbx", "rbp", "r12", "r13", "r14", "r15", "ra"};
     fprintf(out, "  %-12s %-28s|%-*s|%s\n", "address", "instruction", 10 * EXCERPT_NCOLUMNS + 1, " DWARF",
             " synthesis");

@@ -18,6 +18,7 @@
 #include "semantics/table_print.h"
 #include "verify/audit_file.h"
 #include "verify/excerpt.h"
+#include "verify/own_cfa.h"
 #include "verify/prover.h"
 #include "verify/rule_eval.h"
 #include "verify/slot_truth.h"
@@ -384,6 +385,11 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         r->unchecked_total++;
         return;
     }
+    /* A row with a CFA of its own (and rsp's rule giving the caller's rsp)
+     * is checked as the canonical row it amounts to (verify/own_cfa). */
+    struct unwind_row canonical;
+    if (own_cfa_canonical(dw, st, &canonical) == 1)
+        dw = &canonical;
     check_call_site(c, in, dw, fde);
     struct rule_answer answer;
     int signal = fde && fde->cie->signal_frame;

@@ -16,6 +16,7 @@
 #include "verify/audit_file.h"
 #include "verify/check.h"
 #include "verify/prover.h"
+#include "verify/own_cfa.h"
 
 /* The state before the instruction at ADDRESS, as synthesis leaves it. */
 struct state_at {
@@ -174,8 +175,9 @@ int explain_address(struct audit_file *af, const struct check_options *opt, uint
     if (!judge.prover)
         return error_set(err, errlen, "out of memory");
     /* The row again: the prover's lookups leave the table where it was. */
-    struct unwind_row row = *dw;
-    explain_rules(out, &at.st, &row, &judge);
+    struct unwind_row row = *dw, canonical;
+    out->own_cfa = own_cfa_canonical(&row, &at.st, &canonical) == 1;
+    explain_rules(out, &at.st, out->own_cfa ? &canonical : &row, &judge);
     prover_free(judge.prover);
     return 0;
 }

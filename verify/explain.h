@@ -44,6 +44,8 @@ struct explanation {
     int covered;                    /* an FDE covers the address */
     uint64_t fde_offset, fde_lo, fde_hi;
     char reached[120];              /* how the state there was reached */
+    int own_cfa;                    /* the row has a CFA of its own: judged as the canonical row
+                                       it amounts to (verify/own_cfa) */
     struct excerpt code;            /* the window, both rows */
     size_t nrules;
     struct explained_rule rules[9]; /* the CFA, the callee-saved registers, ra */

@@ -470,6 +470,19 @@ print(d["findings"][0]["message"])' 2>&1) &&
     ok "a wrong CFA inside a realigned region, at each address: $out; the right one clean" ||
     not_ok "a wrong CFA inside a realigned region: one cfa-mismatch over 4 addresses expected" "$out"
 
+# Rows with a CFA of their own and rsp's own rule (GHC's StgRun): judged as
+# the canonical rows they amount to, right ones clean; a wrong rsp rule found.
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/own_cfa.so" tests/check/own_cfa.s || exit 1
+out=$("$dwcheck" --format=json "$work/own_cfa.so" 2>&1 | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.readline())
+got = sorted(set(f["function"] for f in d["findings"]))
+assert got == ["own_cfa_wrong"], got
+assert d["unchecked"] == 0, d["unchecked"]
+print(len(d["findings"]))' 2>&1) &&
+    ok "a CFA of its own with rsp's own rule: the right rows clean, the wrong one's $out findings" ||
+    not_ok "a CFA of its own: findings in own_cfa_wrong only" "$out"
+
 # A landing pad after a call that pushed its arguments (clang -O2: stack
 # arguments pushed, DW_CFA_GNU_args_size): the unwinder pops them before it
 # jumps to the pad, so the table's CFA there is right and no error is due.
