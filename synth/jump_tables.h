@@ -89,6 +89,15 @@ struct address_taken_labels {
  * into JT (zeroed before): from the code's patterns, else from KT.  INDEX
  * (may be NULL) tells which function a case outside this one belongs to.
  * Returns 0, or -1 when out of memory. */
+/* Is the conditional jump at index I of FC a switch's bound check: an
+ * indirect jump within the next six instructions, nothing but
+ * straight-line code between (cmp; ja DEFAULT; table load; jmp *)?  Its
+ * target is the switch's default, which LLVM and GCC lay out anywhere when
+ * they know it unreachable: in another function's middle, or among
+ * another function's cold code: not a transfer the row there must
+ * describe (verify/check does not check it). */
+int jump_tables_bounds_a_switch(const struct function_code *fc, size_t i);
+
 int jump_tables_resolve(struct jump_tables *jt, const struct function_code *fc, struct elf_file *ef,
                         const struct function_index *index, const struct known_tables *kt);
 

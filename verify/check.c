@@ -16,6 +16,7 @@
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
 #include "semantics/table_print.h"
+#include "synth/jump_tables.h"
 #include "verify/audit_file.h"
 #include "verify/excerpt.h"
 #include "verify/own_cfa.h"
@@ -214,25 +215,14 @@ static void report_cross_fde(struct checker *c, uint64_t from, const struct cfi_
     c->cx = NULL;
 }
 
-/* Is IN the bound check of a switch (cmp; ja DEFAULT; ...; jmp *table)?
- * Its default may be code no value reaches, laid out in another function
- * (LLVM knows ranges the compare does not show): a jump there is not
- * checked against that function's row, as cases past a table's bound are
- * not.  Looks at the few instructions after it, in the function's IR. */
+/* Is IN the bound check of a switch (synth/jump_tables)?  A jump to its
+ * default is not checked against the row there, as cases past a table's
+ * bound are not.  In the code being observed. */
 static int bounds_a_switch(const struct checker *c, const struct ir_insn *in)
 {
     const struct function_code *code = c->prog->session.observed;
-    const struct ir_insn *insns = code ? code->insns : NULL;
-    size_t n = code ? code->n : 0;
-    if (!insns || in < insns || in >= insns + n)
-        return 0;
-    for (const struct ir_insn *next = in + 1; next < insns + n && next <= in + 6; next++) {
-        if (next->flow == IR_FLOW_JUMP_INDIRECT)
-            return 1;
-        if (next->flow != IR_FLOW_NEXT)
-            return 0;
-    }
-    return 0;
+    return code && in >= code->insns && in < code->insns + code->n &&
+           jump_tables_bounds_a_switch(code, (size_t)(in - code->insns));
 }
 
 /* A ret that does not pop the return address; a jump into another FDE
