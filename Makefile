@@ -98,6 +98,7 @@ verify_SRCS := \
 	verify/expression_kind.c \
 	verify/transfers.c \
 	verify/own_cfa.c \
+	verify/fde_coverage.c \
 	verify/explain.c \
 	verify/prover.c \
 	verify/rule_eval.c \

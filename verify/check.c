@@ -19,6 +19,7 @@
 #include "synth/jump_tables.h"
 #include "verify/audit_file.h"
 #include "verify/excerpt.h"
+#include "verify/fde_coverage.h"
 #include "verify/own_cfa.h"
 #include "verify/prover.h"
 #include "verify/rule_eval.h"
@@ -438,159 +439,13 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     check_transfer(c, in, st, fde);
 }
 
-/* FDEs whose range is not code of the file (cfi_reader.h): the lookup and
- * synthesis leave them out, so they are reported here, in section order. */
-static void check_fde_faults(struct checker *c, const struct cfi_section *s)
+/* A coverage finding (verify/fde_coverage), on its own: in no function's
+ * list of findings, never merged with another. */
+static void coverage_finding(void *arg, enum finding_kind kind, uint64_t addr, const char *message)
 {
-    for (size_t i = 0; i < s->nfdes; i++) {
-        const struct cfi_fde *f = &s->fdes[i];
-        unsigned long long off = f->offset, lo = f->pc_begin, range = f->pc_range, hi = lo + range;
-        c->func_first_finding = c->r->nfindings;
-        if (f->fault == FDE_RANGE_WRAPS)
-            add_finding(c, FINDING_MALFORMED_CFI, -1, lo, NULL, NULL,
-                        "FDE at offset 0x%llx: its range, 0x%llx bytes from 0x%llx, wraps around the "
-                        "address space", off, range, lo);
-        else if (f->fault == FDE_PAST_SEGMENT)
-            add_finding(c, FINDING_MALFORMED_CFI, -1, lo, NULL, NULL,
-                        "FDE at offset 0x%llx covers [0x%llx, 0x%llx), 0x%llx bytes, past the end of "
-                        "the executable segment it starts in", off, lo, hi, range);
-        else if (f->fault == FDE_NOT_CODE)
-            add_finding(c, FINDING_FDE_NO_CODE, -1, lo, NULL, NULL,
-                        "FDE at offset 0x%llx covers [0x%llx, 0x%llx), which is not code", off, lo, hi);
-    }
-}
-
-/* Whole-table findings: overlaps, FDEs without code, malformed programs. */
-static void check_fdes(struct checker *c, struct elf_file *ef)
-{
-    struct fde_lookup *l = c->dw;
-    c->func = NULL;
-    check_fde_faults(c, l->ev.section);
-    for (size_t i = 0; i < l->n; i++) {
-        const struct cfi_fde *f = l->by_pc[i];
-        c->func_first_finding = c->r->nfindings;
-        struct elf_section *sec = elf_file_section_at(ef, f->pc_begin);
-        if (!sec || !(sec->flags & SHF_EXECINSTR) || f->pc_range > sec->size ||
-            f->pc_begin - sec->addr > sec->size - f->pc_range)
-            add_finding(c, FINDING_FDE_NO_CODE, -1, f->pc_begin, NULL, NULL,
-                        "FDE at offset 0x%llx covers [0x%llx, 0x%llx), which is not code",
-                        (unsigned long long)f->offset, (unsigned long long)f->pc_begin,
-                        (unsigned long long)(f->pc_begin + f->pc_range));
-        if (i > 0) {
-            const struct cfi_fde *p = l->by_pc[i - 1];
-            if (f->pc_begin < p->pc_begin + p->pc_range)
-                add_finding(c, FINDING_FDE_OVERLAP, -1, f->pc_begin, NULL, NULL,
-                            "FDEs at offsets 0x%llx and 0x%llx both cover 0x%llx",
-                            (unsigned long long)p->offset, (unsigned long long)f->offset,
-                            (unsigned long long)f->pc_begin);
-        }
-        struct unwind_table t;
-        struct cfa_error e;
-        if (cfi_eval_fde_table(&l->ev, f, &t, &e) == 0)
-            unwind_table_release(&t);
-        else
-            add_finding(c, FINDING_MALFORMED_CFI, -1, f->pc_begin, NULL, NULL,
-                        "FDE at offset 0x%llx: %s (instruction byte %zu)", (unsigned long long)f->offset,
-                        e.reason ? e.reason : "malformed", e.offset);
-    }
-}
-
-/* A function symbol whose code no FDE covers, in a file that has FDEs. */
-static void check_gap(struct checker *c, const struct function_range *f)
-{
-    if (f->source != FUNC_FROM_SYMBOL || f->flaw)
-        return;
-    for (uint64_t a = f->lo; a < f->hi;) {
-        const struct cfi_fde *fde = fde_lookup_fde(c->dw, a);
-        if (!fde) {
-            add_finding(c, FINDING_FDE_GAP, -1, a, NULL, NULL,
-                        "code of %s from 0x%llx has no FDE: unwinding through it fails",
-                        f->name[0] ? f->name : "this function", (unsigned long long)a);
-            return;
-        }
-        a = fde->pc_begin + fde->pc_range;
-    }
-}
-
-/* The first instruction in [A, END) that is not padding (nop, int3), or END. */
-static uint64_t skip_padding(struct checker *c, struct elf_file *ef, uint64_t a, uint64_t end)
-{
-    struct elf_section *sec = elf_file_section_at(ef, a);
-    uint64_t n;
-    char err[ELF_FILE_ERRLEN];
-    const uint8_t *bytes = sec && sec->type != SHT_NOBITS ? elf_file_section_bytes(ef, sec, &n, err, sizeof err) : NULL;
-    if (!bytes || end - sec->addr > n)
-        return end;
-    while (a < end) {
-        struct ir_insn in;
-        unsigned len = x86_decode(c->prog->decoder, bytes + (a - sec->addr), end - a, a, &in);
-        if (!len || !in.is_padding)
-            return a;
-        a += len;
-    }
-    return end;
-}
-
-/* Does the code of the function that ends at A run into [A, END): its last
- * instruction falling through, or a jump of it landing there?  (Bytes
- * nothing runs into are data a symbol's size also holds, such as
- * perlasm's strings after a function's ret.) */
-static int runs_into(struct checker *c, uint64_t a, uint64_t end)
-{
-    size_t fi = function_index_at(&c->prog->index, a - 1);
-    struct function_code code;
-    if (fi == (size_t)-1 || synth_program_code(c->prog, fi, &code) != 0)
-        return 0;
-    int into = 0;
-    for (size_t k = 0; k < code.n && !into; k++) {
-        const struct ir_insn *in = &code.insns[k];
-        int jumps = in->flow == IR_FLOW_JUMP || in->flow == IR_FLOW_COND;
-        int falls = in->flow == IR_FLOW_NEXT || in->flow == IR_FLOW_COND || in->flow == IR_FLOW_CALL ||
-                    in->flow == IR_FLOW_CALL_INDIRECT;
-        into = (jumps && in->target >= a && in->target < end) || (falls && in->addr + in->len == a);
-    }
-    synth_program_code_release(c->prog, fi, &code);
-    return into;
-}
-
-/* Code inside a symbol's range that its FDEs stop short of (a
- * .cfi_endproc before the function's end, which the code runs into):
- * unwinding fails there as in a function with no FDE.  Padding is no
- * code.  (A symbol that starts outside every FDE is check_gap's.) */
-static void check_uncovered_code(struct checker *c, struct elf_file *ef)
-{
-    const struct function_index *ix = &c->prog->index;
-    uint64_t reported = 0;
-    c->func = NULL;
-    for (size_t k = 0; k < ix->nnames && !c->oom; k++) {
-        const struct named_address *na = &ix->names[k];
-        uint64_t end = na->addr + na->size;
-        if (!na->size || end < na->addr || !fde_lookup_fde(c->dw, na->addr))
-            continue;
-        for (uint64_t a = na->addr; a < end;) {
-            const struct cfi_fde *fde = fde_lookup_fde(c->dw, a);
-            if (fde) {
-                a = fde->pc_begin + fde->pc_range;
-                continue;
-            }
-            if (!runs_into(c, a, end))
-                break;
-            uint64_t code = skip_padding(c, ef, a, end);
-            if (code < end && fde_lookup_fde(c->dw, code)) {
-                a = code;   /* padding, then the next part's FDE */
-                continue;
-            }
-            if (code < end && code != reported) {
-                c->func_first_finding = c->r->nfindings;
-                add_finding(c, FINDING_FDE_GAP, -1, code, NULL, NULL,
-                            "code of %s from 0x%llx has no FDE (its FDEs end at 0x%llx): unwinding through it fails",
-                            na->name[0] ? na->name : "this function", (unsigned long long)code,
-                            (unsigned long long)a);
-                reported = code;
-            }
-            break;
-        }
-    }
+    struct checker *c = arg;
+    c->func_first_finding = c->r->nfindings;
+    add_finding(c, kind, -1, addr, NULL, NULL, "%s", message);
 }
 
 /* The code around a finding, for the first EXCERPT_MAX_FINDINGS findings
@@ -658,19 +513,21 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     if (!c.judge.prover)
         return error_set(err, errlen, "out of memory");
     r->fdes = prog->eh.nfdes;
-    check_fdes(&c, &af->ef);
+    c.func = NULL;
+    fde_coverage_table(c.dw, &af->ef, coverage_finding, &c);
     for (size_t i = 0; i < prog->index.nfuncs && !c.oom; i++) {
         struct synth_outcome outcome;
         c.func = &prog->index.funcs[i];
         c.func_first_finding = r->nfindings;
         c.last_fde = NULL;
-        check_gap(&c, c.func);
+        fde_coverage_function(c.dw, c.func, coverage_finding, &c);
         if (synth_program_observe(prog, i, observe, collect_table_case, &c, &outcome) != 0 &&
             fde_lookup_fde(c.dw, c.func->lo))
             r->functions_unchecked++;
         check_table_cases(&c);
     }
-    check_uncovered_code(&c, &af->ef);
+    c.func = NULL;
+    fde_coverage_tails(&af->prog, c.dw, coverage_finding, &c);
     if (!c.oom) {
         gather_excerpts(&c, prog);
         name_findings(&c, &af->ef);
