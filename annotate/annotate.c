@@ -437,19 +437,20 @@ static int verify_result(struct session *s, const struct rewritten *out)
         s->unchecked = 1;
         return 0;
     }
-    /* Expression rules (the .cfi_escape of a realigned frame) are z3's to
-     * prove: one it cannot decide is CFI not checked. */
+    /* Expression rules (the .cfi_escape of a realigned frame) are the
+     * prover's (verify/prover: exact linear evaluation, then z3): one it
+     * cannot decide is CFI not checked. */
     size_t proved = 0, undecided = 0;
     for (int k = 0; k < EXPRESSION_KINDS; k++) {
         proved += cr.expression_verdicts[k][RULE_HOLDS];
         undecided += cr.expression_verdicts[k][RULE_UNDECIDED];
     }
     if (undecided) {
-        message(s->r, "z3 could not decide %zu expression rules of the result (at instruction addresses): "
+        message(s->r, "the prover could not decide %zu expression rules of the result (at instruction addresses): "
                 "that CFI is not checked", undecided);
         s->unchecked = 1;
     } else if (proved && s->o->verbose) {
-        message(s->r, "z3 proved the expression rules of the result at %zu instruction addresses", proved);
+        message(s->r, "the prover proved the expression rules of the result at %zu instruction addresses", proved);
     }
     struct elf_file ef;
     struct symbols sy = {0};

@@ -275,19 +275,29 @@ static int cu_rows(Dwarf_Debug dbg, Dwarf_Die cu, debug_line_fn fn, void *arg)
     return rc;
 }
 
+/* libdwarf's handle on EF into *DBG: 1; 0 when EF has no DWARF; -1 with a
+ * reason in ERR. */
+static int dwarf_open(struct elf_file *ef, Dwarf_Debug *dbg, char *err, size_t errlen)
+{
+    Dwarf_Error derr = NULL;
+    *dbg = NULL;
+    int rc = dwarf_elf_init_b(ef->elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, dbg, &derr);
+    if (rc == DW_DLV_OK)
+        return 1;
+    if (rc != DW_DLV_NO_ENTRY)
+        error_set(err, errlen, "libdwarf cannot read the line table: %s", derr ? dwarf_errmsg(derr) : "?");
+    if (derr)
+        dwarf_dealloc_error(NULL, derr);
+    return rc == DW_DLV_NO_ENTRY ? 0 : -1;
+}
+
 int debug_line_rows(struct elf_file *ef, debug_line_fn fn, void *arg, char *err, size_t errlen)
 {
-    Dwarf_Debug dbg = NULL;
+    Dwarf_Debug dbg;
     Dwarf_Error derr = NULL;
-    int rc = dwarf_elf_init_b(ef->elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &derr);
-    if (rc == DW_DLV_NO_ENTRY)
-        return 0;   /* no DWARF at all */
-    if (rc != DW_DLV_OK) {
-        error_set(err, errlen, "libdwarf cannot read the line table: %s", derr ? dwarf_errmsg(derr) : "?");
-        if (derr)
-            dwarf_dealloc_error(NULL, derr);
-        return -1;
-    }
+    int rc = dwarf_open(ef, &dbg, err, errlen);
+    if (rc <= 0)
+        return rc;   /* no DWARF at all: no rows */
     rc = 0;
     while (rc == 0) {
         Dwarf_Unsigned header_length, abbrev_offset, type_offset, next_cu;
@@ -354,14 +364,12 @@ static void read_unit_of(struct debug_info *di, uint64_t addr)
 {
     Dwarf_Error derr = NULL;
     if (!di->dwarf) {
-        Dwarf_Debug dbg = NULL;
+        Dwarf_Debug dbg;
         Dwarf_Arange *aranges = NULL;
         Dwarf_Signed n = 0;
-        struct elf_file *ef = di->have_debug ? &di->debug : di->object;
-        if (dwarf_elf_init_b(ef->elf, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &derr) != DW_DLV_OK) {
-            if (derr)
-                dwarf_dealloc_error(NULL, derr);
-            di->lines_read = 1;   /* no DWARF: no lines */
+        char err[ELF_FILE_ERRLEN];
+        if (dwarf_open(di->have_debug ? &di->debug : di->object, &dbg, err, sizeof err) <= 0) {
+            di->lines_read = 1;   /* no DWARF, or unreadable: no lines */
             return;
         }
         di->dwarf = dbg;

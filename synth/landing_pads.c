@@ -84,7 +84,10 @@ static int args_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
 }
 
 /* The ranges of FDE where DW_CFA_GNU_args_size is not 0 (the program run
- * for that alone: the rules do not matter here).  -1 when out of memory. */
+ * for that alone, from an empty state: the rules do not matter here, and
+ * no CIE sets a size).  The instructions' own address is not known here,
+ * so a pc-relative DW_CFA_set_loc (which compilers do not write) would
+ * misplace the ranges.  -1 when out of memory. */
 static int find_args_sizes(struct landing_pads *lp, const struct cfi_fde *fde)
 {
     struct cfa_cie_params params = cfa_cie_params_of(fde->cie, 0);

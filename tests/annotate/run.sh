@@ -46,14 +46,14 @@ for f in frames.s intel.s cpp.S; do
 done
 
 # 1b. The expression rules written (.cfi_escape: ann_realign, ann_drap) are
-#     proved by z3 in the result before it is written, not taken on trust.
+#     proved by the prover in the result before it is written, not taken on trust.
 escapes=$(grep -c '\.cfi_escape' "$work/frames.s")
-proved=$(sed -n 's/.*z3 proved the expression rules of the result at \([0-9]*\) instruction addresses.*/\1/p' \
+proved=$(sed -n 's/.*the prover proved the expression rules of the result at \([0-9]*\) instruction addresses.*/\1/p' \
          "$work/frames.s.log")
 if [ "$escapes" -gt 0 ] && [ "${proved:-0}" -gt 0 ] && ! grep -q 'could not decide' "$work/frames.s.log"; then
-    ok "frames.s: $escapes .cfi_escape expression rules written, z3 proved them at $proved addresses"
+    ok "frames.s: $escapes .cfi_escape expression rules written, the prover proved them at $proved addresses"
 else
-    not_ok "frames.s: the expression rules written are proved by z3 ($escapes written)" "$(cat "$work/frames.s.log")"
+    not_ok "frames.s: the expression rules written are proved by the prover ($escapes written)" "$(cat "$work/frames.s.log")"
 fi
 
 # 2. Directives derived by hand from the code.
