@@ -215,7 +215,8 @@ void dataflow_fixpoint(struct dataflow *df)
                  * (GCC's .cold parts): either continues this frame. */
                 df->returns = 1;
                 df->clobbered = ~0u;
-                dataflow_leave(df, in->addr, in->target, 0, &out);
+                dataflow_leave(df, in->addr, in->target,
+                               jump_tables_bounds_a_switch(fc, last) ? SYNTH_EXIT_SWITCH_DEFAULT : 0, &out);
             }
             break;
         }

@@ -127,8 +127,10 @@ static void record_jump(struct pass_one *po, size_t j, uint64_t target, int kind
             return;
         }
         *p->entry[j] = *st;
+        p->by_defaults_only[j] = kind == SYNTH_EXIT_SWITCH_DEFAULT;
     } else {
         abs_state_join(p->entry[j], st);
+        p->by_defaults_only[j] &= kind == SYNTH_EXIT_SWITCH_DEFAULT;
     }
 }
 
@@ -179,24 +181,32 @@ static uint32_t callee_at(void *arg, uint64_t target)
     return p->preserved[j] | (p->noreturn[j] ? SYNTH_NEVER_RETURNS : 0);
 }
 
-static int first_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
+struct row_at {
+    uint64_t addr;
+    struct cfi_state row;
+};
+
+static int row_at(void *arg, const struct cfi_state *st, uint64_t new_loc)
 {
-    (void)new_loc;
-    *(struct cfi_state *)arg = *st;
-    return 1;   /* stop: the first row is all we need */
+    struct row_at *want = arg;
+    if (new_loc <= want->addr)
+        return 0;
+    want->row = *st;
+    return 1;   /* stop: the row that covers ADDR is all we need */
 }
 
-/* The state FDE's first row describes, when its CFA is rsp-based and the
+/* The state FDE's row at ADDR describes, when its CFA is rsp-based and the
  * return address at CFA-8: rsp, and the callee-saved registers it says are
  * saved (their entry values in those slots; the registers themselves
  * unknown, the code before may have used them).  Returns 0, or -1. */
-static int entry_row_state(struct cfi_eval *ev, const struct cfi_fde *fde, struct abs_state *out)
+static int entry_row_state(struct cfi_eval *ev, const struct cfi_fde *fde, uint64_t addr, struct abs_state *out)
 {
-    struct cfi_state first, final;
+    struct row_at want = {.addr = addr};
+    struct cfi_state final;
     struct cfa_error err;
     int all_nops;
-    int rc = cfi_eval_fde(ev, fde, first_row, &first, &final, &all_nops, &err);
-    const struct cfi_state *st = rc == 1 ? &first : rc == 0 ? &final : NULL;
+    int rc = cfi_eval_fde(ev, fde, row_at, &want, &final, &all_nops, &err);
+    const struct cfi_state *st = rc == 1 ? &want.row : rc == 0 ? &final : NULL;
     if (!st || st->cfa.kind != CFA_RULE_REG_OFFSET || st->cfa.reg != ABI_RSP ||
         st->col[ABI_RA].kind != REG_RULE_OFFSET || st->col[ABI_RA].offset != ABI_ENTRY_RA_OFFSET)
         return -1;
@@ -245,7 +255,7 @@ static int entry_is_guess(const struct synth_program *p, size_t i)
      * a padding byte at the FDE's start, then the pad, entered only by the
      * unwinder.  (Elsewhere the entry at the start is kept: jumps recorded in
      * pass one from fragments it entered by guess are no better.) */
-    return p->padded_start[i];
+    return p->padded_start[i] != 0;
 }
 
 /* The request that runs function I with what pass one learnt. */
@@ -271,7 +281,11 @@ static void take_code(struct synth_program *p, size_t i, struct ir_insn *insns, 
             if (j != (size_t)-1)
                 p->called[j] = 1;
         }
-    p->padded_start[i] = n > 1 && insns[0].is_padding;
+    size_t lead = 0;
+    while (lead + 1 < n && insns[lead].is_padding)
+        lead++;
+    uint64_t padding = lead ? insns[lead].addr - insns[0].addr : 0;
+    p->padded_start[i] = (uint8_t)(padding < 255 ? padding : 255);
     size_t bytes = n * sizeof *insns;
     if (!insns || bytes > SYNTH_IR_BUDGET - p->ir_bytes) {
         free(insns);
@@ -318,8 +332,15 @@ static void drop_entries_of_functions(struct synth_program *p)
 /* Unnamed trampolines nothing calls or jumps to (the dynamic linker's lazy
  * resolver, entered from the PLT with two more words pushed) start in the
  * frame their FDE's first row describes: that row is their entry contract,
- * which no caller in this file can confirm or refute.  Named functions may be
- * called from elsewhere, so they keep the ABI's entry. */
+ * which no caller in this file can confirm or refute.  When the FDE starts at
+ * the padding before the code (a lone `xchg %ax,%ax` kept with the CIE's row),
+ * the contract is the row at the first instruction the padding leads to.
+ * Named functions may be called from elsewhere, so they keep the ABI's entry.
+ *
+ * Likewise a fragment that only switches' bound checks jump to: a default
+ * compilers know unreachable lands anywhere (the end of an empty cold
+ * section, another function's cold code), and verify/check does not check
+ * that jump, so its frame is no evidence where the row there disagrees. */
 static void take_entry_contracts(struct synth_program *p)
 {
     struct cfi_eval ev;
@@ -327,12 +348,30 @@ static void take_entry_contracts(struct synth_program *p)
         return;
     for (size_t i = 0; i < p->index.nfuncs; i++) {
         const struct function_range *f = &p->index.funcs[i];
-        if (p->entry[i] || p->called[i] || !f->fde || f->name[0])
+        int by_defaults = p->entry[i] && p->by_defaults_only[i];
+        if ((p->entry[i] && !by_defaults) || p->called[i] || !f->fde || f->name[0] || p->padded_start[i] == 255)
             continue;
         struct abs_state contract;
-        if (entry_row_state(&ev, f->fde, &contract) != 0 ||
-            contract.reg[ABI_RSP].off == -ABI_ENTRY_CFA_OFFSET)
+        uint64_t at = by_defaults ? f->lo : f->lo + p->padded_start[i];
+        if (entry_row_state(&ev, f->fde, at, &contract) != 0)
             continue;
+        if (by_defaults) {
+            const struct absval *was = &p->entry[i]->reg[ABI_RSP], *row = &contract.reg[ABI_RSP];
+            if (was->kind != row->kind || was->off != row->off)
+                *p->entry[i] = contract;
+            continue;
+        }
+        if (contract.reg[ABI_RSP].off == -ABI_ENTRY_CFA_OFFSET)
+            continue;
+        if (p->padded_start[i]) {
+            /* Entered past the padding: the padding keeps the ABI's guess. */
+            struct synth_entry *n = realloc(p->inner[i], (p->ninner[i] + 1) * sizeof *n);
+            if (!n)
+                break;
+            p->inner[i] = n;
+            n[p->ninner[i]++] = (struct synth_entry){f->lo + p->padded_start[i], 0, contract};
+            continue;
+        }
         if (!(p->entry[i] = malloc(sizeof *p->entry[i])))
             break;
         *p->entry[i] = contract;
@@ -450,8 +489,9 @@ int synth_program_open(struct synth_program *p, struct elf_file *ef, char *eh_er
     p->noreturn = calloc(n + 1, 1);
     p->preserved = calloc(n + 1, sizeof *p->preserved);
     p->padded_start = calloc(n + 1, 1);
+    p->by_defaults_only = calloc(n + 1, 1);
     if (!p->entry || !p->inner || !p->ninner || !p->called || !p->noreturn || !p->preserved || !p->insns ||
-        !p->ninsns || !p->padded_start) {
+        !p->ninsns || !p->padded_start || !p->by_defaults_only) {
         snprintf(err, errlen, "out of memory");
         synth_program_close(p);
         return -1;
@@ -551,6 +591,7 @@ void synth_program_close(struct synth_program *p)
     free(p->insns);
     free(p->ninsns);
     free(p->padded_start);
+    free(p->by_defaults_only);
     free(p->called);
     free(p->noreturn);
     free(p->preserved);

@@ -45,7 +45,9 @@ struct synth_program {
     uint8_t *called;            /* per function: some direct call targets it */
     uint8_t *noreturn;          /* per function: found never to return */
     uint32_t *preserved;        /* per function: caller-saved registers it gives back */
-    uint8_t *padded_start;      /* per function: its code starts with padding, more follows */
+    uint8_t *by_defaults_only;  /* per function: only switches' defaults jump to its start */
+    uint8_t *padded_start;      /* per function: the bytes of padding its code starts with when
+                                 * more follows (0: none; at most 255) */
     struct ir_insn **insns;     /* per function: its IR from pass one, or NULL (decoded again
                                  * when needed: kept within SYNTH_IR_BUDGET bytes a file) */
     size_t *ninsns;

@@ -80,9 +80,12 @@ typedef void (*synth_insn_fn)(void *arg, const struct ir_insn *in, const struct 
  * (0), a call (SYNTH_EXIT_CALL), or a case of a jump table that the code
  * bounds (SYNTH_EXIT_TABLE_CASE: into the function's .cold part, if the
  * bound is the table's; a compare that bounds something else, which LLVM's
- * known value ranges allow, makes it the next function's data). */
+ * known value ranges allow, makes it the next function's data), or a
+ * switch's bound check (SYNTH_EXIT_SWITCH_DEFAULT: its default, which
+ * compilers place anywhere when they know it unreachable). */
 #define SYNTH_EXIT_CALL 1
 #define SYNTH_EXIT_TABLE_CASE 2
+#define SYNTH_EXIT_SWITCH_DEFAULT 3
 typedef void (*synth_exit_fn)(void *arg, uint64_t from, uint64_t target, int kind, const struct abs_state *st);
 
 /* A place other code jumps into, with the state the jumps carry. */

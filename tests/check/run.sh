@@ -418,7 +418,7 @@ assert got == want, got
 assert d["cross_fde_jumps_checked"] >= 5, d["cross_fde_jumps_checked"]
 assert d["rets_checked"] >= 4, d["rets_checked"]
 print("%d jumps into other FDEs, %d rets decided" % (d["cross_fde_jumps_checked"], d["rets_checked"]))' 2>&1) &&
-    ok "transfers: a jump and a jump-table case into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; the right ones, and a switch whose bound check jumps into another function, clean ($msg)" ||
+    ok "transfers: a jump and a jump-table case into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; the right ones, a switch whose bound check jumps into another function, and one whose default is a piece of another frame, clean ($msg)" ||
     not_ok "transfers: exactly the expected findings" "$msg"
 
 # audit_json FILE PYTHON: dwcheck's JSON object for FILE as `d` and its
@@ -481,6 +481,18 @@ assert d["unchecked"] == 0, d["unchecked"]
 print(len(got))') &&
     ok "a CFA of its own with rsp's own rule: the right rows clean, the wrong one's $out findings" ||
     not_ok "a CFA of its own: findings in own_cfa_wrong only" "$out"
+
+# Unnamed trampolines entered past the padding their FDE starts with, one
+# word pushed: the row after the padding is their entry; the right one clean,
+# the wrong one's rows after its frame is allocated found.
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/padded_trampoline.so" tests/check/padded_trampoline.s || exit 1
+out=$(audit_json "$work/padded_trampoline.so" '
+assert [(g[0], g[2], g[3]) for g in got] == [("cfa-mismatch", 6, 4)], got
+wrong = [f for f in d["findings"]][0]
+assert (wrong["dwarf"], wrong["synth"]) == ("rsp+88", "rsp+96"), wrong
+print("%s+0x%x" % (got[0][1], got[0][2]))') &&
+    ok "trampolines entered past their FDE's padding with a word pushed: the right one clean, the wrong one found at $out" ||
+    not_ok "padded trampolines: one cfa-mismatch in the wrong one expected" "$out"
 
 # A landing pad after a call that pushed its arguments (clang -O2: stack
 # arguments pushed, DW_CFA_GNU_args_size): the unwinder pops them before it

@@ -15,7 +15,11 @@
 #    part describes the frame: clean, the case checked;
 #  - switch_default_elsewhere's bound check (cmp; ja) jumps into the middle
 #    of another function, as LLVM lays out a default it knows unreachable:
-#    not a transfer the table must describe, clean.
+#    not a transfer the table must describe, clean;
+#  - switch_default_at_fragment's bound check jumps to the start of an
+#    unnamed piece of another, larger frame (CFA = rsp+368: a cold part's
+#    unreachable opcode handler, which the linker placed there): that
+#    piece is entered in its own row's frame, not the switch's: clean.
 	.text
 	.globl	into_cold_wrong
 	.type	into_cold_wrong, @function
@@ -249,3 +253,46 @@ default_holder:
 	ret
 	.cfi_endproc
 	.size	default_holder, .-default_holder
+
+	.globl	switch_default_at_fragment
+	.type	switch_default_at_fragment, @function
+switch_default_at_fragment:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	cmpq	$1, %rdi
+	ja	.Lfragment_of_another_frame
+	leaq	.Lswitch_default_at_fragment_table(%rip), %rdx
+	movslq	(%rdx,%rdi,4), %rax
+	addq	%rdx, %rax
+	jmp	*%rax
+.Lswitch_default_at_fragment_case0:
+	movl	$3, %eax
+	popq	%rbx
+	.cfi_remember_state
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rbx
+	ret
+	.cfi_restore_state
+.Lswitch_default_at_fragment_case1:
+	movl	$4, %eax
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	.cfi_restore %rbx
+	ret
+	.cfi_endproc
+	.size	switch_default_at_fragment, .-switch_default_at_fragment
+	.section	.rodata
+	.p2align 2
+.Lswitch_default_at_fragment_table:
+	.long	.Lswitch_default_at_fragment_case0-.Lswitch_default_at_fragment_table
+	.long	.Lswitch_default_at_fragment_case1-.Lswitch_default_at_fragment_table
+	.text
+
+.Lfragment_of_another_frame:
+	.cfi_startproc
+	.cfi_def_cfa_offset 368
+	movq	%r15, 0x38(%r12)
+	ud2
+	.cfi_endproc
