@@ -56,7 +56,7 @@ LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 # alone (layers.ok, before any program): a dependency that runs back up, or
 # sideways to a later stage, is an undefined symbol there and fails the build.
 # The front ends' own modules (tools/) are the last stage.
-STAGES := object semantics synth verify report annotate compile tools
+STAGES := object semantics synth verify report repair annotate compile tools
 object_SRCS := \
 	object/error.c \
 	object/elf_file.c \
@@ -64,6 +64,7 @@ object_SRCS := \
 	object/command.c \
 	object/signals.c \
 	object/output_file.c \
+	object/elf_rewrite.c \
 	object/identity.c \
 	object/debug_info.c
 semantics_SRCS := \
@@ -74,6 +75,7 @@ semantics_SRCS := \
 	semantics/cfi_reader.c \
 	semantics/cfi_eval.c \
 	semantics/cfi_encode.c \
+	semantics/eh_frame_write.c \
 	semantics/fde_lookup.c \
 	semantics/lsda.c \
 	semantics/table_print.c
@@ -106,7 +108,8 @@ verify_SRCS := \
 	verify/agreement.c \
 	verify/finding.c \
 	verify/excerpt.c \
-	verify/check.c
+	verify/check.c \
+	verify/validated_table.c
 report_SRCS := \
 	report/json_string.c \
 	report/explain_report.c \
@@ -114,7 +117,11 @@ report_SRCS := \
 	report/text_report.c \
 	report/sarif_report.c \
 	report/html_report.c \
-	report/json_record.c
+	report/json_record.c \
+	report/repair_report.c
+repair_SRCS := \
+	repair/eh_frame_build.c \
+	repair/repair_file.c
 annotate_SRCS := \
 	annotate/cfi_text.c \
 	annotate/asm_source.c \
@@ -132,7 +139,8 @@ tools_SRCS := \
 	tools/run_report.c \
 	tools/result_cache.c \
 	tools/shard.c \
-	tools/merge.c
+	tools/merge.c \
+	tools/dwsynth_repair.c
 
 LIB_SRCS := $(foreach s,$(STAGES),$($(s)_SRCS))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -154,10 +162,10 @@ RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_parse test_unwind_table \
 	test_abstract_state test_dataflow test_emit_row test_cfi_reader test_x86_unknown test_finding \
-	test_worker_pool test_slot_truth test_cfi_encode
+	test_worker_pool test_slot_truth test_cfi_encode test_eh_frame_write test_elf_rewrite
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all check check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
+.PHONY: all check check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
         check-mutants fuzz-mutants mutants-tools install clean run deps
 all: $(TOOL_BINS) $(LAYERS_OK) $(RUNTIME_A) $(RUNTIME_SO)
 
@@ -230,7 +238,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 include corpus/corpus.mk
 
 # ---- tests ---------------------------------------------------------------------
-check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-prove check-bugs check-mutants check-fuzz check-merge
+check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge
 
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
 check-setup:
@@ -349,6 +357,10 @@ $(BUILD)/tests/test_annotate: $(BUILD)/obj/tests/annotate/test_annotate.o $(LIB)
 check-annotate: $(TOOL_BINS) $(BUILD)/tests/test_annotate
 	@tests/run-unit.sh $(BUILD)/tests/test_annotate
 	@tests/annotate/run.sh $(BUILD)
+
+# dwsynth repair judged by libgcc, gdb and dwcheck on the copies it writes.
+check-repair: $(TOOL_BINS)
+	@tests/repair/run.sh $(BUILD)
 
 # The README's console examples, run and compared with what they show.
 check-readme: $(TOOL_BINS)

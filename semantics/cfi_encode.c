@@ -37,21 +37,19 @@ static int put_byte(struct cfi_bytes *out, uint8_t v)
     return put(out, &v, 1);
 }
 
-static int put_uleb(struct cfi_bytes *out, uint64_t v)
+size_t uleb128_encode(uint64_t v, uint8_t b[10])
 {
-    uint8_t b[10];
     size_t n = 0;
     do {
         b[n] = v & 0x7f;
         v >>= 7;
         b[n++] |= v ? 0x80 : 0;
     } while (v);
-    return put(out, b, n);
+    return n;
 }
 
-static int put_sleb(struct cfi_bytes *out, int64_t v)
+size_t sleb128_encode(int64_t v, uint8_t b[10])
 {
-    uint8_t b[10];
     size_t n = 0;
     for (;;) {
         uint8_t byte = v & 0x7f;
@@ -59,8 +57,20 @@ static int put_sleb(struct cfi_bytes *out, int64_t v)
         int done = (v == 0 && !(byte & 0x40)) || (v == -1 && (byte & 0x40));
         b[n++] = done ? byte : byte | 0x80;
         if (done)
-            return put(out, b, n);
+            return n;
     }
+}
+
+static int put_uleb(struct cfi_bytes *out, uint64_t v)
+{
+    uint8_t b[10];
+    return put(out, b, uleb128_encode(v, b));
+}
+
+static int put_sleb(struct cfi_bytes *out, int64_t v)
+{
+    uint8_t b[10];
+    return put(out, b, sleb128_encode(v, b));
 }
 
 /* OP, then the operands as DWARF lays them out. */

@@ -36,6 +36,11 @@ struct cfi_bytes {
 
 void cfi_bytes_release(struct cfi_bytes *out);
 
+/* V as (U|S)LEB128 into B; returns its length (1 to 10).  For the section
+ * writer too (semantics/eh_frame_write). */
+size_t uleb128_encode(uint64_t v, uint8_t b[10]);
+size_t sleb128_encode(int64_t v, uint8_t b[10]);
+
 /*
  * Append to OUT the instructions of an FDE covering T, whose CIE has
  * parameters CIE (code and data alignment) and leaves state INITIAL.

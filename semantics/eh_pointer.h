@@ -44,7 +44,12 @@ static inline int read_eh_pointer(struct byte_reader *r, uint8_t enc, uint64_t s
         return -1;
     switch (enc & 0x70) {
     case DW_EH_PE_absptr: break;
-    case DW_EH_PE_pcrel: u += field_addr; break;
+    case DW_EH_PE_pcrel:
+        /* A zero field is no pointer (a missing LSDA; an FDE of code the
+         * linker discarded), as libgcc reads it: no base is added to it. */
+        if (u != 0)
+            u += field_addr;
+        break;
     default: return byte_reader_fail(r, "unsupported pointer application");
     }
     if (enc & 0x80)

@@ -4,6 +4,7 @@
  *   dwsynth [--function=NAME | --address=ADDR] [--format=readelf|json|cfi] FILE
  *   dwsynth --compare FILE...
  *   dwsynth annotate IN.s|IN.S [-o OUT] [-v] [-- CPPFLAGS/ASFLAGS...]
+ *   dwsynth repair [--dry-run] FILE -o OUT
  *
  * The readelf format prints one block per function, `NAME pc=LO..HI`, then
  * rows in dwtable's layout so the two diff; `cfi` prints the GAS directives
@@ -22,6 +23,7 @@
 #include "annotate/annotate.h"
 #include "annotate/cfi_text.h"
 #include "cli.h"
+#include "dwsynth_repair.h"
 #include "object/elf_file.h"
 #include "object/output_file.h"
 #include "semantics/abi.h"
@@ -49,6 +51,7 @@ static void usage(FILE *out)
             "Usage: dwsynth [OPTION]... FILE\n"
             "       dwsynth --compare FILE...\n"
             "       dwsynth annotate [-o OUT] [-v] IN.s|IN.S [-- CPPFLAGS/ASFLAGS...]\n"
+            "       dwsynth repair [--dry-run] FILE -o OUT\n"
             "Synthesise the unwind table of every function of an x86_64 ELF FILE from its\n"
             "machine code: where the caller's frame (CFA), the return address and each\n"
             "callee-saved register are, at every instruction.\n"
@@ -65,7 +68,8 @@ static void usage(FILE *out)
             "  -V, --version      show the version\n"
             "\n"
             "Rules print as in dwtable; `?` is a value synthesis could not determine.\n"
-            "`dwsynth annotate --help' describes writing CFI into an assembly source.\n"
+            "`dwsynth annotate --help' describes writing CFI into an assembly source;\n"
+            "`dwsynth repair --help' writing a binary's validated unwind table into a copy.\n"
             "Exit status: 0 every function synthesised, 1 some could not be (listed on\n"
             "stderr with the reason), 2 usage error or unreadable file (an unreadable\n"
             ".eh_frame too: functions are then taken from symbols only).\n");
@@ -426,6 +430,8 @@ int main(int argc, char **argv)
     cli_tool_name = "dwsynth";
     if (argc > 1 && strcmp(argv[1], "annotate") == 0)
         return annotate_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "repair") == 0)
+        return dwsynth_repair_main(argc - 1, argv + 1);
     struct options opt = {.format = FORMAT_READELF, .top_causes = 10};
     opt.jobs = cli_default_jobs();
     static const struct option longopts[] = {

@@ -23,7 +23,7 @@ int audit_file_open(struct audit_file *a, const char *path, const char *no_eh, i
         elf_file_close(&a->ef);
         return -1;
     }
-    if (!a->prog.have_eh) {
+    if (!a->prog.have_eh && (eh_err[0] || no_eh)) {
         error_set(err, errlen, "%s", eh_err[0] ? eh_err : no_eh);
         goto fail;
     }

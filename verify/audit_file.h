@@ -22,8 +22,9 @@ struct audit_file {
 /*
  * Open PATH and run synthesis's first pass.  Returns 0; or -1 with a reason
  * in ERR — the file cannot be read, or it has no readable .eh_frame (then
- * NO_EH is the reason, unless the section is malformed) — and nothing to
- * close.  *NOT_ELF (may be NULL) tells whether the file is not ELF at all
+ * NO_EH is the reason, unless the section is malformed; with NO_EH NULL a
+ * file without .eh_frame is opened, with no FDE: dwsynth repair adds one) —
+ * and nothing to close.  *NOT_ELF (may be NULL) tells whether the file is not ELF at all
  * (no ELF magic) or empty; a file with the magic whose header is cut off or
  * corrupt, or one of another architecture, is not: it is unreadable.
  */

@@ -60,6 +60,8 @@ struct checker {
     struct table_case *cases;          /* the current function's jump-table cases out of it */
     size_t ncases, cases_cap;
     const struct counterexample *cx;   /* for the finding added next, or NULL */
+    check_at_fn at;                    /* told every address's verdicts, or NULL */
+    void *at_arg;
     int oom;
 };
 
@@ -311,14 +313,44 @@ static uint64_t endbr64_at(const struct checker *c, uint64_t addr)
                    memcmp(bytes + (addr - sec->addr), endbr64, 4) == 0 ? 4 : 0;
 }
 
+/* What was decided at one address, for the validated table: AT->WHAT, with
+ * AT's verdicts as observe left them. */
+static void tell(struct checker *c, struct check_at *at, enum check_address what)
+{
+    if (!c->at)
+        return;
+    at->what = what;
+    c->at(c->at_arg, at);
+}
+
+static void observe_row(struct checker *c, const struct ir_insn *in, const struct abs_state *st, int reached,
+                        struct check_at *at);
+
 static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
 {
     struct checker *c = arg;
+    struct check_at at = {.insn = in, .state = st, .reached = reached};
+    at.entered_ordinarily = c->func && synth_program_entered_ordinarily(c->prog, (size_t)(c->func - c->prog->index.funcs));
+    memset(at.verdict, RULE_HOLDS, sizeof at.verdict);
+    at.dwarf = fde_lookup_row(c->dw, in->addr, &at.fde);
+    if (!at.dwarf) {
+        /* Not covered (gaps are reported per function), or malformed (per FDE). */
+        tell(c, &at, at.fde ? CHECK_AT_KEPT : CHECK_AT_UNCOVERED);
+        return;
+    }
+    observe_row(c, in, st, reached, &at);
+    tell(c, &at, at.what);
+}
+
+/* Judge the row AT->dwarf at IN in state ST: findings, counts, and AT's
+ * verdicts and WHAT. */
+static void observe_row(struct checker *c, const struct ir_insn *in, const struct abs_state *st, int reached,
+                        struct check_at *at)
+{
     struct check_result *r = c->r;
-    const struct cfi_fde *fde;
-    const struct unwind_row *dw = fde_lookup_row(c->dw, in->addr, &fde);
-    if (!dw)
-        return;   /* not covered (gaps are reported per function), or malformed (per FDE) */
+    const struct cfi_fde *fde = at->fde;
+    const struct unwind_row *dw = at->dwarf;
+    at->what = CHECK_AT_KEPT;
     if (dw->reg[ABI_RA].kind == REG_RULE_UNDEFINED) {
         /* The end of the stack: a thread's or a process's entry (_start,
          * clone's child) says so from its FDE's first row.  Said in the
@@ -333,6 +365,9 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
                         "ra rule u ends the stack here, though the return address is at c-8 "
                         "(the FDE's first row has one): unwinders stop at this frame");
             r->addresses_checked++;
+            memset(at->verdict, RULE_UNDECIDED, sizeof at->verdict);
+            at->verdict[ABI_RA] = RULE_FAILS;
+            at->what = CHECK_AT_DECIDED;
             return;
         }
         r->addresses_outermost++;
@@ -358,8 +393,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
          * function entered the ordinary way: a .cold part's entry state is
          * its parent's, which synthesis may not know.) */
         const struct absval *v = &st->reg[dw->cfa.reg];
-        if (abi_callee_saved(dw->cfa.reg) && v->reg == dw->cfa.reg && v->off == 0 && c->func &&
-            synth_program_entered_ordinarily(c->prog, (size_t)(c->func - c->prog->index.funcs))) {
+        if (abi_callee_saved(dw->cfa.reg) && v->reg == dw->cfa.reg && v->off == 0 && at->entered_ordinarily) {
             struct unwind_row syn;
             struct synth_row_exprs syn_exprs;
             char d[48], sy[48];
@@ -370,6 +404,9 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
                         "CFA rule %s reads %s, which holds the caller's value again: the rule was not moved "
                         "back when it was restored (synthesis: %s)", d, unwind_column_name((int)dw->cfa.reg), sy);
             r->addresses_checked++;
+            memset(at->verdict, RULE_UNDECIDED, sizeof at->verdict);
+            at->verdict[CHECK_COLUMN_CFA] = RULE_FAILS;
+            at->what = CHECK_AT_DECIDED;
             return;
         }
         r->unchecked[UNCHECKED_OTHER_FRAME]++;
@@ -379,8 +416,10 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     /* A row with a CFA of its own (and rsp's rule giving the caller's rsp)
      * is checked as the canonical row it amounts to (verify/own_cfa). */
     struct unwind_row canonical;
-    if (own_cfa_canonical(dw, st, &canonical) == 1)
+    if (own_cfa_canonical(dw, st, &canonical) == 1) {
         dw = &canonical;
+        at->whole_row = 1;
+    }
     check_call_site(c, in, dw, fde);
     struct rule_answer answer;
     int signal = fde && fde->cie->signal_frame;
@@ -393,6 +432,8 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         return;
     }
     r->addresses_checked++;
+    at->what = CHECK_AT_DECIDED;
+    at->verdict[CHECK_COLUMN_CFA] = (uint8_t)cfa;
     if (fde != c->last_fde || dw->start != c->last_row_start) {
         r->rows_checked++;
         c->last_fde = fde;
@@ -417,6 +458,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         unsigned reg = i < ABI_NCALLEE_SAVED ? abi_callee_saved_regs[i] : ABI_RA;
         const struct unwind_rule *rule = &dw->reg[reg];
         enum rule_verdict v = rule_eval_reg(&c->judge, rule, reg, st, in->addr, &answer);
+        at->verdict[reg] = (uint8_t)v;
         if (rule->kind == REG_RULE_EXPRESSION || rule->kind == REG_RULE_VAL_EXPRESSION)
             r->expression_verdicts[expression_kind_of(rule, 0, signal)][v]++;
         if (v == RULE_UNDECIDED) {
@@ -495,7 +537,7 @@ int check_file(const char *path, const struct check_options *opt, struct check_r
     return rc;
 }
 
-static const struct check_options default_options = {CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_TIMEOUT_MS};
+static const struct check_options default_options = {CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_TIMEOUT_MS, NULL, NULL};
 
 int check_audit_file(struct audit_file *af, const struct check_options *opt, struct check_result *r, char *err,
                      size_t errlen)
@@ -503,7 +545,7 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     memset(r, 0, sizeof *r);
     opt = opt ? opt : &default_options;
     struct synth_program *prog = &af->prog;
-    struct checker c = {.r = r, .dw = &af->dw, .prog = &af->prog};
+    struct checker c = {.r = r, .dw = &af->dw, .prog = &af->prog, .at = opt->at, .at_arg = opt->at_arg};
     /* The rows jumps arrive at, looked up apart: the lookup of the rows
      * being checked keeps its table (a jump's target would evict it). */
     if (fde_lookup_init(&c.targets, &af->prog.eh) != 0)

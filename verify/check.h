@@ -25,6 +25,9 @@
 #include "verify/expression_kind.h"
 #include "verify/finding.h"
 #include "verify/rule_eval.h"
+#include "semantics/unwind_table.h"
+#include "synth/abstract_state.h"
+#include "synth/ir.h"
 
 struct check_result {
     size_t fdes;
@@ -55,9 +58,39 @@ struct check_result {
 enum check_prove { CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_ALL };
 #define CHECK_PROVE_TIMEOUT_MS 100
 
+/*
+ * What the audit decided at one instruction address, for the builder of the
+ * validated table (verify/validated_table), which so repairs exactly what the
+ * audit reports.  Every instruction of every function is reported once.
+ */
+enum check_address {
+    CHECK_AT_DECIDED,       /* the row's rules were evaluated: VERDICT */
+    CHECK_AT_UNCOVERED,     /* no FDE gives a row: STATE is synthesis's, if REACHED */
+    CHECK_AT_KEPT,          /* not judged: unreached, padding, a guessed state, the
+                               outermost frame, a context being switched to, a CFA
+                               synthesis cannot decide, or a malformed FDE */
+};
+#define CHECK_COLUMN_CFA UNWIND_COLUMNS   /* VERDICT's index of the CFA */
+struct check_at {
+    enum check_address what;
+    const struct ir_insn *insn;
+    const struct abs_state *state;
+    int reached;                         /* synthesis's: 1 when a known path reaches it */
+    int entered_ordinarily;              /* its function starts in the ABI's entry state */
+    const struct cfi_fde *fde;           /* NULL when uncovered */
+    const struct unwind_row *dwarf;      /* the row there, as the table gives it */
+    int whole_row;                       /* judged as the canonical row of a CFA of its own
+                                            (verify/own_cfa): a failure condemns the row */
+    uint8_t verdict[UNWIND_COLUMNS + 1]; /* enum rule_verdict of the CFA and of ra and the
+                                            callee-saved registers (the others: RULE_HOLDS) */
+};
+typedef void (*check_at_fn)(void *arg, const struct check_at *at);
+
 struct check_options {
     enum check_prove prove;
     unsigned timeout_ms;            /* per solver call */
+    check_at_fn at;                 /* NULL, or told every address's verdicts */
+    void *at_arg;
 };
 
 /*

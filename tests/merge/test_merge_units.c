@@ -215,7 +215,8 @@ static void test_cache(void **state)
     assert_non_null(mkdtemp(dir));
     char cache_dir[64], err[4200];
     snprintf(cache_dir, sizeof cache_dir, "%s/a/b", dir);
-    struct check_options opt = {CHECK_PROVE_EXPRESSIONS, 100}, other = {CHECK_PROVE_EXPRESSIONS, 99};
+    struct check_options opt = {.prove = CHECK_PROVE_EXPRESSIONS, .timeout_ms = 100},
+                         other = {.prove = CHECK_PROVE_EXPRESSIONS, .timeout_ms = 99};
     struct result_cache *c = result_cache_open(cache_dir, &opt, err, sizeof err);
     struct result_cache *c99 = result_cache_open(cache_dir, &other, err, sizeof err);
     assert_non_null(c);

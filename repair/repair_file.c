@@ -1,0 +1,79 @@
+/*
+ * repair_file: audit, validated table, sections, a copy of the file.
+ */
+#include "repair_file.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "object/elf_rewrite.h"
+#include "object/error.h"
+#include "repair/eh_frame_build.h"
+#include "report/repair_report.h"
+#include "verify/audit_file.h"
+#include "verify/validated_table.h"
+
+/* The repaired FDEs written as they were, one line each. */
+static void report_unrepaired(FILE *out, const char *path, const struct eh_frame_build *b)
+{
+    for (size_t i = 0; i < b->nunrepaired; i++) {
+        const struct validated_fde *f = b->unrepaired[i].fde;
+        fprintf(out, "%s: %s FDE [0x%" PRIx64 ", 0x%" PRIx64 ") %s: %s: %s\n", path, f->fde ? "repaired" : "added",
+                f->lo, f->hi, f->function[0] ? f->function : "(no name)",
+                f->fde ? "written as it was" : "left out", b->unrepaired[i].why);
+    }
+}
+
+/* Place, write and copy: the new sections at the addresses the plan gives. */
+static int write_copy(const struct repair_options *opt, struct audit_file *af, struct eh_frame_build *b,
+                      char *err, size_t errlen)
+{
+    struct elf_new_section secs[2] = {
+        {.name = ".eh_frame_hdr", .size = b->eh_frame_hdr_size, .align = 4},
+        {.name = ".eh_frame", .size = b->eh_frame_size, .align = 8},
+    };
+    if (elf_rewrite_plan(&af->ef, secs, 2, NULL, err, errlen) != 0 ||
+        eh_frame_build_write(b, secs[1].addr, secs[0].addr, err, errlen) != 0)
+        return -1;
+    if (b->eh_frame_hdr.n != secs[0].size || b->eh_frame.n != secs[1].size)
+        return error_set(err, errlen, "the unwind table's size changed with its address");
+    secs[0].bytes = b->eh_frame_hdr.b;
+    secs[1].bytes = b->eh_frame.b;
+    return elf_rewrite_write(&af->ef, secs, 2, opt->output, err, errlen);
+}
+
+int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t errlen)
+{
+    struct audit_file af;
+    if (audit_file_open(&af, opt->input, NULL, NULL, err, errlen) != 0)
+        return -1;
+    struct validated_table vt;
+    struct check_result r;
+    if (validated_table_build(&af, &opt->check, &vt, &r, err, errlen) != 0) {
+        audit_file_close(&af);
+        return -1;
+    }
+    struct eh_frame_build b;
+    int rc = eh_frame_build_prepare(&b, &vt, &af.prog.eh, err, errlen);
+    if (rc == 0 && !opt->dry_run)
+        rc = write_copy(opt, &af, &b, err, errlen);
+    if (rc == 0) {
+        if (opt->json) {
+            repair_report_json(out, opt->input, &vt, &af.dw);
+        } else {
+            repair_report_text(out, opt->input, &vt, &af.dw, opt->dry_run || opt->rows);
+            report_unrepaired(out, opt->input, &b);
+            if (!opt->dry_run)
+                fprintf(out, "%s: written: .eh_frame %" PRIu64 " bytes, .eh_frame_hdr %" PRIu64
+                        " bytes, %zu FDEs (%zu of no code left out)\n", opt->output, b.eh_frame_size,
+                        b.eh_frame_hdr_size, b.nfdes, b.dropped);
+        }
+        rc = b.nunrepaired ? 1 : 0;
+    }
+    if (b.cies)
+        eh_frame_build_release(&b);
+    validated_table_release(&vt);
+    check_result_release(&r);
+    audit_file_close(&af);
+    return rc;
+}

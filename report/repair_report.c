@@ -1,0 +1,146 @@
+/*
+ * repair_report: the validated table's changes, as text and as JSON.
+ */
+#include "repair_report.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "report/json_string.h"
+#include "report/table_json.h"
+#include "semantics/abi.h"
+#include "semantics/table_print.h"
+
+/* The columns the text and JSON show: the CFA (-1), the callee-saved
+ * registers, ra. */
+static const int shown_columns[] = {-1, ABI_RBX, ABI_RBP, ABI_R12, ABI_R13, ABI_R14, ABI_R15, ABI_RA};
+#define NSHOWN (sizeof shown_columns / sizeof shown_columns[0])
+
+static const struct unwind_rule *rule_of(const struct unwind_row *row, int col)
+{
+    return col < 0 ? &row->cfa : &row->reg[col];
+}
+
+/* A rule as dwtable prints it, but for the two that the readelf layout
+ * both prints `u`: a register unchanged and one undefined. */
+static void format_rule(char *buf, size_t size, const struct unwind_row *row, int col)
+{
+    if (col < 0)
+        format_cfa_rule(buf, size, &row->cfa);
+    else if (row->reg[col].kind == REG_RULE_UNREFERENCED || row->reg[col].kind == REG_RULE_SAME_VALUE)
+        snprintf(buf, size, "unchanged");
+    else if (row->reg[col].kind == REG_RULE_UNDEFINED)
+        snprintf(buf, size, "undefined");
+    else
+        format_reg_rule(buf, size, &row->reg[col]);
+}
+
+static int rules_differ(const struct unwind_row *a, const struct unwind_row *b, int col)
+{
+    return col < 0 ? !cfa_rule_equal(&a->cfa, &b->cfa) : !unwind_rule_equal(&a->reg[col], &b->reg[col]);
+}
+
+static const char *column_label(int col)
+{
+    return col < 0 ? "CFA" : col == ABI_RA ? "ra" : unwind_column_name(col);
+}
+
+static void text_row(FILE *out, const struct validated_fde *f, size_t i, struct fde_lookup *dw)
+{
+    const struct unwind_row *row = &f->table.rows[i];
+    fprintf(out, "  0x%" PRIx64 "-0x%" PRIx64 "  %s", row->start, row->end, provenance_name(f->provenance[i]));
+    const struct cfi_fde *fde;
+    const struct unwind_row *old = f->fde ? fde_lookup_row(dw, row->start, &fde) : NULL;
+    const char *sep = "  ";
+    for (size_t c = 0; c < NSHOWN; c++) {
+        int col = shown_columns[c];
+        char now[64], was[64];
+        format_rule(now, sizeof now, row, col);
+        if (old && f->provenance[i] == PROVENANCE_SYNTHESISED && rules_differ(old, row, col)) {
+            format_rule(was, sizeof was, old, col);
+            fprintf(out, "%s%s %s -> %s", sep, column_label(col), was, now);
+            sep = "; ";
+        } else if (!old && (col < 0 || col == ABI_RA || rule_of(row, col)->kind != REG_RULE_UNREFERENCED)) {
+            fprintf(out, "%s%s %s", sep, column_label(col), now);
+            sep = "; ";
+        }
+    }
+    fputc('\n', out);
+}
+
+void repair_report_text(FILE *out, const char *path, const struct validated_table *vt, struct fde_lookup *dw,
+                        int rows)
+{
+    size_t kept = vt->nfdes - vt->fdes_repaired - vt->fdes_added;
+    fprintf(out, "%s: %zu FDEs kept, %zu repaired, %zu added; %zu rows repaired; addresses: %zu proved, "
+            "%zu unchecked, %zu synthesised\n", path, kept, vt->fdes_repaired, vt->fdes_added, vt->rows_repaired,
+            vt->addresses[PROVENANCE_PROVED], vt->addresses[PROVENANCE_UNCHECKED],
+            vt->addresses[PROVENANCE_SYNTHESISED]);
+    for (size_t k = 0; rows && k < vt->nfdes; k++) {
+        const struct validated_fde *f = &vt->fdes[k];
+        if (!f->repaired)
+            continue;
+        if (f->fde)
+            fprintf(out, "repaired FDE at offset 0x%" PRIx64 " [0x%" PRIx64 ", 0x%" PRIx64 ") %s: %zu of %zu rows\n",
+                    f->fde->offset, f->lo, f->hi, f->function, f->rows_repaired, f->table.nrows);
+        else
+            fprintf(out, "added FDE [0x%" PRIx64 ", 0x%" PRIx64 ") %s: %zu rows\n", f->lo, f->hi, f->function,
+                    f->table.nrows);
+        for (size_t i = 0; i < f->table.nrows; i++)
+            text_row(out, f, i, dw);
+    }
+}
+
+static void json_row(FILE *out, const struct validated_fde *f, size_t i, struct fde_lookup *dw)
+{
+    const struct unwind_row *row = &f->table.rows[i];
+    fprintf(out, "{\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"provenance\":\"%s\",\"rules\":{", row->start, row->end,
+            provenance_name(f->provenance[i]));
+    for (size_t c = 0; c < NSHOWN; c++) {
+        fprintf(out, "%s\"%s\":", c ? "," : "", column_label(shown_columns[c]));
+        print_json_rule(out, rule_of(row, shown_columns[c]), shown_columns[c] < 0);
+    }
+    fputs("},\"replaced\":{", out);
+    const struct cfi_fde *fde;
+    const struct unwind_row *old = f->fde && f->provenance[i] == PROVENANCE_SYNTHESISED
+                                       ? fde_lookup_row(dw, row->start, &fde) : NULL;
+    const char *sep = "";
+    for (size_t c = 0; old && c < NSHOWN; c++)
+        if (rules_differ(old, row, shown_columns[c])) {
+            fprintf(out, "%s\"%s\":", sep, column_label(shown_columns[c]));
+            print_json_rule(out, rule_of(old, shown_columns[c]), shown_columns[c] < 0);
+            sep = ",";
+        }
+    fputs("}}", out);
+}
+
+void repair_report_json(FILE *out, const char *path, const struct validated_table *vt, struct fde_lookup *dw)
+{
+    fputs("{\"file\":", out);
+    print_json_string(out, path);
+    fprintf(out, ",\"fdes_kept\":%zu,\"fdes_repaired\":%zu,\"fdes_added\":%zu,\"rows_repaired\":%zu,"
+            "\"addresses\":{\"proved\":%zu,\"unchecked\":%zu,\"synthesised\":%zu},\"fdes\":[",
+            vt->nfdes - vt->fdes_repaired - vt->fdes_added, vt->fdes_repaired, vt->fdes_added, vt->rows_repaired,
+            vt->addresses[PROVENANCE_PROVED], vt->addresses[PROVENANCE_UNCHECKED],
+            vt->addresses[PROVENANCE_SYNTHESISED]);
+    const char *sep = "";
+    for (size_t k = 0; k < vt->nfdes; k++) {
+        const struct validated_fde *f = &vt->fdes[k];
+        if (!f->repaired)
+            continue;
+        fprintf(out, "%s{\"change\":\"%s\",", sep, f->fde ? "repaired" : "added");
+        if (f->fde)
+            fprintf(out, "\"fde_offset\":%" PRIu64 ",", f->fde->offset);
+        fputs("\"function\":", out);
+        print_json_string(out, f->function);
+        fprintf(out, ",\"lo\":%" PRIu64 ",\"hi\":%" PRIu64 ",\"rows\":[", f->lo, f->hi);
+        for (size_t i = 0; i < f->table.nrows; i++) {
+            if (i)
+                fputc(',', out);
+            json_row(out, f, i, dw);
+        }
+        fputs("]}", out);
+        sep = ",";
+    }
+    fputs("]}\n", out);
+}

@@ -1,0 +1,163 @@
+#!/bin/bash
+# dwsynth repair: a copy of a binary whose unwind table is its validated
+# table.  Judged by what unwinders do with it, not by dwcheck alone:
+#   - C code built without unwind tables, thrown through from a C++
+#     callback: the program terminates as built, and catches the exception
+#     (callee-saved registers intact) once repaired; gdb's backtrace from the
+#     innermost C function names every frame up to main.  As a shared
+#     library and inside a non-PIE executable.
+#   - libc.so.6: dwcheck finds no error in the repaired copy, readelf -wF
+#     prints what dwtable prints, programs run with it, an exception thrown
+#     through qsort is caught, and the reproduction of the __mpn_addmul_1 /
+#     __mpn_submul_1 bug (docs/bugs) no longer shows: gdb and libgcc's
+#     _Unwind_Backtrace are right inside the functions.
+#   - bad input: exit 2 with the reason, nothing written.
+set -u
+build=${1:?usage: run.sh BUILD}
+dwsynth=$build/bin/dwsynth
+dwcheck=$build/bin/dwcheck
+dwtable=$build/bin/dwtable
+work=$(cd "$build" && pwd)/tests/repair
+rm -rf "$work"
+mkdir -p "$work/repaired"
+. "$(dirname "$0")/../lib.sh"
+here=tests/repair
+
+# --- exceptions through code without tables ------------------------------------
+nounwind="-O2 -fno-asynchronous-unwind-tables -fno-unwind-tables"
+cc $nounwind -fPIC -shared -o "$work/libnotables.so" "$here/notables.c" || exit 1
+c++ -O2 -o "$work/thrower" "$here/thrower.cc" -L"$work" -lnotables -Wl,-rpath,'$ORIGIN' || exit 1
+cp "$work/thrower" "$work/repaired/"
+cc $nounwind -c -o "$work/notables.o" "$here/notables.c" || exit 1
+c++ -O2 -no-pie -o "$work/thrower-nopie" "$here/thrower.cc" "$work/notables.o" || exit 1
+
+out=$("$work/thrower" 2>&1); rc=$?
+[ "$rc" -ne 0 ] && grep -q 'terminate called' <<< "$out" &&
+    ok "as built without tables: the throw through the C library terminates the program (exit $rc)" ||
+    not_ok "as built: the program should terminate" "$out"
+out=$("$dwsynth" repair "$work/libnotables.so" -o "$work/repaired/libnotables.so" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && ok "repair libnotables.so: $(head -1 <<< "$out" | sed 's/^[^:]*: //')" ||
+    not_ok "repair libnotables.so: exit $rc" "$out"
+out=$("$work/repaired/thrower" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && grep -q '^caught: ' <<< "$out" && grep -q 'registers intact' <<< "$out" &&
+    ok "repaired library: the exception is caught in main, callee-saved registers intact" ||
+    not_ok "repaired library: exception caught, registers intact (exit $rc)" "$out"
+
+# gdb from the innermost C function: every frame up to main, named.
+backtrace() {
+    (cd "$(dirname "$1")" && timeout 60 gdb -nx -batch -ex 'set debuginfod enabled off' \
+        -ex 'set breakpoint pending on' -ex 'break vla_frame' -ex run -ex 'bt 12' "./$(basename "$1")" 2>&1) |
+        awk '/^#[0-9]+ / { name = ($3 == "in") ? $4 : $2; sub(/\(.*/, "", name); printf "%s ", name }'
+}
+want="vla_frame big_frame alloca_frame saves_registers work main "
+if command -v gdb >/dev/null; then
+    got=$(backtrace "$work/thrower")
+    [ "$got" != "$want" ] && ok "gdb bt from vla_frame in the library as built is wrong: $(cut -c1-60 <<< "$got")..." ||
+        not_ok "gdb bt in the library as built was expected wrong" "$got"
+    got=$(backtrace "$work/repaired/thrower")
+    [ "$got" = "$want" ] && ok "gdb bt from vla_frame in the repaired library: $got" ||
+        not_ok "gdb bt in the repaired library: want '$want'" "$got"
+fi
+
+out=$("$work/thrower-nopie" 2>&1); rc=$?
+[ "$rc" -ne 0 ] && ok "non-PIE executable as built: terminates (exit $rc)" ||
+    not_ok "non-PIE as built should terminate" "$out"
+out=$("$dwsynth" repair "$work/thrower-nopie" -o "$work/repaired/thrower-nopie" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ "$(readelf -hW "$work/repaired/thrower-nopie" | awk '/Type:/ {print $2}')" = EXEC ] &&
+    ok "repair the non-PIE executable: $(head -1 <<< "$out" | sed 's/^[^:]*: //')" ||
+    not_ok "repair thrower-nopie: exit $rc" "$out"
+out=$("$work/repaired/thrower-nopie" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && grep -q 'registers intact' <<< "$out" &&
+    ok "repaired non-PIE executable: the exception is caught, registers intact" ||
+    not_ok "repaired non-PIE executable (exit $rc)" "$out"
+if command -v gdb >/dev/null; then
+    got=$(backtrace "$work/repaired/thrower-nopie")
+    [ "$got" = "$want" ] && ok "gdb bt from vla_frame in the repaired executable: $got" ||
+        not_ok "gdb bt in the repaired executable: want '$want'" "$got"
+fi
+
+# --- libc.so.6 -------------------------------------------------------------------
+libc=/lib/x86_64-linux-gnu/libc.so.6
+mkdir -p "$work/libc"
+out=$("$dwsynth" repair "$libc" -o "$work/libc/libc.so.6" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && ok "repair libc.so.6: $(head -1 <<< "$out" | sed 's/^[^:]*: //')" ||
+    not_ok "repair libc.so.6: exit $rc" "$out"
+before=$("$dwcheck" "$libc" | tail -1 | grep -o '[0-9]* errors')
+after=$("$dwcheck" "$work/libc/libc.so.6" | tail -1 | grep -o '[0-9]* errors')
+[ "$after" = "0 errors" ] && [ "$before" != "0 errors" ] &&
+    ok "dwcheck on the repaired libc: $after (the original: $before)" ||
+    not_ok "dwcheck on the repaired libc: 0 errors expected" "$before -> $after"
+if cmp -s <("$dwtable" "$work/libc/libc.so.6" | grep -v '^Contents\|^$') \
+          <(readelf -wF "$work/libc/libc.so.6" 2>/dev/null | grep -v '^Contents\|^$\|NOBITS'); then
+    ok "readelf -wF prints what dwtable prints on the repaired libc"
+else
+    not_ok "readelf -wF and dwtable differ on the repaired libc"
+fi
+cmp -s -i 64 -n $(($(stat -c %s "$libc") - 64)) "$libc" "$work/libc/libc.so.6" &&
+    [ "$(readelf -SW "$work/libc/libc.so.6" | grep -c ' \.eh_frame\(_hdr\)\?\.orig ')" -eq 2 ] &&
+    ok "the repaired libc keeps every byte of the original past its ELF header; the old tables are named .eh_frame.orig, .eh_frame_hdr.orig" ||
+    not_ok "the repaired libc's first bytes or section names"
+out=$(LD_LIBRARY_PATH=$work/libc ls / 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ -n "$out" ] && ok "ls runs with the repaired libc" || not_ok "ls with the repaired libc (exit $rc)" "$out"
+c++ -O1 -o "$work/qsort_throw" "$here/qsort_throw.cc" || exit 1
+out=$(LD_LIBRARY_PATH=$work/libc "$work/qsort_throw" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && ok "with the repaired libc, an exception thrown from a qsort callback is caught: $out" ||
+    not_ok "exception through qsort with the repaired libc (exit $rc)" "$out"
+repro=docs/bugs/glibc-mpn-addmul-submul/reproduce.sh
+if command -v gdb >/dev/null && [ -d /usr/lib/debug/.build-id ]; then
+    out=$(LD_LIBRARY_PATH=$work/libc timeout 300 sh "$repro" 2>&1); rc=$?
+    flipped=$(grep -c '^FAIL: __mpn_\(add\|sub\)mul_1 inside: \(gdb.s backtrace is right\|_Unwind_Backtrace was not misled\)' <<< "$out")
+    [ "$rc" -eq 1 ] && [ "$flipped" -eq 4 ] && [ "$(grep -c '^FAIL' <<< "$out")" -eq 4 ] &&
+        ok "docs/bugs reproduction with the repaired libc: inside __mpn_addmul_1/__mpn_submul_1 gdb and _Unwind_Backtrace are right ($flipped checks)" ||
+        not_ok "the mpn reproduction with the repaired libc: exactly the 4 inside checks should flip (exit $rc)" "$(grep '^ok\|^FAIL\|RESULT' <<< "$out")"
+fi
+
+# --- the report ----------------------------------------------------------------
+out=$("$dwsynth" repair --dry-run --format=json "$libc" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["fdes_repaired"] >= 2, d["fdes_repaired"]
+rows = [r for f in d["fdes"] for r in f["rows"]]
+assert {r["provenance"] for r in rows} <= {"proved", "unchecked", "synthesised"}
+fixed = [r for r in rows if r["provenance"] == "synthesised"]
+assert fixed and all(r["replaced"] for r in fixed), fixed[:2]
+names = sorted({f["function"] for f in d["fdes"]})
+assert "__mpn_addmul_1" in names and "__mpn_submul_1" in names, names
+print("%d FDEs, %d rows repaired: %s" % (d["fdes_repaired"], len(fixed), " ".join(names)))' 2>&1) &&
+    ok "--dry-run --format=json: $out" || not_ok "--dry-run JSON" "$out"
+[ ! -e "$work/dry" ] && "$dwsynth" repair -n "$libc" >/dev/null && ok "--dry-run writes nothing" || not_ok "--dry-run"
+
+# --- bad input: exit 2, the reason, nothing written ------------------------------
+refused() {   # refused NAME PATTERN OUT ARGS...: exit 2, PATTERN on stderr, OUT not created
+    local name=$1 pattern=$2 outfile=$3; shift 3
+    local err rc
+    err=$("$dwsynth" repair "$@" 2>&1 >/dev/null); rc=$?
+    [ "$rc" -eq 2 ] && grep -q "$pattern" <<< "$err" && [ ! -e "$outfile" ] &&
+        ok "refused, nothing written: $name ($err)" || not_ok "$name: exit 2 and '$pattern' expected (exit $rc)" "$err"
+}
+python3 - "$work/libnotables.so" "$work/no-shdr.so" <<'EOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[0x28:0x30] = b"\0" * 8        # e_shoff
+b[0x3c:0x40] = b"\0" * 4        # e_shnum, e_shstrndx
+open(sys.argv[2], "wb").write(b)
+EOF
+refused "no section headers" "section headers" "$work/out1" "$work/no-shdr.so" -o "$work/out1"
+head -c 3000 "$work/libnotables.so" > "$work/truncated.so"
+refused "a truncated file" "libnotables\|truncated\|past\|end" "$work/out2" "$work/truncated.so" -o "$work/out2"
+printf 'not an ELF file\n' > "$work/text"
+refused "not ELF" "ELF" "$work/out3" "$work/text" -o "$work/out3"
+refused "an output directory that does not exist" "No such file\|directory" "$work/nodir/out" \
+    "$work/libnotables.so" -o "$work/nodir/out"
+cp "$work/libnotables.so" "$work/self.so"
+before=$(md5sum < "$work/self.so")
+err=$("$dwsynth" repair "$work/self.so" -o "$work/self.so" 2>&1); rc=$?
+[ "$rc" -eq 2 ] && [ "$(md5sum < "$work/self.so")" = "$before" ] && ok "refused: the output is the input ($err)" ||
+    not_ok "output = input: exit 2, the input unchanged (exit $rc)" "$err"
+refused "no output and no --dry-run" "no output" "$work/out4" "$work/libnotables.so"
+strip -o "$work/stripped.so" "$work/libnotables.so"
+out=$("$dwsynth" repair "$work/stripped.so" -o "$work/repaired/stripped.so" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ -s "$work/repaired/stripped.so" ] && ok "a library stripped of .symtab is repaired: $(head -1 <<< "$out" | sed 's/^[^:]*: //')" ||
+    not_ok "stripped library (exit $rc)" "$out"
+
+finish "repair"
