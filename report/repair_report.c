@@ -76,6 +76,10 @@ void repair_report_text(FILE *out, const char *path, const struct validated_tabl
             "%zu unchecked, %zu synthesised\n", path, kept, vt->fdes_repaired, vt->fdes_added, vt->rows_repaired,
             vt->addresses[PROVENANCE_PROVED], vt->addresses[PROVENANCE_UNCHECKED],
             vt->addresses[PROVENANCE_SYNTHESISED]);
+    if (vt->functions_not_added)
+        fprintf(out, "%s: %zu functions without an FDE left without one: synthesis has no row for some of "
+                "their code (a path it cannot follow, a CFA it cannot track, a ret that pops its own frame, "
+                "entered with another's frame)\n", path, vt->functions_not_added);
     for (size_t k = 0; rows && k < vt->nfdes; k++) {
         const struct validated_fde *f = &vt->fdes[k];
         if (!f->repaired)
@@ -119,9 +123,9 @@ void repair_report_json(FILE *out, const char *path, const struct validated_tabl
     fputs("{\"file\":", out);
     print_json_string(out, path);
     fprintf(out, ",\"fdes_kept\":%zu,\"fdes_repaired\":%zu,\"fdes_added\":%zu,\"rows_repaired\":%zu,"
-            "\"addresses\":{\"proved\":%zu,\"unchecked\":%zu,\"synthesised\":%zu},\"fdes\":[",
+            "\"functions_not_added\":%zu,\"addresses\":{\"proved\":%zu,\"unchecked\":%zu,\"synthesised\":%zu},\"fdes\":[",
             vt->nfdes - vt->fdes_repaired - vt->fdes_added, vt->fdes_repaired, vt->fdes_added, vt->rows_repaired,
-            vt->addresses[PROVENANCE_PROVED], vt->addresses[PROVENANCE_UNCHECKED],
+            vt->functions_not_added, vt->addresses[PROVENANCE_PROVED], vt->addresses[PROVENANCE_UNCHECKED],
             vt->addresses[PROVENANCE_SYNTHESISED]);
     const char *sep = "";
     for (size_t k = 0; k < vt->nfdes; k++) {

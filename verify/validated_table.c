@@ -17,6 +17,7 @@
 #include "synth/emit_row.h"
 #include "synth/functions.h"
 #include "verify/audit_file.h"
+#include "verify/transfers.h"
 
 const char *provenance_name(enum provenance p)
 {
@@ -37,6 +38,8 @@ struct collector {
     struct unwind_table added;     /* synthesis's rows for code no FDE covers */
     struct segment *segs;
     size_t nsegs, segs_cap;
+    uint8_t *incomplete;           /* per function: synthesis has no row for some of its code */
+    size_t *added_insns;           /* per function: its instructions in ADDED */
     int oom;
 };
 
@@ -142,21 +145,50 @@ static int starts_function(const struct function_index *ix, uint64_t addr)
     return i != (size_t)-1 && ix->funcs[i].lo == addr;
 }
 
+/* A jump from AT (in function FI) to another function's start with its
+ * frame still in place (V8's builtins pass stack arguments so): the target
+ * is entered in two frames, and a table of its entry from the ABI would be
+ * wrong for this one, so it gets none. */
+static void note_jump_with_frame(struct collector *k, const struct check_at *at, size_t fi)
+{
+    const struct ir_insn *in = at->insn;
+    if (at->reached != 1 || (in->flow != IR_FLOW_JUMP && in->flow != IR_FLOW_COND))
+        return;
+    size_t to = function_index_at(k->index, in->target);
+    const struct absval *sp = &at->state->reg[ABI_RSP];
+    if (to != (size_t)-1 && to != fi && k->index->funcs[to].lo == in->target &&
+        !(sp->kind == AV_CFA && sp->off == -ABI_ENTRY_CFA_OFFSET))
+        k->incomplete[to] = 1;
+}
+
 static void at_address(void *arg, const struct check_at *at)
 {
     struct collector *k = arg;
     uint64_t start = at->insn->addr, end = start + at->insn->len;
     struct unwind_row row;
     struct synth_row_exprs ex;
+    note_jump_with_frame(k, at, function_index_at(k->index, start));
     if (at->what == CHECK_AT_UNCOVERED) {
         /* Code no FDE covers: synthesis's rows where a known path reaches
          * it from an ordinary entry. */
-        if (at->reached == 1 && at->entered_ordinarily && !at->insn->is_padding &&
-            synthesised_row(at->state, &row, &ex) == 0) {
-            k->vt->addresses[PROVENANCE_SYNTHESISED]++;
+        if (at->reached != 1 && (at->insn->is_padding || at->reached == SYNTH_PADDING))
+            return;   /* alignment, never executed (a trap that code falls into is reached) */
+        size_t fi = function_index_at(k->index, start);
+        char why[96];
+        if (at->insn->flow == IR_FLOW_RET && transfer_ret(at->state, why, sizeof why) == RULE_FAILS) {
+            /* A ret that pops a word of its own frame (V8's prologue
+             * helpers): no row describes where control goes. */
+            if (fi != (size_t)-1)
+                k->incomplete[fi] = 1;
+            return;
+        }
+        if (at->reached == 1 && at->entered_ordinarily && synthesised_row(at->state, &row, &ex) == 0) {
             k->oom |= append_rules(&k->added, NULL, start, end, &row, PROVENANCE_SYNTHESISED,
                                   starts_function(k->index, start)) != 0;
-        }
+            if (fi != (size_t)-1)
+                k->added_insns[fi]++;
+        } else if (fi != (size_t)-1)
+            k->incomplete[fi] = 1;   /* a row is missing: the function gets no FDE */
         return;
     }
     enum provenance p = PROVENANCE_UNCHECKED;
@@ -194,7 +226,8 @@ static int segment_by_start(const void *a, const void *b)
  * function ranges share is observed twice; the first verdict stands). */
 static void sort_rows(struct unwind_table *t)
 {
-    qsort(t->rows, t->nrows, sizeof *t->rows, by_start);
+    if (t->nrows)
+        qsort(t->rows, t->nrows, sizeof *t->rows, by_start);
     size_t kept = 0;
     for (size_t i = 0; i < t->nrows; i++)
         if (!kept || t->rows[i].start >= t->rows[kept - 1].end)
@@ -348,17 +381,45 @@ static int lay_out_fdes(struct collector *k, struct audit_file *af, size_t *cap,
     return rc;
 }
 
-/* New FDEs for the code no FDE covered: one per run of contiguous rows
- * within one function. */
+/* Does an FDE of L cover some address of [LO, HI)?  One that covers LO, or
+ * one that starts inside. */
+static int covered_between(struct fde_lookup *l, uint64_t lo, uint64_t hi)
+{
+    if (lo >= hi)
+        return 0;
+    if (fde_lookup_fde(l, lo))
+        return 1;
+    size_t a = 0, b = l->n;
+    while (a < b) {   /* the first FDE that starts at or after LO */
+        size_t mid = a + (b - a) / 2;
+        if (l->by_pc[mid]->pc_begin < lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    return a < l->n && l->by_pc[a]->pc_begin < hi;
+}
+
+/* New FDEs for the code no FDE covered: one per function that synthesis
+ * gives a row at every instruction (reached from its entry, its CFA known),
+ * from its first row to its last, the padding between (never executed)
+ * getting the row before it (split where an FDE of the file lies between).  A function with code
+ * synthesis has no row for gets none: no table is better than a guess. */
 static int lay_out_added(struct collector *k, struct audit_file *af, size_t *cap)
 {
     struct validated_table *vt = k->vt;
     const struct unwind_table *a = &k->added;
     for (size_t i = 0; i < a->nrows;) {
-        size_t n = 1;
-        while (i + n < a->nrows && a->rows[i + n].start == a->rows[i + n - 1].end &&
-               !starts_function(&af->prog.index, a->rows[i + n].start))
+        size_t fi = function_index_at(&af->prog.index, a->rows[i].start), n = 1;
+        while (i + n < a->nrows && function_index_at(&af->prog.index, a->rows[i + n].start) == fi &&
+               !starts_function(&af->prog.index, a->rows[i + n].start) &&
+               !covered_between(&af->dw, a->rows[i + n - 1].end, a->rows[i + n].start))
             n++;
+        if (fi != (size_t)-1 && k->incomplete[fi]) {
+            vt->functions_not_added += i == 0 || function_index_at(&af->prog.index, a->rows[i - 1].start) != fi;
+            i += n;
+            continue;
+        }
         struct validated_fde *f = new_fde(vt, cap);
         if (!f)
             return -1;
@@ -366,11 +427,18 @@ static int lay_out_added(struct collector *k, struct audit_file *af, size_t *cap
         f->hi = a->rows[i + n - 1].end;
         f->repaired = 1;
         unwind_table_init(&f->table, f->lo, f->hi);
-        for (size_t r = i; r < i + n; r++)
-            if (append_rules(&f->table, &f->provenance, a->rows[r].start, a->rows[r].end, &a->rows[r],
-                             PROVENANCE_SYNTHESISED, 0) != 0)
+        for (size_t r = i; r < i + n; r++) {
+            int rc = 0;
+            if (r > i && a->rows[r - 1].end < a->rows[r].start)
+                rc = append_rules(&f->table, &f->provenance, a->rows[r - 1].end, a->rows[r].start, &a->rows[r - 1],
+                                  PROVENANCE_SYNTHESISED, 0);
+            if (rc || append_rules(&f->table, &f->provenance, a->rows[r].start, a->rows[r].end, &a->rows[r],
+                                   PROVENANCE_SYNTHESISED, 0) != 0)
                 return -1;
+        }
         f->rows_repaired = f->table.nrows;
+        if (fi != (size_t)-1 && (i == 0 || function_index_at(&af->prog.index, a->rows[i - 1].start) != fi))
+            vt->addresses[PROVENANCE_SYNTHESISED] += k->added_insns[fi];
         vt->fdes_added++;
         vt->rows_repaired += f->rows_repaired;
         i += n;
@@ -382,7 +450,14 @@ int validated_table_build(struct audit_file *af, const struct check_options *opt
                           struct check_result *r, char *err, size_t errlen)
 {
     memset(vt, 0, sizeof *vt);
-    struct collector k = {.vt = vt, .index = &af->prog.index};
+    struct collector k = {.vt = vt, .index = &af->prog.index,
+                          .incomplete = calloc(af->prog.index.nfuncs + 1, 1),
+                          .added_insns = calloc(af->prog.index.nfuncs + 1, sizeof *k.added_insns)};
+    if (!k.incomplete || !k.added_insns) {
+        free(k.incomplete);
+        free(k.added_insns);
+        return error_set(err, errlen, "out of memory");
+    }
     unwind_table_init(&k.fixes, 0, UINT64_MAX);
     unwind_table_init(&k.added, 0, UINT64_MAX);
     struct check_options o = {CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_TIMEOUT_MS, NULL, NULL};
@@ -397,7 +472,8 @@ int validated_table_build(struct audit_file *af, const struct check_options *opt
     if (rc == 0) {
         sort_rows(&k.fixes);
         sort_rows(&k.added);
-        qsort(k.segs, k.nsegs, sizeof *k.segs, segment_by_start);
+        if (k.nsegs)
+            qsort(k.segs, k.nsegs, sizeof *k.segs, segment_by_start);
         rc = lay_out_fdes(&k, af, &cap, err, errlen);
     }
     if (rc == 0 && lay_out_added(&k, af, &cap) != 0)
@@ -407,6 +483,8 @@ int validated_table_build(struct audit_file *af, const struct check_options *opt
     unwind_table_release(&k.fixes);
     unwind_table_release(&k.added);
     free(k.segs);
+    free(k.incomplete);
+    free(k.added_insns);
     if (rc != 0) {
         validated_table_release(vt);
         check_result_release(r);

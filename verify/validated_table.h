@@ -58,6 +58,8 @@ struct validated_table {
     size_t addresses[PROVENANCES]; /* instruction addresses by the provenance of their rule */
     size_t addresses_kept;         /* covered addresses not judged (unreached, padding ...) */
     size_t fdes_repaired, fdes_added, rows_repaired;
+    size_t functions_not_added;    /* code no FDE covers, of functions synthesis has no row for
+                                      somewhere (reached by no known path, a CFA it cannot follow) */
 };
 
 struct audit_file;

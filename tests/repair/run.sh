@@ -76,6 +76,25 @@ if command -v gdb >/dev/null; then
         not_ok "gdb bt in the repaired executable: want '$want'" "$got"
 fi
 
+# Which functions without CFI get an FDE (tests/repair/no_cfi.s): those
+# synthesis has a row for everywhere; not one whose CFA it cannot follow,
+# nor one another function jumps to with its frame in place.
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/no_cfi.so" "$here/no_cfi.s" || exit 1
+out=$("$dwsynth" repair -n --format=json "$work/no_cfi.so" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+added = sorted(f["function"] for f in d["fdes"] if f["change"] == "added")
+assert added == sorted(["plain_leaf", "pushes_rbx", "passes_stack_argument", "call_tail",
+                        "plain_leaf@plt", "shared_tail@plt"]), added
+assert d["functions_not_added"] == 2, d["functions_not_added"]
+print(" ".join(added))' 2>&1) && ok "functions without CFI given an FDE: $out; not dynamic_frame, shared_tail" ||
+    not_ok "functions without CFI: which get an FDE" "$out"
+"$dwsynth" repair "$work/no_cfi.so" -o "$work/repaired/no_cfi.so" >/dev/null
+fdes=$(readelf -wf "$work/repaired/no_cfi.so" | grep -c ' FDE cie=')
+audit=$("$dwcheck" "$work/repaired/no_cfi.so" | tail -1)
+[ "$fdes" -eq 6 ] && grep -q ' 0 errors' <<< "$audit" &&
+    ok "the copy: readelf reads its 6 FDEs, dwcheck finds 0 errors" || not_ok "no_cfi copy: 6 FDEs, 0 errors" "$fdes; $audit"
+
 # --- libc.so.6 -------------------------------------------------------------------
 libc=/lib/x86_64-linux-gnu/libc.so.6
 mkdir -p "$work/libc"
@@ -98,7 +117,9 @@ cmp -s -i 64 -n $(($(stat -c %s "$libc") - 64)) "$libc" "$work/libc/libc.so.6" &
     ok "the repaired libc keeps every byte of the original past its ELF header; the old tables are named .eh_frame.orig, .eh_frame_hdr.orig" ||
     not_ok "the repaired libc's first bytes or section names"
 out=$(LD_LIBRARY_PATH=$work/libc ls / 2>&1); rc=$?
-[ "$rc" -eq 0 ] && [ -n "$out" ] && ok "ls runs with the repaired libc" || not_ok "ls with the repaired libc (exit $rc)" "$out"
+loaded=$(LD_LIBRARY_PATH=$work/libc LD_TRACE_LOADED_OBJECTS=1 /bin/ls 2>&1 | grep -c "$work/libc/libc.so.6")
+[ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$loaded" -eq 1 ] && ok "ls runs with the repaired libc (the one ld.so loads)" ||
+    not_ok "ls with the repaired libc (exit $rc, loaded $loaded)" "$out"
 c++ -O1 -o "$work/qsort_throw" "$here/qsort_throw.cc" || exit 1
 out=$(LD_LIBRARY_PATH=$work/libc "$work/qsort_throw" 2>&1); rc=$?
 [ "$rc" -eq 0 ] && ok "with the repaired libc, an exception thrown from a qsort callback is caught: $out" ||
