@@ -359,8 +359,8 @@ check-annotate: $(TOOL_BINS) $(BUILD)/tests/test_annotate
 	@tests/annotate/run.sh $(BUILD)
 
 # dwsynth repair judged by libgcc, gdb and dwcheck on the copies it writes.
-check-repair: $(TOOL_BINS)
-	@tests/repair/run.sh $(BUILD)
+check-repair: $(TOOL_BINS) $(RUNTIME_A) $(BUILD)/tests/eh_elf_equiv
+	@SAN_FLAGS="$(SAN_FLAGS)" tests/repair/run.sh $(BUILD)
 
 # The README's console examples, run and compared with what they show.
 check-readme: $(TOOL_BINS)

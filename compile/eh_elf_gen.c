@@ -13,6 +13,7 @@
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
 #include "semantics/unwind_limits.h"
+#include "verify/validated_table.h"
 
 /* The public header, copied into every generated file (see Makefile). */
 static const char dwunwind_header[] =
@@ -331,7 +332,7 @@ static void text_reset(struct text *t)
  * Returns 1 when REGS_PART is needed.
  */
 static int row_code(struct gen *g, struct text *cfa_part, struct text *regs_part,
-                    const struct unwind_row *row, int signal_frame)
+                    const struct unwind_row *row, int signal_frame, unsigned provenance)
 {
     text_reset(cfa_part);
     text_reset(regs_part);
@@ -407,8 +408,11 @@ static int row_code(struct gen *g, struct text *cfa_part, struct text *regs_part
             break;
         }
     }
-    text_add(b, "out->valid = 0x%xu | (in->valid & 0x%xu); out->flags = %s; return DWU_OK;", known,
-             copied, signal_frame ? "DWU_FLAG_EXACT_IP" : "0");
+    const char *from = provenance == PROVENANCE_SYNTHESISED ? "DWU_FLAG_SYNTHESISED"
+                     : provenance == PROVENANCE_UNCHECKED ? "DWU_FLAG_UNCHECKED" : NULL;
+    text_add(b, "out->valid = 0x%xu | (in->valid & 0x%xu); out->flags = %s%s%s; return DWU_OK;", known,
+             copied, signal_frame ? "DWU_FLAG_EXACT_IP" : from ? "" : "0", signal_frame && from ? " | " : "",
+             from ? from : "");
     return 1;
 }
 
@@ -434,10 +438,10 @@ static size_t intern_body(struct gen *g, const char *text, size_t len, size_t re
 /* The body of one row: its CFA part, then a jump to its shared register
  * part (interned in G->restores).  Returns the body's number, or -1. */
 static size_t row_body(struct gen *g, struct text *cfa_part, struct text *regs_part,
-                       const struct unwind_row *row, int signal_frame)
+                       const struct unwind_row *row, int signal_frame, unsigned provenance)
 {
     size_t r = NO_RESTORE;
-    if (row_code(g, cfa_part, regs_part, row, signal_frame)) {
+    if (row_code(g, cfa_part, regs_part, row, signal_frame, provenance)) {
         r = intern_id(&g->restores, regs_part->s, regs_part->len);
         if (r == (size_t)-1)
             return (size_t)-1;
@@ -455,10 +459,16 @@ struct entry {
     size_t body;
 };
 
+/* A table, with the provenance of its rows (or NULL). */
+struct placed_table {
+    const struct unwind_table *t;
+    const uint8_t *provenance;
+};
+
 static int by_start(const void *a, const void *b)
 {
-    const struct unwind_table *x = *(const struct unwind_table *const *)a;
-    const struct unwind_table *y = *(const struct unwind_table *const *)b;
+    const struct unwind_table *x = ((const struct placed_table *)a)->t;
+    const struct unwind_table *y = ((const struct placed_table *)b)->t;
     if (x->start != y->start)
         return x->start < y->start ? -1 : 1;
     return x->end < y->end ? -1 : x->end > y->end;
@@ -623,9 +633,9 @@ static int write_bodies(FILE *out, const struct gen *g, const struct entry *ent,
     return 0;
 }
 
-int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t ntables,
-                    const char *object, const struct dwu_identity *id, struct eh_elf_stats *stats,
-                    char *err, size_t errlen)
+int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, const uint8_t *const *provenance,
+                    size_t ntables, const char *object, const struct dwu_identity *id,
+                    struct eh_elf_stats *stats, char *err, size_t errlen)
 {
     struct gen g = {.err = err, .errlen = errlen};
     struct text cfa_part = {0}, regs_part = {0};
@@ -633,11 +643,13 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
     size_t nent = 0, capent = 0;
     int rc = -1;
     memset(stats, 0, sizeof *stats);
-    const struct unwind_table **sorted = malloc((ntables + 1) * sizeof *sorted);
+    struct placed_table *sorted = malloc((ntables + 1) * sizeof *sorted);
     if (!sorted)
         goto oom;
-    memcpy(sorted, tables, ntables * sizeof *sorted);
-    qsort(sorted, ntables, sizeof *sorted, by_start);
+    for (size_t i = 0; i < ntables; i++)
+        sorted[i] = (struct placed_table){tables[i], provenance ? provenance[i] : NULL};
+    if (ntables)
+        qsort(sorted, ntables, sizeof *sorted, by_start);
 
     /* Body 0: no information (gaps between FDEs). */
     static const char no_info[] = "return DWU_ENOINFO;";
@@ -645,7 +657,8 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
         goto oom;
     uint64_t covered = 0;   /* end of what entries cover so far */
     for (size_t i = 0; i < ntables; i++) {
-        const struct unwind_table *t = sorted[i];
+        const struct unwind_table *t = sorted[i].t;
+        const uint8_t *prov = sorted[i].provenance;
         if (t->start >= t->end)
             continue;
         stats->tables++;
@@ -659,7 +672,7 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t 
                 continue;
             if (nent && lo > covered && push_entry(&ent, &nent, &capent, covered, lo, 0) != 0)
                 goto oom;
-            size_t body = row_body(&g, &cfa_part, &regs_part, row, t->signal_frame);
+            size_t body = row_body(&g, &cfa_part, &regs_part, row, t->signal_frame, prov ? prov[r] : 0);
             if (g.failed)
                 goto fail;
             if (body == (size_t)-1 || push_entry(&ent, &nent, &capent, lo, hi, body) != 0)

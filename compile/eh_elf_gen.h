@@ -41,14 +41,17 @@ struct eh_elf_stats {
 
 /*
  * Write the C of the eh_elf for TABLES (any order; overlapping parts of a
- * later table are dropped) to OUT.  OBJECT names the object in a comment
+ * later table are dropped) to OUT.  PROVENANCE (NULL, or per table NULL or
+ * one enum provenance of verify/validated_table per row) makes each row's
+ * step set DWU_FLAG_SYNTHESISED or DWU_FLAG_UNCHECKED in the registers it
+ * gives (dwcompile --repair).  OBJECT names the object in a comment
  * (escaped: no path can end the comment or inject code);
  * ID is its identity, which the runtime checks before using the eh_elf.
  * Returns 0, or -1 with a reason in ERR (code spanning 4 GiB or more, an
  * undecodable expression, out of memory, a write error).
  */
-int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, size_t ntables,
-                    const char *object, const struct dwu_identity *id, struct eh_elf_stats *stats,
-                    char *err, size_t errlen);
+int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, const uint8_t *const *provenance,
+                    size_t ntables, const char *object, const struct dwu_identity *id,
+                    struct eh_elf_stats *stats, char *err, size_t errlen);
 
 #endif

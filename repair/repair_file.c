@@ -49,7 +49,7 @@ int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t e
         return -1;
     struct validated_table vt;
     struct check_result r;
-    if (validated_table_build(&af, &opt->check, &vt, &r, err, errlen) != 0) {
+    if (validated_table_build(&af, &opt->check, 0, &vt, &r, err, errlen) != 0) {
         audit_file_close(&af);
         return -1;
     }

@@ -45,6 +45,15 @@ struct dwu_regs {
  * stopped at a call, so its table is looked up at rip rather than rip - 1. */
 #define DWU_FLAG_EXACT_IP 1u
 
+/* Where the row that gave these registers (dwu_step's output) came from,
+ * when the object's eh_elf was compiled from its validated table (dwcompile
+ * --repair): synthesised from the code, because its DWARF was wrong or
+ * missing; or DWARF that the audit could not check.  Neither: DWARF proved
+ * right (or an eh_elf compiled from DWARF alone, or the DWARF fallback).
+ * A profiler may mark such frames. */
+#define DWU_FLAG_SYNTHESISED 2u
+#define DWU_FLAG_UNCHECKED 4u
+
 /* How the unwinder reads memory.  NULL means "this process, directly" (the
  * fastest; a corrupted stack may then crash).  READ stores the 8 bytes at
  * ADDR in *VALUE and returns 0, or returns non-zero when they cannot be read. */

@@ -1,7 +1,7 @@
 /*
  * dwcompile: compile a binary's validated unwind tables to an eh_elf.
  *
- *   dwcompile [--force] [-o OUT.eh_elf.so] [--emit-c OUT.c] FILE
+ *   dwcompile [--force | --repair] [-o OUT.eh_elf.so] [--emit-c OUT.c] FILE
  *
  * The binary is opened and its .eh_frame read once (verify/audit_file),
  * audited first (what dwcheck does: errors refuse the compilation unless
@@ -33,12 +33,14 @@
 #include "semantics/cfi_reader.h"
 #include "verify/audit_file.h"
 #include "verify/check.h"
+#include "verify/validated_table.h"
 
 struct options {
     const char *input;
     const char *output;      /* the eh_elf; NULL: BASENAME.eh_elf.so here */
     const char *emit_c;      /* also keep the C here */
     int force;
+    int repair;              /* compile the validated table (verify/validated_table) */
     int quiet;
 };
 
@@ -48,12 +50,19 @@ static void usage(FILE *out)
             "Usage: dwcompile [OPTION]... FILE\n"
             "Compile the unwind tables of ELF FILE (.eh_frame) to native code: an eh_elf\n"
             "that the dwunwind runtime uses to unwind FILE's frames in nanoseconds.\n"
-            "FILE is audited first; verification errors refuse the compilation.\n"
+            "FILE is audited first; verification errors refuse the compilation, unless\n"
+            "--repair compiles its validated table instead.\n"
             "\n"
             "  -o, --output=OUT   the eh_elf to write (default: BASENAME.eh_elf.so in the\n"
             "                     current directory)\n"
             "  --emit-c=OUT.c     also write the generated C to OUT.c\n"
             "  --force            compile even when verification reports errors\n"
+            "  --repair           compile the validated table: DWARF's rows where the audit\n"
+            "                     finds them right or cannot decide, synthesis's rules where\n"
+            "                     it finds them wrong, synthesised rows for code without an\n"
+            "                     FDE (as dwsynth repair writes them); each step then tells\n"
+            "                     the rule's provenance (DWU_FLAG_SYNTHESISED,\n"
+            "                     DWU_FLAG_UNCHECKED in the registers dwu_step gives)\n"
             "  -q, --quiet        do not print the summary\n"
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
@@ -141,8 +150,8 @@ static void targets_release(struct targets *t)
     free(t->c);
 }
 
-static int compile(const struct options *opt, const struct targets *t,
-                   const struct unwind_table *const *tables, size_t n, const struct dwu_identity *id)
+static int compile(const struct options *opt, const struct targets *t, const struct unwind_table *const *tables,
+                   const uint8_t *const *provenance, size_t n, const struct dwu_identity *id)
 {
     char err[512];
     /* The C beside where it is kept, else beside the eh_elf. */
@@ -160,7 +169,7 @@ static int compile(const struct options *opt, const struct targets *t,
         return EXIT_TROUBLE;
     }
     struct eh_elf_stats st;
-    int rc = eh_elf_generate(f, tables, n, opt->input, id, &st, err, sizeof err);
+    int rc = eh_elf_generate(f, tables, provenance, n, opt->input, id, &st, err, sizeof err);
     if (fclose(f) != 0 && rc == 0) {
         snprintf(err, sizeof err, "write error: %s", strerror(errno));
         rc = -1;
@@ -190,15 +199,59 @@ static int compile(const struct options *opt, const struct targets *t,
     return 0;
 }
 
+/* Compile AF's validated table to T, each row with its provenance.
+ * Returns the exit status. */
+static int compile_validated(const struct options *opt, const struct targets *t, struct audit_file *af)
+{
+    char err[512];
+    struct validated_table vt;
+    struct check_result result;
+    if (validated_table_build(af, NULL, 1, &vt, &result, err, sizeof err) != 0) {
+        cli_error(opt->input, "%s", err);
+        return EXIT_TROUBLE;
+    }
+    size_t errors = check_count(&result, SEVERITY_ERROR);
+    check_result_release(&result);
+    if (!opt->quiet)
+        printf("%s: validated table: %zu FDEs repaired, %zu added, %zu rows synthesised (%zu errors found)\n",
+               opt->input, vt.fdes_repaired, vt.fdes_added, vt.rows_repaired, errors);
+    struct dwu_identity id;
+    const struct unwind_table **tables = malloc((vt.nfdes + 1) * sizeof *tables);
+    const uint8_t **provenance = malloc((vt.nfdes + 1) * sizeof *provenance);
+    int status = EXIT_TROUBLE;
+    if (!tables || !provenance) {
+        cli_error(opt->input, "out of memory");
+    } else if (object_identity(&af->ef, &id, err, sizeof err) != 0) {
+        cli_error(opt->input, "%s", err);
+    } else {
+        size_t n = 0;
+        for (size_t i = 0; i < vt.nfdes; i++)
+            if (vt.fdes[i].table.nrows) {   /* not the FDEs of no code */
+                tables[n] = &vt.fdes[i].table;
+                provenance[n++] = vt.fdes[i].provenance;
+            }
+        status = compile(opt, t, tables, provenance, n, &id);
+    }
+    free(tables);
+    free(provenance);
+    validated_table_release(&vt);
+    return status;
+}
+
 /* Audit, then compile OPT->input to T, the file opened once.  Returns the
  * exit status. */
 static int compile_file(const struct options *opt, const struct targets *t)
 {
     char err[512];
     struct audit_file af;
-    if (audit_file_open(&af, opt->input, CHECK_NO_EH, NULL, err, sizeof err) != 0) {
+    if (audit_file_open(&af, opt->input, opt->repair ? NULL : CHECK_NO_EH, NULL, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
         return EXIT_TROUBLE;
+    }
+    if (opt->repair) {
+        int status = compile_validated(opt, t, &af);
+        audit_file_close(&af);
+        return status;
     }
     /* The gate: verification errors refuse the compilation. */
     struct check_result result;
@@ -242,7 +295,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
     } else {
         for (size_t i = 0; i < n; i++)
             ptrs[i] = &tables[i];
-        status = compile(opt, t, ptrs, n, &id);
+        status = compile(opt, t, ptrs, NULL, n, &id);
     }
     free(ptrs);
     cfi_eval_tables_release(tables, n);
@@ -254,10 +307,11 @@ int main(int argc, char **argv)
 {
     cli_tool_name = "dwcompile";
     struct options opt = {0};
-    enum { OPT_EMIT_C = 256, OPT_FORCE };
+    enum { OPT_EMIT_C = 256, OPT_FORCE, OPT_REPAIR };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"emit-c", required_argument, NULL, OPT_EMIT_C},
-        {"force", no_argument, NULL, OPT_FORCE}, {"quiet", no_argument, NULL, 'q'},
+        {"force", no_argument, NULL, OPT_FORCE}, {"repair", no_argument, NULL, OPT_REPAIR},
+        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
@@ -267,6 +321,7 @@ int main(int argc, char **argv)
         case 'o': opt.output = optarg; break;
         case OPT_EMIT_C: opt.emit_c = optarg; break;
         case OPT_FORCE: opt.force = 1; break;
+        case OPT_REPAIR: opt.repair = 1; break;
         case 'q': opt.quiet = 1; break;
         case 'h': usage(stdout); return EXIT_CLEAN;
         case 'V': cli_print_version(); return EXIT_CLEAN;

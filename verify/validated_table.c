@@ -342,7 +342,8 @@ static void name_fdes(struct validated_table *vt, struct audit_file *af)
 }
 
 /* The file's FDEs, each kept or repaired. */
-static int lay_out_fdes(struct collector *k, struct audit_file *af, size_t *cap, char *err, size_t errlen)
+static int lay_out_fdes(struct collector *k, struct audit_file *af, int every_table, size_t *cap, char *err,
+                        size_t errlen)
 {
     const struct cfi_section *eh = &af->prog.eh;
     struct validated_table *vt = k->vt;
@@ -359,7 +360,8 @@ static int lay_out_fdes(struct collector *k, struct audit_file *af, size_t *cap,
         }
         *f = (struct validated_fde){.fde = fde, .lo = fde->pc_begin, .hi = fde->pc_begin + fde->pc_range};
         size_t j = first_row_after(&k->fixes, f->lo);
-        if (fde->fault || j == k->fixes.nrows || k->fixes.rows[j].start >= f->hi)
+        int kept = j == k->fixes.nrows || k->fixes.rows[j].start >= f->hi;
+        if (fde->fault || (kept && !every_table))
             continue;   /* kept as it is */
         struct unwind_table dw;
         struct cfa_error cerr;
@@ -369,11 +371,11 @@ static int lay_out_fdes(struct collector *k, struct audit_file *af, size_t *cap,
                            : error_set(err, errlen, "FDE at offset 0x%llx: malformed", (unsigned long long)fde->offset);
             break;
         }
-        f->repaired = 1;
+        f->repaired = !kept;
         if (lay_out_repaired(k, f, &dw) != 0)
             rc = error_set(err, errlen, "out of memory");
         unwind_table_release(&dw);
-        vt->fdes_repaired++;
+        vt->fdes_repaired += f->repaired;
         vt->rows_repaired += f->rows_repaired;
     }
     if (af->prog.have_eh)
@@ -446,8 +448,8 @@ static int lay_out_added(struct collector *k, struct audit_file *af, size_t *cap
     return 0;
 }
 
-int validated_table_build(struct audit_file *af, const struct check_options *opt, struct validated_table *vt,
-                          struct check_result *r, char *err, size_t errlen)
+int validated_table_build(struct audit_file *af, const struct check_options *opt, int every_table,
+                          struct validated_table *vt, struct check_result *r, char *err, size_t errlen)
 {
     memset(vt, 0, sizeof *vt);
     struct collector k = {.vt = vt, .index = &af->prog.index,
@@ -474,7 +476,7 @@ int validated_table_build(struct audit_file *af, const struct check_options *opt
         sort_rows(&k.added);
         if (k.nsegs)
             qsort(k.segs, k.nsegs, sizeof *k.segs, segment_by_start);
-        rc = lay_out_fdes(&k, af, &cap, err, errlen);
+        rc = lay_out_fdes(&k, af, every_table, &cap, err, errlen);
     }
     if (rc == 0 && lay_out_added(&k, af, &cap) != 0)
         rc = error_set(err, errlen, "out of memory");

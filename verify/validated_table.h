@@ -45,7 +45,8 @@ struct validated_fde {
     const struct cfi_fde *fde;     /* the file's FDE, or NULL: code no FDE covered */
     uint64_t lo, hi;               /* [lo, hi): the FDE's range, or the new code's */
     int repaired;                  /* TABLE differs from DWARF's somewhere (always, when new) */
-    struct unwind_table table;     /* H_valid over [lo, hi): for repaired and new FDEs only */
+    struct unwind_table table;     /* H_valid over [lo, hi): for repaired and new FDEs (for
+                                      every sound FDE with EVERY_TABLE); else no rows */
     uint8_t *provenance;           /* per row of TABLE (enum provenance) */
     size_t rows_repaired;          /* rows of TABLE that are synthesis's */
     char function[128];            /* the function's name: its symbol (from the separate debug
@@ -66,12 +67,14 @@ struct audit_file;
 
 /*
  * Audit AF (into R, as check_audit_file does, with OPT's prover settings)
- * and build its validated table into VT.  Returns 0, or -1 with a reason in
- * ERR (out of memory, a malformed FDE).  Release VT with
- * validated_table_release, R with check_result_release.
+ * and build its validated table into VT: the tables of the repaired and
+ * added FDEs, and with EVERY_TABLE those of the kept ones too (DWARF's rows,
+ * each proved or unchecked: what the eh_elf compiler needs).  Returns 0, or
+ * -1 with a reason in ERR (out of memory, a malformed FDE).  Release VT
+ * with validated_table_release, R with check_result_release.
  */
-int validated_table_build(struct audit_file *af, const struct check_options *opt, struct validated_table *vt,
-                          struct check_result *r, char *err, size_t errlen);
+int validated_table_build(struct audit_file *af, const struct check_options *opt, int every_table,
+                          struct validated_table *vt, struct check_result *r, char *err, size_t errlen);
 void validated_table_release(struct validated_table *vt);
 
 #endif

@@ -95,6 +95,23 @@ audit=$("$dwcheck" "$work/repaired/no_cfi.so" | tail -1)
 [ "$fdes" -eq 6 ] && grep -q ' 0 errors' <<< "$audit" &&
     ok "the copy: readelf reads its 6 FDEs, dwcheck finds 0 errors" || not_ok "no_cfi copy: 6 FDEs, 0 errors" "$fdes; $audit"
 
+# The eh_elf of the validated table (dwcompile --repair): dwu_step tells
+# which frames' rows were synthesised.  Without it, the walk stops in the
+# library; dwcompile without --repair compiles the table as it is.
+cc -O1 ${SAN_FLAGS:-} -rdynamic -I. -o "$work/provenance" "$here/provenance.c" -L"$work" -lnotables \
+    -Wl,-rpath,"$work" "$build/lib/libdwunwind.a" -ldl || exit 1
+out=$("$work/provenance" 2>&1)
+grep -q '^vla_frame: no unwind information' <<< "$out" &&
+    ok "no eh_elf, no table: the walk stops in vla_frame" || not_ok "the walk without an eh_elf" "$out"
+out=$("$build/bin/dwcompile" --repair -o "$work/libnotables.so.eh_elf.so" "$work/libnotables.so" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && ok "dwcompile --repair libnotables.so: $(head -1 <<< "$out" | sed 's/^[^:]*: //')" ||
+    not_ok "dwcompile --repair libnotables.so (exit $rc)" "$out"
+out=$("$work/provenance" 2>&1)
+want="vla_frame: synthesised big_frame: synthesised alloca_frame: synthesised saves_registers: synthesised main: dwarf"
+[ "$(grep -v '^walk' <<< "$out" | tr '\n' ' ' | sed 's/ $//')" = "$want" ] &&
+    ok "dwu_step's provenance flags: the library's four frames synthesised, main's DWARF" ||
+    not_ok "provenance through dwu_step: want '$want'" "$out"
+
 # --- libc.so.6 -------------------------------------------------------------------
 libc=/lib/x86_64-linux-gnu/libc.so.6
 mkdir -p "$work/libc"
@@ -116,6 +133,10 @@ cmp -s -i 64 -n $(($(stat -c %s "$libc") - 64)) "$libc" "$work/libc/libc.so.6" &
     [ "$(readelf -SW "$work/libc/libc.so.6" | grep -c ' \.eh_frame\(_hdr\)\?\.orig ')" -eq 2 ] &&
     ok "the repaired libc keeps every byte of the original past its ELF header; the old tables are named .eh_frame.orig, .eh_frame_hdr.orig" ||
     not_ok "the repaired libc's first bytes or section names"
+out=$("$build/bin/dwcompile" -q --repair -o "$work/libc/libc.so.6.eh_elf.so" "$libc" 2>&1) &&
+    out=$("$build/tests/eh_elf_equiv" "$work/libc/libc.so.6" "$work/libc/libc.so.6.eh_elf.so" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && ok "dwcompile --repair libc: its eh_elf and the repaired copy's DWARF agree: $(tail -1 <<< "$out" | sed 's/^[^:]*: //')" ||
+    not_ok "dwcompile --repair libc against the repaired copy (exit $rc)" "$out"
 out=$(LD_LIBRARY_PATH=$work/libc ls / 2>&1); rc=$?
 loaded=$(LD_LIBRARY_PATH=$work/libc LD_TRACE_LOADED_OBJECTS=1 /bin/ls 2>&1 | grep -c "$work/libc/libc.so.6")
 [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$loaded" -eq 1 ] && ok "ls runs with the repaired libc (the one ld.so loads)" ||

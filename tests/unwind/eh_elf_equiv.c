@@ -13,7 +13,9 @@
  * .eh_frame_hdr and runs its program within the runtime's own bounds, over
  * a copy of FILE's segments laid out as the loader lays them out.  Their
  * status, registers, validity bits and flags must be identical: same table,
- * same answer, whichever path unwinds it.  A PC between FDEs must give
+ * same answer, whichever path unwinds it (the provenance flags of an eh_elf
+ * compiled by dwcompile --repair aside: FILE is then the copy dwsynth repair
+ * wrote, whose DWARF has no provenance).  A PC between FDEs must give
  * DWU_ENOINFO.  Prints a summary; exit status 1 on any difference, 2 when
  * FILE or EH_ELF cannot be read.
  */
@@ -136,6 +138,7 @@ static void compare(dwu_eh_elf_step_fn step, uint64_t pc, const struct unwind_ro
     struct dwu_regs compiled, interpreted;
     memset(&compiled, 0, sizeof compiled);
     int a = step(pc, &in, &compiled, &mem);
+    compiled.flags &= ~(DWU_FLAG_SYNTHESISED | DWU_FLAG_UNCHECKED);   /* provenance: not the table's */
     if (a >= DWU_ELOOP && a <= DWU_END)
         statuses[a - DWU_ELOOP]++;
     int b = row ? dwu_apply_rules(&row->cfa, row->reg, signal, &in, &interpreted, &mem) : DWU_ENOINFO;
