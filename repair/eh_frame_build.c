@@ -23,26 +23,12 @@ static void entry_cie_state(struct cfi_state *st)
     st->col[ABI_RA] = (struct unwind_rule){.kind = REG_RULE_OFFSET, .offset = ABI_ENTRY_RA_OFFSET};
 }
 
-static int row_uses_args_size(void *arg, const struct cfi_state *st, uint64_t new_loc)
-{
-    (void)new_loc;
-    *(int *)arg |= st->args_size != 0;
-    return 0;
-}
-
 /* Why FDE F, which H_valid repairs, must be written as it was (NULL: it
  * can be encoded from its rows). */
-static const char *keeps_what_h_drops(struct cfi_eval *ev, const struct validated_fde *f)
+static const char *keeps_what_h_drops(const struct validated_fde *f)
 {
     if (f->table.extra_columns[0] || f->table.extra_columns[1])
         return "its program describes columns past the 17 a table keeps";
-    int uses = 0, all_nops;
-    struct cfi_state final;
-    struct cfa_error e;
-    if (cfi_eval_fde(ev, f->fde, row_uses_args_size, &uses, &final, &all_nops, &e) < 0)
-        return "its program is malformed";
-    if (uses || final.args_size)
-        return "its program sets DW_CFA_GNU_args_size, which the table does not keep";
     return NULL;
 }
 
@@ -90,8 +76,8 @@ static int take_fde(struct eh_frame_build *b, struct cfi_eval *ev, const struct 
         *s = (struct eh_fde_spec){.cie = (size_t)(f->fde->cie - eh->cies), .pc_begin = f->lo,
                                   .pc_range = f->hi - f->lo, .lsda = f->fde->lsda,
                                   .insns = f->fde->insns, .insns_len = f->fde->insns_len};
-        if (f->repaired && !(why = keeps_what_h_drops(ev, f))) {
-            const struct cie_result *cie = &ev->cies[cfi_eval_cie_index(ev, f->fde->cie)];
+        if (f->repaired && !(why = keeps_what_h_drops(f))) {
+            const struct cie_result *cie = cfi_eval_cie_result(ev, f->fde->cie);
             int rc = cie->ok ? cfi_encode_fde(&f->table, &cie->params, &cie->state, &b->encoded[k], &why) : -1;
             if (!cie->ok)
                 why = "its CIE's program is malformed";

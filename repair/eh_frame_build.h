@@ -11,10 +11,11 @@
  * (GCC's: code alignment 1, data alignment -8, ra 16, CFA rsp+8, ra at
  * CFA-8).  FDEs whose range is no code (cfi_reader's faults) are left out.
  *
- * A repaired FDE whose DWARF program uses what H does not keep —
- * DW_CFA_GNU_args_size (the landing pads' argument area) or columns past
- * the 17 — is not re-encoded: it is kept as it was and listed, with the
- * reason, among the FDEs not repaired.  So is one cfi_encode refuses.
+ * A repaired FDE whose DWARF program describes what H does not keep —
+ * columns past the 17 — is not re-encoded: it is kept as it was and
+ * listed, with the reason, among the FDEs not repaired.  So is one
+ * cfi_encode refuses.  (The landing pads' argument area,
+ * DW_CFA_GNU_args_size, is kept: H's rows carry it.)
  *
  * Sizes do not depend on addresses: prepare, then ask the sizes, place the
  * sections (object/elf_rewrite), then write them at their addresses.

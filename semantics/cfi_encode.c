@@ -197,7 +197,7 @@ int cfi_encode_fde(const struct unwind_table *t, const struct cfa_cie_params *ci
     uint64_t loc = t->start;
     for (size_t i = 0; i < t->nrows; i++) {
         const struct unwind_row *row = &t->rows[i];
-        if (i > 0 && unwind_row_rules_equal(&now, row))
+        if (i > 0 && unwind_row_rules_equal(&now, row) && now.args_size == row->args_size)
             continue;   /* the row before goes on */
         if (row->start != loc) {
             if (row->start < loc || cie->code_align == 0 || (row->start - loc) % cie->code_align) {
@@ -210,6 +210,11 @@ int cfi_encode_fde(const struct unwind_table *t, const struct cfa_cie_params *ci
             loc = row->start;
         }
         int rc = set_cfa(out, &now.cfa, &row->cfa, cie, why);
+        if (!rc && row->args_size != now.args_size) {   /* landing pads' argument area */
+            rc = put_byte(out, DW_CFA_GNU_args_size);
+            if (!rc)
+                rc = put_uleb(out, row->args_size);
+        }
         for (unsigned c = 0; c < UNWIND_COLUMNS && !rc; c++)
             rc = set_column(out, c, &now.reg[c], &row->reg[c], &initial->col[c], cie, why);
         if (rc)

@@ -11,9 +11,10 @@
  * (or its _sf form) where both did, def_cfa_expression; each register by
  * restore where it returns to the CIE's rule, offset / offset_extended_sf,
  * val_offset(_sf), register, undefined, same_value, expression,
- * val_expression.  Rows that repeat the one before are merged.
- * cfa_program_run on the bytes, from the same CIE state, gives H back:
- * decode(encode(H)) == H, rows merged where their rules are equal.
+ * val_expression; and DW_CFA_GNU_args_size where a row's argument area
+ * changes.  Rows that repeat the one before (rules and argument area) are
+ * merged.  cfa_program_run on the bytes, from the same CIE state, gives H
+ * back: decode(encode(H)) == H, rows merged where they are equal.
  *
  * Not written: remember_state/restore_state (a shorter form for epilogues
  * in the middle of a function), and columns past the 17 a table keeps.

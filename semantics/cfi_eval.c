@@ -61,7 +61,7 @@ int cfi_eval_cie(struct cfi_eval *ev, const struct cfi_cie *cie, cfa_row_fn on_r
     return cfa_program_run(&prog, final, err);
 }
 
-static struct cie_result *cie_result(struct cfi_eval *ev, const struct cfi_cie *cie)
+const struct cie_result *cfi_eval_cie_result(struct cfi_eval *ev, const struct cfi_cie *cie)
 {
     struct cie_result *res = &ev->cies[cfi_eval_cie_index(ev, cie)];
     if (res->ok < 0) {
@@ -75,7 +75,7 @@ static struct cie_result *cie_result(struct cfi_eval *ev, const struct cfi_cie *
 int cfi_eval_fde(struct cfi_eval *ev, const struct cfi_fde *fde, cfa_row_fn on_row, void *arg,
                  struct cfi_state *final, int *all_nops, struct cfa_error *err)
 {
-    struct cie_result *cie = cie_result(ev, fde->cie);
+    const struct cie_result *cie = cfi_eval_cie_result(ev, fde->cie);
     *all_nops = only_nops(fde->insns, fde->insns_len);
     if (!cie->ok) {
         *err = cie->error;
@@ -108,6 +108,7 @@ static int append_state(struct unwind_table *t, const struct cfi_state *st, uint
         return -2;
     row->cfa = st->cfa;
     memcpy(row->reg, st->col, sizeof row->reg);
+    row->args_size = st->args_size;
     for (unsigned c = UNWIND_COLUMNS; c < UNWIND_MAX_COLUMNS; c++)
         if (st->col[c].kind != REG_RULE_UNREFERENCED)
             t->extra_columns[c / 64] |= (uint64_t)1 << (c % 64);

@@ -39,6 +39,10 @@ void cfi_eval_release(struct cfi_eval *ev);
 /* Index of CIE in section->cies. */
 size_t cfi_eval_cie_index(const struct cfi_eval *ev, const struct cfi_cie *cie);
 
+/* CIE's parameters and the state its initial instructions leave (computed
+ * on first use; ok 0 when its program is malformed). */
+const struct cie_result *cfi_eval_cie_result(struct cfi_eval *ev, const struct cfi_cie *cie);
+
 /*
  * Run CIE's initial instructions from an empty state at location 0,
  * reporting rows through ON_ROW.  *ALL_NOPS tells whether the program was

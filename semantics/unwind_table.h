@@ -59,6 +59,10 @@ struct unwind_row {
     uint64_t start, end;                   /* [start, end) */
     struct unwind_rule cfa;
     struct unwind_rule reg[UNWIND_COLUMNS];
+    uint64_t args_size;                    /* DWARF's DW_CFA_GNU_args_size in effect: the bytes of
+                                              pushed arguments an unwinder pops before it enters a
+                                              landing pad.  Not a rule (the comparisons of rules
+                                              ignore it); kept so that a table written back keeps it */
 };
 
 /* The table of one FDE (or one synthesised function). */

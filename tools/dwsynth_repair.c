@@ -37,8 +37,8 @@ static void repair_usage(FILE *out)
             "  -h, --help         show this help\n"
             "\n"
             "Exit status: 0 written (or listed) with every repair; 1 written, but some\n"
-            "repaired FDE was kept as it was (listed with the reason: its program uses\n"
-            "DW_CFA_GNU_args_size, which the table does not keep, ...); 2 usage error,\n"
+            "repaired FDE was kept as it was (listed with the reason: its program\n"
+            "describes columns past the 17 the table keeps, ...); 2 usage error,\n"
             "unreadable or unsupported FILE, or an output that cannot be written:\n"
             "nothing is written then.\n");
 }

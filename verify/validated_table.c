@@ -83,6 +83,7 @@ static int append_rules(struct unwind_table *t, uint8_t **prov, uint64_t start, 
 {
     struct unwind_row *last = t->nrows ? &t->rows[t->nrows - 1] : NULL;
     if (!apart && last && last->end == start && unwind_row_rules_equal(last, row) &&
+        last->args_size == row->args_size &&
         (!prov || (*prov)[t->nrows - 1] == p)) {
         last->end = end;
         return 0;
@@ -99,6 +100,7 @@ static int append_rules(struct unwind_table *t, uint8_t **prov, uint64_t start, 
         return -1;
     r->cfa = row->cfa;
     memcpy(r->reg, row->reg, sizeof r->reg);
+    r->args_size = row->args_size;
     int rc = own_expr(t, &r->cfa, 1);
     for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
         rc |= own_expr(t, &r->reg[c], 0);
@@ -110,6 +112,7 @@ static int append_rules(struct unwind_table *t, uint8_t **prov, uint64_t start, 
 static int synthesised_row(const struct abs_state *st, struct unwind_row *row, struct synth_row_exprs *ex)
 {
     synth_row_from_state(st, row, ex);
+    row->args_size = 0;
     if (row->cfa.kind == CFA_RULE_UNKNOWN || row->cfa.kind == CFA_RULE_UNSET)
         return -1;
     for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
@@ -127,6 +130,7 @@ static int repaired_row(const struct check_at *at, struct unwind_row *row, struc
         return -1;
     if (at->whole_row) {
         *row = syn;
+        row->args_size = at->dwarf->args_size;   /* the call site's, which synthesis does not model */
         return 0;
     }
     *row = *at->dwarf;

@@ -154,6 +154,21 @@ if command -v gdb >/dev/null && [ -d /usr/lib/debug/.build-id ]; then
         not_ok "the mpn reproduction with the repaired libc: exactly the 4 inside checks should flip (exit $rc)" "$(grep '^ok\|^FAIL\|RESULT' <<< "$out")"
 fi
 
+# A Rust library whose landing pads follow calls with pushed arguments
+# (DW_CFA_GNU_args_size): its repaired FDEs are encoded again with their
+# argument areas, and the copy audits clean.
+rav1e=/usr/lib/x86_64-linux-gnu/librav1e.so.0.5.1
+if [ -r "$rav1e" ]; then
+    out=$("$dwsynth" repair "$rav1e" -o "$work/repaired/librav1e.so" 2>&1); rc=$?
+    audit=$("$dwcheck" "$work/repaired/librav1e.so" | tail -1)
+    theirs=$(readelf -wf "$rav1e" | grep -c 'DW_CFA_GNU_args_size: [1-9]')
+    ours=$(readelf -wf "$work/repaired/librav1e.so" | grep -c 'DW_CFA_GNU_args_size: [1-9]')
+    [ "$rc" -eq 0 ] && grep -q ' 0 errors' <<< "$audit" && [ "$ours" -ge $((theirs * 95 / 100)) ] &&
+        ok "librav1e: $(head -1 <<< "$out" | sed 's/^[^:]*: //'); the copy audits clean; argument areas kept ($ours of $theirs DW_CFA_GNU_args_size ops)" ||
+        not_ok "librav1e repaired: exit 0, 0 errors, args_size kept (exit $rc; $theirs -> $ours)" "$out
+$audit"
+fi
+
 # --- the report ----------------------------------------------------------------
 out=$("$dwsynth" repair --dry-run --format=json "$libc" | python3 -c '
 import json, sys

@@ -97,7 +97,8 @@ static size_t runs(const struct unwind_table *t, const struct unwind_row **first
 {
     size_t n = 0;
     for (size_t i = 0; i < t->nrows; i++)
-        if (i == 0 || !unwind_row_rules_equal(&t->rows[i - 1], &t->rows[i])) {
+        if (i == 0 || !unwind_row_rules_equal(&t->rows[i - 1], &t->rows[i]) ||
+            t->rows[i - 1].args_size != t->rows[i].args_size) {
             assert_true(n < cap);
             first[n++] = &t->rows[i];
         }
@@ -111,7 +112,8 @@ static int same_table(const struct unwind_table *a, const struct unwind_table *b
     if (na != nb || a->nrows == 0 || a->rows[a->nrows - 1].end != b->rows[b->nrows - 1].end)
         return 0;
     for (size_t i = 0; i < na; i++)
-        if (ra[i]->start != rb[i]->start || !unwind_row_rules_equal(ra[i], rb[i]))
+        if (ra[i]->start != rb[i]->start || !unwind_row_rules_equal(ra[i], rb[i]) ||
+            ra[i]->args_size != rb[i]->args_size)
             return 0;
     return 1;
 }
@@ -125,7 +127,9 @@ static size_t used_bytes(const struct cfi_fde *f)
     return n;
 }
 
-static void round_trip_file(const char *path)
+/* Round trip every FDE of PATH; with WANT_ARGS_SIZE, some row must carry
+ * an argument area (DW_CFA_GNU_args_size), which the encoding keeps. */
+static void round_trip_file(const char *path, int want_args_size)
 {
     if (access(path, R_OK) != 0) {
         printf("# skipped: no %s\n", path);
@@ -138,7 +142,7 @@ static void round_trip_file(const char *path)
     assert_int_equal(cfi_section_read(&ef, ".eh_frame", &cs, err, sizeof err), 1);
     struct cfi_eval ev;
     assert_int_equal(cfi_eval_init(&ev, &cs), 0);
-    size_t fdes = 0, rows = 0, refused = 0, theirs = 0, ours = 0;
+    size_t fdes = 0, rows = 0, refused = 0, theirs = 0, ours = 0, args_rows = 0;
     for (size_t i = 0; i < cs.nfdes; i++) {
         const struct cfi_fde *f = &cs.fdes[i];
         struct unwind_table t, back;
@@ -165,6 +169,8 @@ static void round_trip_file(const char *path)
             unwind_table_release(&back);
             fdes++;
             rows += t.nrows;
+            for (size_t r = 0; r < t.nrows; r++)
+                args_rows += t.rows[r].args_size != 0;
             theirs += used_bytes(f);
             ours += out.n;
         }
@@ -174,7 +180,9 @@ static void round_trip_file(const char *path)
     printf("# %s: %zu FDEs, %zu rows: decode(encode(H)) == H; %zu refused; instructions %zu bytes, "
            "the compilers' %zu (%.3fx)\n", path, fdes, rows, refused, ours, theirs,
            theirs ? (double)ours / (double)theirs : 0.0);
+    printf("# %s: %zu rows with an argument area (DW_CFA_GNU_args_size), kept\n", path, args_rows);
     assert_true(fdes > 1000);
+    assert_true(!want_args_size || args_rows > 0);
     assert_int_equal(refused, 0);
     assert_true((double)ours <= 1.1 * (double)theirs);
     cfi_eval_release(&ev);
@@ -185,8 +193,9 @@ static void round_trip_file(const char *path)
 static void test_round_trip_system(void **state)
 {
     (void)state;
-    round_trip_file("/usr/lib/x86_64-linux-gnu/libc.so.6");
-    round_trip_file("/usr/lib/x86_64-linux-gnu/libstdc++.so.6");
+    round_trip_file("/usr/lib/x86_64-linux-gnu/libc.so.6", 0);
+    round_trip_file("/usr/lib/x86_64-linux-gnu/libstdc++.so.6", 0);
+    round_trip_file("/usr/lib/llvm-14/lib/libc++.so.1.0", 1);   /* clang: pushed arguments */
 }
 
 int main(void)
