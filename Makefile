@@ -2,7 +2,8 @@
 #
 #   make                 build every front end into build/bin/
 #   make check           build and run all tests (unit, golden, bad input, oracle sample)
-#   make check-full      the readelf oracle on every system binary
+#   make check-full      the readelf oracle on every system binary, and the CFI encoder's
+#                        round trip (decode(encode(H)) == H) over every FDE of them
 #   make bench           benchmarks, printed as ratios against references run alongside
 #   make fuzz            libFuzzer over the section parser, the CFI reader and synthesis (FUZZ_SECONDS), and
 #                        FUZZ_MUTANTS mutated binaries through every front end (check-mutants)
@@ -378,8 +379,10 @@ check-merge: $(TOOL_BINS) $(BUILD)/tests/test_merge_units
 	@tests/run-unit.sh $(BUILD)/tests/test_merge_units
 	@tests/merge/run.sh $(BUILD)
 
-check-full: $(TOOL_BINS) $(BUILD)/tests/frame_parse_libdwarf
+check-full: $(TOOL_BINS) $(BUILD)/tests/frame_parse_libdwarf $(BUILD)/tests/test_cfi_encode
 	@tests/oracle/run.sh $(BUILD) --all
+	@$(BUILD)/tests/test_cfi_encode $$(for f in /usr/lib/x86_64-linux-gnu/*.so* /usr/bin/*; do \
+	    [ -f "$$f" ] && [ "$$(head -c4 "$$f" | od -An -c | tr -d ' ')" = '177ELF' ] && echo "$$f"; done)
 
 # ---- benchmarks ----------------------------------------------------------------
 $(BUILD)/bench/decode_reference: $(BUILD)/obj/bench/decode_reference.o $(LIB)

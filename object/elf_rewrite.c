@@ -232,7 +232,13 @@ static int place_segment(struct layout *l, const struct elf_file *ef, const stru
                          (unsigned)MAX_PHDRS);
     if (!align_ok(l->file_size, PAGE, &l->seg_offset) || !align_ok(load_end, PAGE, &end_page))
         return error_set(err, errlen, "the file or its segments reach the end of the address space");
-    if (end_page - bias > l->seg_offset)   /* V = O + bias must lie above every segment */
+    /* A shared library that is no program (no PT_INTERP) is only mapped by
+     * ld.so, which finds the program headers in the PT_LOAD that holds
+     * e_phoff: V is then the first page above the segments, and no hole
+     * grows the file past a large .bss.  What the kernel may run keeps
+     * V = O + bias (elf_rewrite.h). */
+    int library = ef->ehdr.e_type == ET_DYN && !has_phdr(ef, PT_INTERP);
+    if (!library && end_page - bias > l->seg_offset)   /* V = O + bias must lie above every segment */
         l->seg_offset = end_page - bias;
     l->sec_offset = calloc(n, sizeof *l->sec_offset);
     if (!l->sec_offset)
@@ -245,7 +251,11 @@ static int place_segment(struct layout *l, const struct elf_file *ef, const stru
             return error_set(err, errlen, "section %s does not fit the file", secs[i].name);
     l->seg_size = off - l->seg_offset;
     uint64_t seg_end;
-    if (!add_ok(l->seg_offset, bias, &l->seg_addr) || !add_ok(l->seg_addr, l->seg_size, &seg_end))
+    if (!add_ok(l->seg_offset, bias, &l->seg_addr))
+        return error_set(err, errlen, "the new segment does not fit the address space");
+    if (library && end_page > l->seg_addr)
+        l->seg_addr = end_page;
+    if (!add_ok(l->seg_addr, l->seg_size, &seg_end))
         return error_set(err, errlen, "the new segment does not fit the address space");
     if (build_phdrs(l, ef, last_load, add_eh, err, errlen) != 0)
         return -1;

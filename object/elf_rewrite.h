@@ -17,12 +17,17 @@
  *   the section header table: every section at its old index (symbols and
  *     sh_link refer to them), then the new sections
  *
+ * For what the kernel may run (an executable, or a library with PT_INTERP),
  * V - O is the first PT_LOAD's p_vaddr - p_offset, so every way a loader
  * finds the program headers in memory gives the new table: the kernel's
  * load base + e_phoff (before Linux 5.18), the PT_LOAD holding e_phoff
- * (since; and ld.so for a library), PT_PHDR (ld.so for the main program).
- * V lies above every PT_LOAD's end, rounded up to a page, so PT_LOADs stay
- * sorted by address; O is at least the file's size rounded up to a page.
+ * (since), PT_PHDR (ld.so for the main program); O grows (a hole, sparse
+ * on disk) when the segments' .bss reaches past the file.  A library only
+ * ld.so maps (it finds the table in the PT_LOAD that holds e_phoff) has
+ * O at the file's end and V the first page above the segments, so that no
+ * hole grows it.  V lies above every PT_LOAD's end, rounded up to a page,
+ * so PT_LOADs stay sorted by address; O is at least the file's size
+ * rounded up to a page.
  * An existing section named like a new one is renamed NAME.orig, so that
  * gdb, readelf and perf read the new one.
  *

@@ -112,6 +112,18 @@ want="vla_frame: synthesised big_frame: synthesised alloca_frame: synthesised sa
     ok "dwu_step's provenance flags: the library's four frames synthesised, main's DWARF" ||
     not_ok "provenance through dwu_step: want '$want'" "$out"
 
+# A library whose .bss reaches 64 MiB past its file: the copy grows by its
+# new tables (and section headers) only, and a program still runs with it.
+mkdir -p "$work/bss"
+cc $nounwind -fPIC -shared -o "$work/libbig_bss.so" "$here/big_bss.c" || exit 1
+cc -O2 -o "$work/bss/big_bss_main" "$here/big_bss_main.c" -L"$work" -lbig_bss -Wl,-rpath,'$ORIGIN' || exit 1
+out=$("$dwsynth" repair "$work/libbig_bss.so" -o "$work/bss/libbig_bss.so" 2>&1); rc=$?
+tables=$(grep -o '\.eh_frame [0-9]* bytes, \.eh_frame_hdr [0-9]* bytes' <<< "$out" | awk '{print $2 + $5}')
+growth=$(( $(stat -c %s "$work/bss/libbig_bss.so") - $(stat -c %s "$work/libbig_bss.so") ))
+[ "$rc" -eq 0 ] && [ -n "$tables" ] && [ "$growth" -lt $((tables + 8192)) ] && "$work/bss/big_bss_main" &&
+    ok "a library with a 64 MiB .bss grows by $growth bytes for $tables bytes of tables, and runs" ||
+    not_ok "big .bss: growth $growth for ${tables:-?} bytes of tables (exit $rc)" "$out"
+
 # --- libc.so.6 -------------------------------------------------------------------
 libc=/lib/x86_64-linux-gnu/libc.so.6
 mkdir -p "$work/libc"
