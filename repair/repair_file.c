@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "object/elf_rewrite.h"
 #include "object/error.h"
@@ -22,6 +23,23 @@ static void report_unrepaired(FILE *out, const char *path, const struct eh_frame
                 f->lo, f->hi, f->function[0] ? f->function : "(no name)",
                 f->fde ? "written as it was" : "left out", b->unrepaired[i].why);
     }
+}
+
+/* What was written, and how much the file grew for its new tables. */
+static void report_written(FILE *out, const struct repair_options *opt, const struct eh_frame_build *b)
+{
+    struct stat in, copy;
+    fprintf(out, "%s: written: .eh_frame %" PRIu64 " bytes, .eh_frame_hdr %" PRIu64 " bytes, %zu FDEs (%zu of no "
+            "code left out)", opt->output, b->eh_frame_size, b->eh_frame_hdr_size, b->nfdes, b->dropped);
+    uint64_t tables = b->eh_frame_size + b->eh_frame_hdr_size;
+    /* On disk too: a program's copy may have a hole (object/elf_rewrite). */
+    if (stat(opt->input, &in) == 0 && stat(opt->output, &copy) == 0 && copy.st_size >= in.st_size && tables) {
+        long long grew = (long long)(copy.st_size - in.st_size);
+        long long disk = ((long long)copy.st_blocks - (long long)in.st_blocks) * 512;
+        fprintf(out, "; the file grew by %lld bytes (%lld on disk), %.2fx (%.2fx) its new tables", grew, disk,
+                (double)grew / (double)tables, (double)disk / (double)tables);
+    }
+    fputc('\n', out);
 }
 
 /* Place, write and copy: the new sections at the addresses the plan gives. */
@@ -64,9 +82,7 @@ int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t e
             repair_report_text(out, opt->input, &vt, &af.dw, opt->dry_run || opt->rows);
             report_unrepaired(out, opt->input, &b);
             if (!opt->dry_run)
-                fprintf(out, "%s: written: .eh_frame %" PRIu64 " bytes, .eh_frame_hdr %" PRIu64
-                        " bytes, %zu FDEs (%zu of no code left out)\n", opt->output, b.eh_frame_size,
-                        b.eh_frame_hdr_size, b.nfdes, b.dropped);
+                report_written(out, opt, &b);
         }
         rc = b.nunrepaired ? 1 : 0;
     }
