@@ -66,6 +66,7 @@ object_SRCS := \
 	object/signals.c \
 	object/output_file.c \
 	object/elf_rewrite.c \
+	object/debug_file.c \
 	object/identity.c \
 	object/debug_info.c
 semantics_SRCS := \
@@ -77,6 +78,7 @@ semantics_SRCS := \
 	semantics/cfi_eval.c \
 	semantics/cfi_encode.c \
 	semantics/eh_frame_write.c \
+	semantics/debug_frame_write.c \
 	semantics/fde_lookup.c \
 	semantics/lsda.c \
 	semantics/table_print.c
@@ -163,7 +165,7 @@ RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_parse test_unwind_table \
 	test_abstract_state test_dataflow test_emit_row test_cfi_reader test_x86_unknown test_finding \
-	test_worker_pool test_slot_truth test_cfi_encode test_eh_frame_write test_elf_rewrite
+	test_worker_pool test_slot_truth test_cfi_encode test_eh_frame_write test_elf_rewrite test_debug_frame_write test_debug_file
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: all check check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \

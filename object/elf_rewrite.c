@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "checked_math.h"
 #include "error.h"
 #include "output_file.h"
 
@@ -51,20 +52,6 @@ static void layout_release(struct layout *l)
     free(l->name_at);
     free(l->orig_at);
     memset(l, 0, sizeof *l);
-}
-
-static int add_ok(uint64_t a, uint64_t b, uint64_t *sum)
-{
-    return !__builtin_add_overflow(a, b, sum);
-}
-
-/* A rounded up to ALIGN (a power of two); 0 when that overflows. */
-static int align_ok(uint64_t a, uint64_t align, uint64_t *out)
-{
-    if (!add_ok(a, align - 1, out))
-        return 0;
-    *out &= ~(align - 1);
-    return 1;
 }
 
 /* The name of section INDEX, or "" when it has none that can be read. */

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "object/debug_file.h"
 #include "object/elf_rewrite.h"
+#include "semantics/debug_frame_write.h"
 #include "object/error.h"
 #include "repair/eh_frame_build.h"
 #include "report/repair_report.h"
@@ -42,6 +44,28 @@ static void report_written(FILE *out, const struct repair_options *opt, const st
     fputc('\n', out);
 }
 
+/* The table as .debug_frame in a separate debug file under OPT->output,
+ * named for gdb's build-id lookup: its path in PATH, its size in *SIZE. */
+static int write_debug_file(const struct repair_options *opt, struct audit_file *af, const struct eh_frame_build *b,
+                            char *path, size_t path_size, size_t *size, char *err, size_t errlen)
+{
+    if (debug_file_build_id_path(&af->ef, opt->output, path, path_size, err, errlen) != 0)
+        return -1;
+    struct cfi_bytes frames = {0};
+    const char *why = NULL;
+    int rc = debug_frame_write(b->cies, b->ncies, b->fdes, b->nfdes, &frames, &why);
+    if (rc != 0) {
+        cfi_bytes_release(&frames);
+        return rc == -2 ? error_set(err, errlen, "out of memory")
+                        : error_set(err, errlen, "cannot write its unwind table as .debug_frame: %s", why);
+    }
+    struct debug_section sec = {".debug_frame", frames.b, frames.n, 8};
+    rc = debug_file_write(&af->ef, &sec, 1, path, err, errlen);
+    *size = frames.n;
+    cfi_bytes_release(&frames);
+    return rc;
+}
+
 /* Place, write and copy: the new sections at the addresses the plan gives. */
 static int write_copy(const struct repair_options *opt, struct audit_file *af, struct eh_frame_build *b,
                       char *err, size_t errlen)
@@ -72,16 +96,26 @@ int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t e
         return -1;
     }
     struct eh_frame_build b;
+    char debug_path[4096] = "";
+    size_t debug_size = 0;
     int rc = eh_frame_build_prepare(&b, &vt, &af.prog.eh, err, errlen);
     if (rc == 0 && !opt->dry_run)
-        rc = write_copy(opt, &af, &b, err, errlen);
+        rc = opt->debug_frame_only
+                 ? write_debug_file(opt, &af, &b, debug_path, sizeof debug_path, &debug_size, err, errlen)
+                 : write_copy(opt, &af, &b, err, errlen);
     if (rc == 0) {
         if (opt->json) {
             repair_report_json(out, opt->input, &vt, &af.dw);
         } else {
             repair_report_text(out, opt->input, &vt, &af.dw, opt->dry_run || opt->rows);
             report_unrepaired(out, opt->input, &b);
-            if (!opt->dry_run)
+            if (debug_path[0])
+                fprintf(out, "%s: written: .debug_frame %zu bytes, %zu FDEs; gdb reads it after "
+                        "`set debug-file-directory %s`\n", debug_path, debug_size, b.nfdes, opt->output);
+            if (debug_path[0] && elf_file_section(&af.ef, ".debug_info"))
+                fprintf(out, "%s: note: it has its own .debug_info, and gdb reads no separate debug file "
+                        "for such a file: strip it with `strip --strip-debug` first\n", opt->input);
+            else if (!opt->dry_run)
                 report_written(out, opt, &b);
         }
         rc = b.nunrepaired ? 1 : 0;

@@ -14,7 +14,11 @@
  * complete (object/output_file).
  *
  * With DRY_RUN nothing is written: the report lists every repaired and
- * added FDE with each row's provenance (report/repair_report).
+ * added FDE with each row's provenance (report/repair_report).  With
+ * DEBUG_FRAME_ONLY the file is left alone too: the table goes, as
+ * .debug_frame, into a separate debug file OUTPUT/.build-id/NN/REST.debug
+ * (object/debug_file), which gdb prefers to the object's own .eh_frame once
+ * told `set debug-file-directory OUTPUT`.
  */
 #ifndef DWCHECK_REPAIR_FILE_H
 #define DWCHECK_REPAIR_FILE_H
@@ -26,8 +30,9 @@
 
 struct repair_options {
     const char *input;
-    const char *output;           /* NULL with DRY_RUN */
+    const char *output;           /* NULL with DRY_RUN; a directory with DEBUG_FRAME_ONLY */
     int dry_run;
+    int debug_frame_only;
     int json;                     /* the report as JSON */
     int rows;                     /* the report lists every repaired row (always with DRY_RUN) */
     struct check_options check;   /* the audit's prover settings */

@@ -14,18 +14,25 @@ void cfi_bytes_release(struct cfi_bytes *out)
     *out = (struct cfi_bytes){0};
 }
 
+int cfi_bytes_reserve(struct cfi_bytes *out, uint64_t n)
+{
+    if (n > SIZE_MAX - out->n)
+        return -2;
+    if (out->n + n <= out->cap)
+        return 0;
+    size_t cap = out->cap * 2 > out->n + n ? out->cap * 2 : out->n + (size_t)n;
+    uint8_t *b = realloc(out->b, cap);
+    if (!b)
+        return -2;
+    out->b = b;
+    out->cap = cap;
+    return 0;
+}
+
 static int put(struct cfi_bytes *out, const void *bytes, size_t n)
 {
-    if (n > out->cap - out->n) {
-        size_t cap = out->cap ? out->cap : 64;
-        while (cap - out->n < n)
-            cap *= 2;
-        uint8_t *b = realloc(out->b, cap);
-        if (!b)
-            return -2;
-        out->b = b;
-        out->cap = cap;
-    }
+    if (cfi_bytes_reserve(out, n) != 0)
+        return -2;
     if (n)
         memcpy(out->b + out->n, bytes, n);
     out->n += n;
@@ -189,15 +196,62 @@ static int set_column(struct cfi_bytes *out, unsigned c, const struct unwind_rul
     }
 }
 
+/* Rows equal for an unwinder: rules and argument area. */
+static int same_row(const struct unwind_row *a, const struct unwind_row *b)
+{
+    return unwind_row_rules_equal(a, b) && a->args_size == b->args_size;
+}
+
+/* The instructions that turn row FROM into row TO. */
+static int changes(struct cfi_bytes *out, const struct unwind_row *from, const struct unwind_row *to,
+                   const struct cfa_cie_params *cie, const struct cfi_state *initial, const char **why)
+{
+    int rc = set_cfa(out, &from->cfa, &to->cfa, cie, why);
+    if (!rc && to->args_size != from->args_size) {   /* landing pads' argument area */
+        rc = put_byte(out, DW_CFA_GNU_args_size);
+        if (!rc)
+            rc = put_uleb(out, to->args_size);
+    }
+    for (unsigned c = 0; c < UNWIND_COLUMNS && !rc; c++)
+        rc = set_column(out, c, &from->reg[c], &to->reg[c], &initial->col[c], cie, why);
+    return rc;
+}
+
+/* How far ahead a row that returns to the state being left is sought. */
+#define RETURN_LOOKAHEAD 64
+
+/* Where T's rows come back to NOW after row I leaves it (an epilogue in the
+ * middle of a function: the body's row again after it), when saying so
+ * with remember_state / restore_state (2 bytes) is shorter than writing the
+ * change back; else (size_t)-1. */
+static size_t return_worth_remembering(const struct unwind_table *t, size_t i, const struct unwind_row *now,
+                                       const struct cfa_cie_params *cie, const struct cfi_state *initial)
+{
+    for (size_t j = i + 1; j < t->nrows && j <= i + RETURN_LOOKAHEAD; j++) {
+        if (!same_row(&t->rows[j], now))
+            continue;
+        if (same_row(&t->rows[j - 1], now))
+            return (size_t)-1;
+        struct cfi_bytes back = {0};
+        const char *why;
+        int rc = changes(&back, &t->rows[j - 1], now, cie, initial, &why);
+        size_t n = back.n;
+        cfi_bytes_release(&back);
+        return rc == 0 && n > 2 ? j : (size_t)-1;
+    }
+    return (size_t)-1;
+}
+
 int cfi_encode_fde(const struct unwind_table *t, const struct cfa_cie_params *cie,
                    const struct cfi_state *initial, struct cfi_bytes *out, const char **why)
 {
     struct unwind_row now = {.start = t->start, .cfa = initial->cfa};
     memcpy(now.reg, initial->col, sizeof now.reg);
     uint64_t loc = t->start;
+    size_t restore_at = (size_t)-1;   /* the row a remember_state is waiting for */
     for (size_t i = 0; i < t->nrows; i++) {
         const struct unwind_row *row = &t->rows[i];
-        if (i > 0 && unwind_row_rules_equal(&now, row) && now.args_size == row->args_size)
+        if (i > 0 && same_row(&now, row))
             continue;   /* the row before goes on */
         if (row->start != loc) {
             if (row->start < loc || cie->code_align == 0 || (row->start - loc) % cie->code_align) {
@@ -209,14 +263,18 @@ int cfi_encode_fde(const struct unwind_table *t, const struct cfa_cie_params *ci
                 return rc;
             loc = row->start;
         }
-        int rc = set_cfa(out, &now.cfa, &row->cfa, cie, why);
-        if (!rc && row->args_size != now.args_size) {   /* landing pads' argument area */
-            rc = put_byte(out, DW_CFA_GNU_args_size);
+        int rc;
+        if (i == restore_at) {
+            rc = put_byte(out, DW_CFA_restore_state);   /* back to the remembered row, which is ROW */
+            restore_at = (size_t)-1;
+        } else {
+            rc = 0;
+            if (i > 0 && restore_at == (size_t)-1 &&
+                (restore_at = return_worth_remembering(t, i, &now, cie, initial)) != (size_t)-1)
+                rc = put_byte(out, DW_CFA_remember_state);
             if (!rc)
-                rc = put_uleb(out, row->args_size);
+                rc = changes(out, &now, row, cie, initial, why);
         }
-        for (unsigned c = 0; c < UNWIND_COLUMNS && !rc; c++)
-            rc = set_column(out, c, &now.reg[c], &row->reg[c], &initial->col[c], cie, why);
         if (rc)
             return rc;
         now = *row;

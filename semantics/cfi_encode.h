@@ -16,8 +16,11 @@
  * merged.  cfa_program_run on the bytes, from the same CIE state, gives H
  * back: decode(encode(H)) == H, rows merged where they are equal.
  *
- * Not written: remember_state/restore_state (a shorter form for epilogues
- * in the middle of a function), and columns past the 17 a table keeps.
+ * Where a row comes back to the state an earlier change left (an epilogue
+ * in the middle of a function), remember_state before that change and
+ * restore_state at the return say it in two bytes, when that is shorter
+ * than writing the change back (one level deep, within 64 rows).  Not
+ * written: columns past the 17 a table keeps.
  *
  * Pure: bytes out into a buffer the caller releases; no libdwarf.
  */
@@ -36,6 +39,10 @@ struct cfi_bytes {
 };
 
 void cfi_bytes_release(struct cfi_bytes *out);
+
+/* Room for N more bytes in OUT (its capacity grown, its bytes kept): 0, or
+ * -2 when out of memory.  For the section writers too. */
+int cfi_bytes_reserve(struct cfi_bytes *out, uint64_t n);
 
 /* V as (U|S)LEB128 into B; returns its length (1 to 10).  For the section
  * writer too (semantics/eh_frame_write). */

@@ -148,21 +148,6 @@ int eh_frame_size(const struct eh_cie_spec *cies, size_t ncies, const struct eh_
 
 /* ---- bytes ---------------------------------------------------------------- */
 
-/* Room for N more bytes in OUT. */
-static int reserve(struct cfi_bytes *out, uint64_t n)
-{
-    if (n > SIZE_MAX - out->n)
-        return -2;
-    if (out->n + n <= out->cap)
-        return 0;
-    size_t cap = out->cap * 2 > out->n + n ? out->cap * 2 : out->n + (size_t)n;
-    uint8_t *b = realloc(out->b, cap);
-    if (!b)
-        return -2;
-    out->b = b;
-    out->cap = cap;
-    return 0;
-}
 
 /* Where the next byte goes in reserved room, and its run-time address. */
 struct cursor {
@@ -295,7 +280,7 @@ int eh_frame_write(const struct eh_cie_spec *cies, size_t ncies, const struct eh
     uint64_t total;
     if (eh_frame_size(cies, ncies, fdes, nfdes, &total, why) != 0)
         return -1;
-    if (reserve(out, total) != 0)
+    if (cfi_bytes_reserve(out, total) != 0)
         return -2;
     uint64_t *cie_addrs = malloc((ncies ? ncies : 1) * sizeof *cie_addrs);
     if (!cie_addrs)
@@ -346,7 +331,7 @@ int eh_frame_hdr_write(uint64_t hdr_addr, uint64_t eh_frame_addr, const uint64_t
     if ((uint64_t)n > UINT32_MAX)
         return fail(why, "more FDEs than fde_count (udata4) holds");
     uint64_t size = eh_frame_hdr_size(n);
-    if (reserve(out, size) != 0)
+    if (cfi_bytes_reserve(out, size) != 0)
         return -2;
     struct hdr_entry *e = malloc((n ? n : 1) * sizeof *e);
     if (!e)

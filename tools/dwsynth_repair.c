@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "object/output_file.h"
@@ -16,6 +17,7 @@ static void repair_usage(FILE *out)
 {
     fprintf(out,
             "Usage: dwsynth repair [OPTION]... FILE -o OUT\n"
+            "       dwsynth repair --debug-frame-only [OPTION]... FILE -o DIR\n"
             "       dwsynth repair --dry-run [OPTION]... FILE\n"
             "Write a copy of the x86_64 executable or shared object FILE whose unwind\n"
             "tables are its validated table: DWARF's rows where the audit (dwcheck) finds\n"
@@ -29,6 +31,10 @@ static void repair_usage(FILE *out)
             "\n"
             "  -o, --output=OUT   the repaired copy (replaced only when complete; a symbolic\n"
             "                     link is followed, anything but a regular file refused)\n"
+            "  --debug-frame-only leave FILE alone and write the table as .debug_frame into\n"
+            "                     a separate debug file, DIR/.build-id/NN/REST.debug from\n"
+            "                     FILE's build-id; gdb prefers it to FILE's own .eh_frame\n"
+            "                     after `set debug-file-directory DIR'\n"
             "  -n, --dry-run      write nothing: list every repaired and added FDE, each\n"
             "                     row with its provenance (proved, unchecked, synthesised)\n"
             "                     and the rules it replaces\n"
@@ -48,6 +54,7 @@ int dwsynth_repair_main(int argc, char **argv)
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"dry-run", no_argument, NULL, 'n'},
+        {"debug-frame-only", no_argument, NULL, 'D'},
         {"format", required_argument, NULL, 'f'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
@@ -66,6 +73,9 @@ int dwsynth_repair_main(int argc, char **argv)
             break;
         case 'n':
             opt.dry_run = 1;
+            break;
+        case 'D':
+            opt.debug_frame_only = 1;
             break;
         case 'f': {
             int k = cli_pick("--format", optarg, formats);
@@ -94,7 +104,13 @@ int dwsynth_repair_main(int argc, char **argv)
         cli_error(opt.input, "repair: no output (-o OUT), or --dry-run");
         return EXIT_TROUBLE;
     }
-    if (opt.output) {   /* a device, a FIFO...: refused before any work */
+    struct stat st;
+    if (opt.output && opt.debug_frame_only) {   /* a directory, made if missing */
+        if (stat(opt.output, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            cli_error(opt.output, "not a directory");
+            return EXIT_TROUBLE;
+        }
+    } else if (opt.output) {   /* a device, a FIFO...: refused before any work */
         char why[512];
         char *target = output_target(opt.output, why, sizeof why);
         if (!target) {

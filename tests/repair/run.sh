@@ -181,6 +181,32 @@ if [ -r "$rav1e" ]; then
 $audit"
 fi
 
+# --debug-frame-only: the file left alone, the table as .debug_frame in a
+# separate debug file named by build-id, which gdb prefers to the object's
+# wrong .eh_frame (tests/repair/wrong_cfi.s: leaf's pushes undescribed).
+cc -shared -nostdlib -Wl,--build-id -o "$work/libwrong.so" "$here/wrong_cfi.s" || exit 1
+cc -O1 -o "$work/wrong_main" "$here/wrong_cfi_main.c" -L"$work" -lwrong -Wl,-rpath,"$work" || exit 1
+frames() {   # frames [GDB COMMAND]...: the functions of gdb's bt from inner
+    timeout 60 gdb -nx -batch -ex 'set debuginfod enabled off' "$@" -ex 'break inner' -ex run -ex 'bt 8' \
+        "$work/wrong_main" 2>&1 |
+        awk '/^#[0-9]+ / { name = ($3 == "in") ? $4 : $2; sub(/\(.*/, "", name); printf "%s ", name }'
+}
+before=$(md5sum < "$work/libwrong.so")
+out=$("$dwsynth" repair --debug-frame-only "$work/libwrong.so" -o "$work/dbg" 2>&1); rc=$?
+debug=$(ls "$work"/dbg/.build-id/*/*.debug 2>/dev/null)
+[ "$rc" -eq 0 ] && [ -f "$debug" ] && [ "$(md5sum < "$work/libwrong.so")" = "$before" ] &&
+    readelf -n "$debug" | grep -q 'Build ID' && [ "$(readelf -wf "$debug" | grep -c ' FDE ')" -ge 1 ] &&
+    ok "--debug-frame-only: ${debug#$work/} written, the library untouched" ||
+    not_ok "--debug-frame-only: a debug file by build-id, the library untouched (exit $rc)" "$out"
+if command -v gdb >/dev/null; then
+    without=$(frames)
+    with=$(frames -ex "set debug-file-directory $work/dbg")
+    [ "$with" = "inner leaf main " ] && [ "$without" != "$with" ] &&
+        ok "gdb with the debug file: $with(without: $without)" ||
+        not_ok "gdb with the debug file: want 'inner leaf main'" "with: $with
+without: $without"
+fi
+
 # --- the report ----------------------------------------------------------------
 out=$("$dwsynth" repair --dry-run --format=json "$libc" | python3 -c '
 import json, sys
@@ -223,6 +249,8 @@ before=$(md5sum < "$work/self.so")
 err=$("$dwsynth" repair "$work/self.so" -o "$work/self.so" 2>&1); rc=$?
 [ "$rc" -eq 2 ] && [ "$(md5sum < "$work/self.so")" = "$before" ] && ok "refused: the output is the input ($err)" ||
     not_ok "output = input: exit 2, the input unchanged (exit $rc)" "$err"
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/libnoid.so" "$here/wrong_cfi.s" || exit 1
+refused "--debug-frame-only without a build-id" "build-id" "$work/dbg-noid" --debug-frame-only "$work/libnoid.so" -o "$work/dbg-noid"
 refused "no output and no --dry-run" "no output" "$work/out4" "$work/libnotables.so"
 strip -o "$work/stripped.so" "$work/libnotables.so"
 out=$("$dwsynth" repair "$work/stripped.so" -o "$work/repaired/stripped.so" 2>&1); rc=$?

@@ -67,6 +67,67 @@ static void test_frame_pointer_prologue(void **state)
 }
 
 /* What cannot be said is refused with a reason, nothing else. */
+static int same_table(const struct unwind_table *a, const struct unwind_table *b);
+
+/* A row of the decoded program, [ST->loc, NEW_LOC), into the table ARG. */
+static int collect_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
+{
+    if (new_loc <= st->loc)
+        return 0;
+    struct unwind_row *r = unwind_table_append(arg, st->loc, new_loc);
+    assert_non_null(r);
+    r->cfa = st->cfa;
+    memcpy(r->reg, st->col, sizeof r->reg);
+    r->args_size = st->args_size;
+    return 0;
+}
+
+/* An epilogue in the middle of a function (pop %rbp; pop %rbx; ret, then
+ * the body goes on): the body's row comes back after it, which
+ * remember_state / restore_state says in two bytes, as GCC writes it. */
+static void test_remember_restore(void **state)
+{
+    (void)state;
+    struct cfi_state init;
+    gcc_initial(&init);
+    struct unwind_table t;
+    unwind_table_init(&t, 0x2000, 0x2020);
+    row(&t, 0x2000, 0x2001, &init);
+    struct cfi_state body = init;
+    body.cfa.offset = 16;
+    body.col[3] = (struct unwind_rule){.kind = REG_RULE_OFFSET, .offset = -16};
+    row(&t, 0x2001, 0x2002, &body);
+    struct cfi_state body2 = body;
+    body2.cfa.offset = 24;
+    body2.col[6] = (struct unwind_rule){.kind = REG_RULE_OFFSET, .offset = -24};
+    row(&t, 0x2002, 0x2010, &body2);
+    struct cfi_state popped = body;   /* after pop %rbp */
+    popped.col[6] = init.col[6];
+    row(&t, 0x2010, 0x2011, &popped);
+    row(&t, 0x2011, 0x2012, &init);   /* after pop %rbx: at the ret */
+    row(&t, 0x2012, 0x2020, &body2);  /* the body again */
+    struct cfi_bytes out = {0};
+    const char *why = NULL;
+    assert_int_equal(cfi_encode_fde(&t, &gcc_cie, &init, &out, &why), 0);
+    assert_non_null(memchr(out.b, DW_CFA_remember_state, out.n));
+    assert_non_null(memchr(out.b, DW_CFA_restore_state, out.n));
+    /* Decoded again by cfa_program: the same rows. */
+    struct unwind_table back;
+    unwind_table_init(&back, t.start, t.end);
+    struct cfi_saved_row saved[4];
+    struct cfa_program prog = {.insns = out.b, .len = out.n, .cie = &gcc_cie, .cie_state = &init,
+                               .saved = saved, .stack_cap = 4, .on_row = collect_row, .arg = &back};
+    struct cfi_state st = init;
+    st.loc = t.start;
+    struct cfa_error e;
+    assert_int_equal(cfa_program_run(&prog, &st, &e), 0);
+    assert_int_equal(collect_row(&back, &st, t.end), 0);
+    assert_true(same_table(&t, &back));
+    unwind_table_release(&back);
+    cfi_bytes_release(&out);
+    unwind_table_release(&t);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -257,6 +318,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frame_pointer_prologue),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_remember_restore),
         cmocka_unit_test(test_round_trip_system),
     };
     return cmocka_run_group_tests_name("test_cfi_encode", tests, NULL, NULL);

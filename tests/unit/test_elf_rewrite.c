@@ -31,32 +31,10 @@
 
 #define PATTERN "dwcheck-elf-rewrite-pattern-0123456789"
 
-static char dir[] = "/tmp/test_elf_rewrite.XXXXXX";
+#define TEST_DIR "/tmp/test_elf_rewrite.XXXXXX"
+#include "tests/unit/test_shell.h"
 
-/* DIR/NAME, in one of a few rotating buffers. */
-static const char *at(const char *name)
-{
-    static char buf[8][512];
-    static unsigned next;
-    char *p = buf[next++ % 8];
-    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
-    return p;
-}
 
-/* Run a shell command; its exit status, 128+N when killed by signal N. */
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int st = system(cmd);
-    if (st == -1)
-        return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 static void write_text(const char *path, const char *text)
 {
