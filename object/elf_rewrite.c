@@ -217,7 +217,11 @@ static int place_segment(struct layout *l, const struct elf_file *ef, const stru
     if (l->nphdrs > MAX_PHDRS)
         return error_set(err, errlen, "%zu program headers: Linux loads at most %u", l->nphdrs,
                          (unsigned)MAX_PHDRS);
-    if (!align_ok(l->file_size, PAGE, &l->seg_offset) || !align_ok(load_end, PAGE, &end_page))
+    /* O: the file's end, 8-aligned (a segment's offset need only equal its
+     * address modulo the page).  The segment's first page must lie past
+     * every segment's last, END_PAGE. */
+    if (!align_ok(l->file_size, 8, &l->seg_offset) || !align_ok(load_end, PAGE, &end_page) ||
+        end_page > UINT64_MAX - PAGE || end_page < bias)
         return error_set(err, errlen, "the file or its segments reach the end of the address space");
     /* A shared library that is no program (no PT_INTERP) is only mapped by
      * ld.so, which finds the program headers in the PT_LOAD that holds
@@ -226,7 +230,8 @@ static int place_segment(struct layout *l, const struct elf_file *ef, const stru
      * V = O + bias (elf_rewrite.h). */
     int library = ef->ehdr.e_type == ET_DYN && !has_phdr(ef, PT_INTERP);
     if (!library && end_page - bias > l->seg_offset)   /* V = O + bias must lie above every segment */
-        l->seg_offset = end_page - bias;
+        l->seg_offset = end_page - bias;               /* a hole: O and V at a page start */
+    uint64_t in_page = l->seg_offset % PAGE;
     l->sec_offset = calloc(n, sizeof *l->sec_offset);
     if (!l->sec_offset)
         return error_set(err, errlen, "out of memory");
@@ -240,8 +245,8 @@ static int place_segment(struct layout *l, const struct elf_file *ef, const stru
     uint64_t seg_end;
     if (!add_ok(l->seg_offset, bias, &l->seg_addr))
         return error_set(err, errlen, "the new segment does not fit the address space");
-    if (library && end_page > l->seg_addr)
-        l->seg_addr = end_page;
+    if (library && l->seg_addr - in_page < end_page)
+        l->seg_addr = end_page + in_page;
     if (!add_ok(l->seg_addr, l->seg_size, &seg_end))
         return error_set(err, errlen, "the new segment does not fit the address space");
     if (build_phdrs(l, ef, last_load, add_eh, err, errlen) != 0)

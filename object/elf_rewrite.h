@@ -6,7 +6,8 @@
  * The input's bytes stay where they are, byte for byte; of the ELF header
  * only e_phoff, e_phnum, e_shoff and e_shnum change.  After them come:
  *
- *   zeros (a hole) up to O, a page-aligned offset, mapped at address V:
+ *   zeros (a hole, when needed) up to O, an 8-aligned offset, mapped at
+ *   address V (V and O alike modulo the page):
  *     the new segment (PT_LOAD, PF_R, p_align 0x1000):
  *       the program header table: the old entries, the new PT_LOAD right
  *         after the last PT_LOAD, PT_PHDR (if any) pointing at this table,
@@ -24,10 +25,10 @@
  * (since), PT_PHDR (ld.so for the main program); O grows (a hole, sparse
  * on disk) when the segments' .bss reaches past the file.  A library only
  * ld.so maps (it finds the table in the PT_LOAD that holds e_phoff) has
- * O at the file's end and V the first page above the segments, so that no
- * hole grows it.  V lies above every PT_LOAD's end, rounded up to a page,
- * so PT_LOADs stay sorted by address; O is at least the file's size
- * rounded up to a page.
+ * O at the file's end and V in the first page above the segments, so that
+ * no hole grows it.  V's page lies above every PT_LOAD's end, rounded up to
+ * a page, so PT_LOADs stay sorted by address and share no page; O is at
+ * least the file's size rounded up to 8.
  * An existing section named like a new one is renamed NAME.orig, so that
  * gdb, readelf and perf read the new one.
  *
