@@ -171,13 +171,13 @@ static void at_address(void *arg, const struct check_at *at)
     uint64_t start = at->insn->addr, end = start + at->insn->len;
     struct unwind_row row;
     struct synth_row_exprs ex;
-    note_jump_with_frame(k, at, function_index_at(k->index, start));
+    size_t fi = function_index_at(k->index, start);
+    note_jump_with_frame(k, at, fi);
     if (at->what == CHECK_AT_UNCOVERED) {
         /* Code no FDE covers: synthesis's rows where a known path reaches
          * it from an ordinary entry. */
         if (at->reached != 1 && (at->insn->is_padding || at->reached == SYNTH_PADDING))
             return;   /* alignment, never executed (a trap that code falls into is reached) */
-        size_t fi = function_index_at(k->index, start);
         char why[96];
         if (at->insn->flow == IR_FLOW_RET && transfer_ret(at->state, why, sizeof why) == RULE_FAILS) {
             /* A ret that pops a word of its own frame (V8's prologue
