@@ -94,20 +94,19 @@ int dwu_unwind(struct dwu_regs *regs, const struct dwu_memory *mem, uint64_t *ip
     return n;
 }
 
-__attribute__((noinline)) int dwu_backtrace(void **ips, int max)
+/* dwu_backtrace's walk (its entry, in capture.S, takes REGS: the caller's
+ * registers at the return address). */
+__attribute__((visibility("hidden"))) int dwu_backtrace_from(void **ips, int max, struct dwu_regs *regs);
+
+int dwu_backtrace_from(void **ips, int max, struct dwu_regs *regs)
 {
-    struct dwu_regs regs;
     if (max <= 0)
-        return 0;
-    dwu_capture(&regs);
-    /* regs is this function's frame: one step reaches the caller. */
-    if (dwu_step(&regs, NULL) != DWU_OK)
         return 0;
     int n = 0;
     while (n < max) {
         uint64_t chunk[64];
         int want = max - n < 64 ? max - n : 64, status;
-        int got = dwu_unwind(&regs, NULL, chunk, want, &status);
+        int got = dwu_unwind(regs, NULL, chunk, want, &status);
         for (int i = 0; i < got; i++)
             ips[n + i] = (void *)(uintptr_t)chunk[i];
         n += got;
