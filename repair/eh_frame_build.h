@@ -17,6 +17,12 @@
  * cfi_encode refuses.  (The landing pads' argument area,
  * DW_CFA_GNU_args_size, is kept: H's rows carry it.)
  *
+ * Limit: an FDE copied as written keeps its bytes; one whose program placed
+ * rows with DW_CFA_set_loc (an address in the CIE's pointer encoding,
+ * pc-relative ones included) would need encoding again to move.  No
+ * compiler or assembler writes set_loc for x86_64, and none of this
+ * system's FDEs (2,006 files) uses it.
+ *
  * Sizes do not depend on addresses: prepare, then ask the sizes, place the
  * sections (object/elf_rewrite), then write them at their addresses.
  */
