@@ -426,10 +426,11 @@ $(BUILD)/bench/unwind_bench: bench/unwind_bench.c $(BENCH_OBJS) $(BUILD)/bench/r
 	    $(BUILD)/bench/recorded_stacks.o $(RUNTIME_A) -lz3 -lstdc++ $(LIBGCC_FIRST) -lunwind -lunwind-x86_64 \
 	    -ldl -lpthread -o $@
 
-bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench
+bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench $(RUNTIME_SO) corpus
 	@bench/dwtable_vs_readelf.sh $(BUILD)
 	@bench/dwsynth_vs_decode.sh $(BUILD)
 	@bench/unwind.sh $(BUILD)
+	@bench/backtrace.sh $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) -----------------------------------------------
 # fuzz_eh_frame_parse: section bytes through the one parser, as cfi_reader and
