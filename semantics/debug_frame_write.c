@@ -17,7 +17,6 @@
 #define ADDR_SIZE 8                 /* x86_64: initial location and range */
 #define ENTRY_ALIGN ADDR_SIZE       /* gas aligns .debug_frame entries to the address size */
 #define CIE_ID 0xffffffffu          /* .debug_frame's 32-bit CIE id */
-#define ENTRY_MAX 0xfffffff0u       /* an entry's bytes, well below the 64-bit escape 0xffffffff */
 #define FDE_HEAD (4 + 4 + ADDR_SIZE + ADDR_SIZE)   /* length, CIE pointer, location, range */
 
 static int fail(const char **why, const char *reason)
@@ -34,14 +33,10 @@ static const char *augmentation(const struct eh_cie_spec *c)
     return c->signal_frame ? "S" : "";
 }
 
-/* HEAD bytes (length field included) then INSNS_LEN of instructions, padded
- * with DW_CFA_nop to a multiple of 8.  -1 past a 32-bit length. */
+/* An entry padded as gas pads .debug_frame's, to the address size. */
 static int entry_size(uint64_t head, size_t insns_len, uint64_t *size)
 {
-    if (insns_len > ENTRY_MAX)
-        return -1;
-    *size = (head + insns_len + ENTRY_ALIGN - 1) / ENTRY_ALIGN * ENTRY_ALIGN;
-    return *size > ENTRY_MAX ? -1 : 0;
+    return frame_entry_size(head, insns_len, ENTRY_ALIGN, size);
 }
 
 static int cie_size(const struct eh_cie_spec *c, uint64_t *size, const char **why)

@@ -76,19 +76,19 @@ static size_t fde_aug_data_len(const struct eh_cie_spec *c)
     return c->lsda_encoding != DW_EH_PE_omit ? pointer_width(c->lsda_encoding) : 0;
 }
 
-/*
- * The size of an entry of HEAD bytes (length field included) then
- * INSNS_LEN bytes of instructions, padded with DW_CFA_nop to a multiple of
- * 4, as gas pads every entry (only an object's last FDE to 8, which ld
- * keeps inside the entry: libc's FDEs are 4 mod 8 as often as 0).  -1 when
- * it does not fit a 32-bit length.
- */
-static int entry_size(uint64_t head, size_t insns_len, uint64_t *size)
+int frame_entry_size(uint64_t head, size_t insns_len, unsigned align, uint64_t *size)
 {
     if (insns_len > ENTRY_MAX)
         return -1;
-    *size = (head + insns_len + ENTRY_ALIGN - 1) / ENTRY_ALIGN * ENTRY_ALIGN;
+    *size = (head + insns_len + align - 1) / align * align;
     return *size > ENTRY_MAX ? -1 : 0;
+}
+
+/* gas pads every .eh_frame entry to 4 (only an object's last FDE to 8,
+ * which ld keeps inside the entry: libc's FDEs are 4 mod 8 as often as 0). */
+static int entry_size(uint64_t head, size_t insns_len, uint64_t *size)
+{
+    return frame_entry_size(head, insns_len, ENTRY_ALIGN, size);
 }
 
 static int cie_size(const struct eh_cie_spec *c, uint64_t *size, const char **why)

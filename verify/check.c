@@ -52,6 +52,7 @@ struct checker {
     struct fde_lookup *dw;
     struct fde_lookup targets;         /* the rows at the targets of jumps into other FDEs */
     const struct function_range *func;
+    int func_entered_ordinarily;       /* FUNC starts in the ABI's entry state */
     size_t func_first_finding;     /* findings of the current function start here */
     const struct cfi_fde *last_fde;    /* the row counted last: its FDE and start */
     uint64_t last_row_start;
@@ -330,7 +331,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
 {
     struct checker *c = arg;
     struct check_at at = {.insn = in, .state = st, .reached = reached};
-    at.entered_ordinarily = c->func && synth_program_entered_ordinarily(c->prog, (size_t)(c->func - c->prog->index.funcs));
+    at.entered_ordinarily = c->func_entered_ordinarily;
     memset(at.verdict, RULE_HOLDS, sizeof at.verdict);
     at.dwarf = fde_lookup_row(c->dw, in->addr, &at.fde);
     if (!at.dwarf) {
@@ -560,6 +561,7 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     for (size_t i = 0; i < prog->index.nfuncs && !c.oom; i++) {
         struct synth_outcome outcome;
         c.func = &prog->index.funcs[i];
+        c.func_entered_ordinarily = synth_program_entered_ordinarily(prog, i);
         c.func_first_finding = r->nfindings;
         c.last_fde = NULL;
         fde_coverage_function(c.dw, c.func, coverage_finding, &c);
