@@ -41,6 +41,8 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
 include $(CONFIG_MK)
 endif
 DWARF_LIBS := -ldwarf -lelf -lz
+# profile/symbols demangles C++ names as perf does, with libstdc++'s __cxa_demangle.
+DWARF_LIBS += -lstdc++
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 OPT ?= -O2 -g
@@ -57,7 +59,7 @@ LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 # alone (layers.ok, before any program): a dependency that runs back up, or
 # sideways to a later stage, is an undefined symbol there and fails the build.
 # The front ends' own modules (tools/) are the last stage.
-STAGES := object semantics synth verify report repair annotate compile tools
+STAGES := object semantics synth verify report repair annotate compile profile tools
 object_SRCS := \
 	object/error.c \
 	object/elf_file.c \
@@ -81,7 +83,8 @@ semantics_SRCS := \
 	semantics/debug_frame_write.c \
 	semantics/fde_lookup.c \
 	semantics/lsda.c \
-	semantics/table_print.c
+	semantics/table_print.c \
+	semantics/sframe_parse.c semantics/sframe_print.c semantics/sframe_write.c
 synth_SRCS := \
 	synth/x86_decode.c \
 	synth/x86_unknown.c \
@@ -123,7 +126,7 @@ report_SRCS := \
 	report/json_record.c \
 	report/repair_report.c
 repair_SRCS := \
-	repair/eh_frame_build.c \
+	repair/eh_frame_build.c repair/sframe_build.c \
 	repair/repair_file.c
 annotate_SRCS := \
 	annotate/cfi_text.c \
@@ -136,6 +139,19 @@ annotate_SRCS := \
 compile_SRCS := \
 	compile/eh_elf_gen.c \
 	compile/cc_build.c
+profile_SRCS := \
+	profile/perf_data.c profile/perf_meta.c profile/perf_records.c \
+	profile/demangle.c \
+	profile/symbol_sources.c \
+	profile/symbol_tree.c \
+	profile/symbols.c \
+	profile/symbol_store.c \
+	profile/cache_dir.c \
+	profile/vdso.c \
+	profile/processes.c \
+	profile/sample_unwind.c \
+	profile/script_output.c \
+	profile/eh_elf_compile.c
 tools_SRCS := \
 	tools/cli.c \
 	tools/worker_pool.c \
@@ -153,11 +169,12 @@ STAGE_LIB = $(BUILD)/stage/lib$(1).a
 LIB := $(foreach s,$(call reverse,$(STAGES)),$(call STAGE_LIB,$(s)))
 LAYERS_OK := $(BUILD)/stage/layers.ok
 
-TOOLS := dwtable dwsynth dwcheck dwcompile
+TOOLS := dwtable dwsynth dwcheck dwcompile dwperf
 TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
 
 # ---- the runtime: libdwunwind (libc and libdl only) ----------------------------
-RUNTIME_SRCS := runtime/objects.c runtime/eh_elf_file.c runtime/dwarf_fallback.c runtime/unwind.c \
+RUNTIME_SRCS := runtime/objects.c runtime/eh_elf_file.c runtime/eh_elf_find.c runtime/dwarf_fallback.c \
+	runtime/unwind.c runtime/object_file.c runtime/space.c \
 	semantics/cfa_program.c semantics/dwarf_expr.c semantics/eh_frame_parse.c semantics/unwind_table.c
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/runtime/capture.o
 RUNTIME_A := $(BUILD)/lib/libdwunwind.a
@@ -165,10 +182,11 @@ RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_parse test_unwind_table \
 	test_abstract_state test_dataflow test_emit_row test_cfi_reader test_x86_unknown test_finding \
-	test_worker_pool test_slot_truth test_cfi_encode test_eh_frame_write test_elf_rewrite test_debug_frame_write test_debug_file
+	test_worker_pool test_slot_truth test_cfi_encode test_eh_frame_write test_elf_rewrite test_debug_frame_write test_debug_file \
+	test_perf_data test_sframe_parse test_symbols test_sframe_write
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all check check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
+.PHONY: all check check-profile check-sframe check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
         check-mutants fuzz-mutants mutants-tools install clean run deps
 all: $(TOOL_BINS) $(LAYERS_OK) $(RUNTIME_A) $(RUNTIME_SO)
 
@@ -210,12 +228,12 @@ endef
 $(foreach s,$(STAGES),$(eval $(call stage_archive,$(s))))
 
 # Each stage whole, then the stages above it (nearest first), then the system.
-$(LAYERS_OK): $(LIB)
+$(LAYERS_OK): $(LIB) $(RUNTIME_A)
 	@printf 'int main(void) { return 0; }\n' > $(BUILD)/stage/main.c
 	@$(CC) -c $(BUILD)/stage/main.c -o $(BUILD)/stage/main.o
 	@above=; for s in $(STAGES); do \
 	    $(CC) $(LDFLAGS_ALL) $(BUILD)/stage/main.o -Wl,--whole-archive $(BUILD)/stage/lib$$s.a \
-	        -Wl,--no-whole-archive $$above $(DWARF_LIBS) $(PKG_LIBS) -o $(BUILD)/stage/layer-check \
+	        -Wl,--no-whole-archive $$above $(RUNTIME_A) $(DWARF_LIBS) $(PKG_LIBS) -ldl -lpthread -o $(BUILD)/stage/layer-check \
 	        2> $(BUILD)/stage/layer-check.log || { \
 	        echo "$$s/ uses a stage it may not read (the order is $(STAGES)):" >&2; \
 	        { grep -o "undefined reference to .*" $(BUILD)/stage/layer-check.log || \
@@ -229,6 +247,11 @@ $(BUILD)/bin/%: $(BUILD)/obj/tools/%.o $(LIB) $(LAYERS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -o $@
 
+# dwperf unwinds with the runtime (address spaces), linked in statically.
+$(BUILD)/bin/dwperf: $(BUILD)/obj/tools/dwperf.o $(LIB) $(LAYERS_OK) $(RUNTIME_A)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(RUNTIME_A) $(DWARF_LIBS) $(PKG_LIBS) -ldl -lpthread -o $@
+
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -o $@
@@ -241,7 +264,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 include corpus/corpus.mk
 
 # ---- tests ---------------------------------------------------------------------
-check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge
+check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge check-profile check-sframe
 
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
 check-setup:
@@ -338,6 +361,11 @@ $(BUILD)/tests/check_unwind: tests/unwind/check_unwind.c tests/unwind/frames.c t
 	    tests/unwind/libgcc_walk.c \
 	    $(RUNTIME_A) $(LIBGCC_FIRST) -lunwind -ldl -lpthread -o $@
 
+$(BUILD)/tests/check_space: tests/unwind/check_space.c tests/unwind/frames.c tests/unwind/frames.h $(RUNTIME_A)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -I. tests/unwind/check_space.c tests/unwind/frames.c \
+	    $(RUNTIME_A) -ldl -lpthread -o $@
+
 $(BUILD)/tests/eh_elf_equiv: tests/unwind/eh_elf_equiv.c $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB) $(DWARF_LIBS) -ldl -o $@
@@ -347,7 +375,7 @@ $(BUILD)/tests/eh_elf_check: tests/unwind/eh_elf_check.c $(BUILD)/pic/runtime/eh
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/pic/runtime/eh_elf_file.o -ldl -o $@
 
 # Without the sanitizers, also make bench's sampled stacks, briefly (run.sh, 7.).
-check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/eh_elf_equiv $(BUILD)/tests/eh_elf_check corpus \
+check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/check_space $(BUILD)/tests/eh_elf_equiv $(BUILD)/tests/eh_elf_check corpus \
 		$(if $(SAN),,$(BUILD)/bench/unwind_bench)
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/unwind/run.sh $(BUILD)
 
@@ -362,7 +390,7 @@ check-annotate: $(TOOL_BINS) $(BUILD)/tests/test_annotate
 	@tests/annotate/run.sh $(BUILD)
 
 # dwsynth repair judged by libgcc, gdb and dwcheck on the copies it writes.
-check-repair: $(TOOL_BINS) $(RUNTIME_A) $(BUILD)/tests/eh_elf_equiv
+check-repair: $(TOOL_BINS) $(RUNTIME_A) $(BUILD)/tests/eh_elf_equiv corpus
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/repair/run.sh $(BUILD)
 
 # The README's console examples, run and compared with what they show.
@@ -380,6 +408,14 @@ $(BUILD)/tests/test_merge_units: $(BUILD)/obj/tests/merge/test_merge_units.o $(L
 check-merge: $(TOOL_BINS) $(BUILD)/tests/test_merge_units
 	@tests/run-unit.sh $(BUILD)/tests/test_merge_units
 	@tests/merge/run.sh $(BUILD)
+
+# dwperf against perf script on recordings made here (tests/profile).
+check-profile: $(TOOL_BINS) corpus
+	@tests/profile/run.sh $(BUILD)
+
+# SFrame: the reader against readelf --sframe and libsframe (tests/sframe).
+check-sframe: $(TOOL_BINS)
+	@tests/sframe/run.sh $(BUILD)
 
 check-full: $(TOOL_BINS) $(BUILD)/tests/frame_parse_libdwarf $(BUILD)/tests/test_cfi_encode
 	@tests/oracle/run.sh $(BUILD) --all
@@ -426,11 +462,18 @@ $(BUILD)/bench/unwind_bench: bench/unwind_bench.c $(BENCH_OBJS) $(BUILD)/bench/r
 	    $(BUILD)/bench/recorded_stacks.o $(RUNTIME_A) -lz3 -lstdc++ $(LIBGCC_FIRST) -lunwind -lunwind-x86_64 \
 	    -ldl -lpthread -o $@
 
-bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench $(RUNTIME_SO) corpus
+# perf.data samples unwound by libunwind's remote API and by a dwunwind space.
+$(BUILD)/bench/perf_unwind_bench: bench/perf_unwind_bench.c $(LIB) $(RUNTIME_A)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes $< $(LIB) $(RUNTIME_A) $(DWARF_LIBS) $(PKG_LIBS) \
+	    -lunwind -lunwind-x86_64 -ldl -lpthread -o $@
+
+bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench $(BUILD)/bench/perf_unwind_bench $(RUNTIME_SO) corpus
 	@bench/dwtable_vs_readelf.sh $(BUILD)
 	@bench/dwsynth_vs_decode.sh $(BUILD)
 	@bench/unwind.sh $(BUILD)
 	@bench/backtrace.sh $(BUILD)
+	@bench/dwperf.sh $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) -----------------------------------------------
 # fuzz_eh_frame_parse: section bytes through the one parser, as cfi_reader and
@@ -438,7 +481,7 @@ bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench 
 # bytes through the semantics path; fuzz_synth: machine code through decoding
 # and synthesis.  FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := fuzz_eh_frame_parse fuzz_cfi_reader fuzz_synth
+FUZZ_TARGETS := fuzz_eh_frame_parse fuzz_cfi_reader fuzz_synth fuzz_perf_data fuzz_sframe_parse
 FUZZ_BINS := $(FUZZ_TARGETS:%=build-fuzz/%)
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -I. -Iinclude -I$(BUILD)/gen $(PKG_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
@@ -446,10 +489,23 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -I. -Iinclude -I$(BUILD)/gen $(PKG_C
 build-fuzz/fuzz_eh_frame_parse: fuzz/fuzz_eh_frame_parse.c semantics/eh_frame_parse.c $(wildcard semantics/*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< semantics/eh_frame_parse.c -o $@
-build-fuzz/%: fuzz/%.c $(LIB_SRCS) $(wildcard semantics/*.h object/*.h synth/*.h) $(BUILD)/gen/dwunwind_h.inc \
+# The perf.data reader's and the SFrame reader's targets link those readers alone too.
+PERF_READER_SRCS := profile/perf_data.c profile/perf_meta.c profile/perf_records.c
+build-fuzz/fuzz_perf_data: fuzz/fuzz_perf_data.c $(PERF_READER_SRCS) $(wildcard profile/perf_*.h)
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) $< $(PERF_READER_SRCS) -o $@
+SFRAME_READER_SRCS := semantics/sframe_parse.c semantics/sframe_print.c semantics/unwind_table.c \
+	semantics/cfi_encode.c semantics/dwarf_expr.c
+build-fuzz/fuzz_sframe_parse: fuzz/fuzz_sframe_parse.c $(SFRAME_READER_SRCS) $(wildcard semantics/*.h)
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) $< $(SFRAME_READER_SRCS) -o $@
+# The others link the libraries' sources, but for dwperf's stages (which
+# need the runtime).
+FUZZ_LIB_SRCS := $(filter-out profile/%,$(LIB_SRCS))
+build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard semantics/*.h object/*.h synth/*.h) $(BUILD)/gen/dwunwind_h.inc \
 		| $(DEPS_STAMP)
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) $< $(LIB_SRCS) $(DWARF_LIBS) $(PKG_LIBS) -o $@
+	clang $(FUZZ_FLAGS) $< $(FUZZ_LIB_SRCS) $(DWARF_LIBS) $(PKG_LIBS) -o $@
 
 # Inside make check: every target builds and replays its seeds (the parser's
 # include inputs that once crashed it), and the parser is fuzzed for

@@ -296,6 +296,7 @@ static int expression_to_c(struct text *t, size_t id, const uint8_t *bytes, size
 struct gen {
     struct intern bodies, restores, exprs;
     size_t *body_restore;        /* per body: its register part, or NO_RESTORE */
+    uint64_t *body_frame;        /* per body: its DWU_FRAME_* descriptor, or 0 */
     size_t body_restore_cap;
     struct text expr_code;
     char *err;
@@ -379,7 +380,11 @@ static int row_code(struct gen *g, struct text *cfa_part, struct text *regs_part
         case REG_RULE_UNDEFINED:
             break;
         case REG_RULE_OFFSET:
-            text_add(b, "LOAD(cfa + (uint64_t)%lldll, out->r[%u]); ", (long long)r->offset, c);
+            if (c == ABI_RA)
+                text_add(b, "LOAD(cfa + (uint64_t)%lldll, out->r[%u]); ", (long long)r->offset, c);
+            else
+                text_add(b, "LOADREG(cfa + (uint64_t)%lldll, out->r[%u], 0x%xu); ", (long long)r->offset, c,
+                         1u << c);
             known |= 1u << c;
             break;
         case REG_RULE_VAL_OFFSET:
@@ -395,8 +400,11 @@ static int row_code(struct gen *g, struct text *cfa_part, struct text *regs_part
             }
             break;
         case REG_RULE_EXPRESSION:
-            text_add(b, "X(%zu, &cfa, &a); LOAD(a, out->r[%u]); ",
-                     expression_id(g, r->expr, r->expr_len), c);
+            if (c == ABI_RA)
+                text_add(b, "X(%zu, &cfa, &a); LOAD(a, out->r[%u]); ", expression_id(g, r->expr, r->expr_len), c);
+            else
+                text_add(b, "X(%zu, &cfa, &a); LOADREG(a, out->r[%u], 0x%xu); ",
+                         expression_id(g, r->expr, r->expr_len), c, 1u << c);
             known |= 1u << c;
             break;
         case REG_RULE_VAL_EXPRESSION:
@@ -410,15 +418,16 @@ static int row_code(struct gen *g, struct text *cfa_part, struct text *regs_part
     }
     const char *from = provenance == PROVENANCE_SYNTHESISED ? "DWU_FLAG_SYNTHESISED"
                      : provenance == PROVENANCE_UNCHECKED ? "DWU_FLAG_UNCHECKED" : NULL;
-    text_add(b, "out->valid = 0x%xu | (in->valid & 0x%xu); out->flags = %s%s%s; return DWU_OK;", known,
+    text_add(b, "out->valid = (0x%xu | (in->valid & 0x%xu)) & ~lost; out->flags = %s%s%s; return DWU_OK;", known,
              copied, signal_frame ? "DWU_FLAG_EXACT_IP" : from ? "" : "0", signal_frame && from ? " | " : "",
              from ? from : "");
     return 1;
 }
 
-/* Intern body TEXT, recording its register part RESTORE for a new one.
- * Returns its number, or -1 when out of memory. */
-static size_t intern_body(struct gen *g, const char *text, size_t len, size_t restore)
+/* Intern body TEXT, recording its register part RESTORE and its frame
+ * descriptor FRAME for a new one.  Returns its number, or -1 when out of
+ * memory. */
+static size_t intern_body(struct gen *g, const char *text, size_t len, size_t restore, uint64_t frame)
 {
     size_t before = g->bodies.count, id = intern_id(&g->bodies, text, len);
     if (id != before)
@@ -426,13 +435,63 @@ static size_t intern_body(struct gen *g, const char *text, size_t len, size_t re
     if (id == g->body_restore_cap) {
         size_t cap = g->body_restore_cap ? 2 * g->body_restore_cap : 256;
         size_t *n = realloc(g->body_restore, cap * sizeof *n);
-        if (!n)
+        if (n)
+            g->body_restore = n;
+        uint64_t *f = realloc(g->body_frame, cap * sizeof *f);
+        if (f)
+            g->body_frame = f;
+        if (!n || !f)
             return (size_t)-1;
-        g->body_restore = n;
         g->body_restore_cap = cap;
     }
     g->body_restore[id] = restore;
+    g->body_frame[id] = frame;
     return id;
+}
+
+static int fits16(int64_t v)
+{
+    return v >= INT16_MIN && v <= INT16_MAX;
+}
+
+/*
+ * The row as an IP-only walk applies it (dwu_eh_elf_frame, dwunwind.h's
+ * DWU_FRAME_*), when it can: the CFA rsp or rbp plus an offset, the return
+ * address saved at the CFA plus an offset (or undefined: the outermost
+ * frame), rsp becoming the CFA, rbp unchanged or saved at the CFA plus an
+ * offset; offsets of 16 bits; every other column's rule one that cannot
+ * fail (a save slot, a value, unchanged, undefined).  Such a walk needs
+ * only rip, rsp and rbp: the other registers' rules cannot change them.
+ * Anything else (expressions, another register's CFA, a signal frame) is
+ * 0: the full step.  The same
+ * rules give the same body text, so a body has one descriptor.
+ */
+static uint64_t row_frame(const struct unwind_row *row, int signal_frame)
+{
+    const struct unwind_rule *ra = &row->reg[ABI_RA], *rbp = &row->reg[ABI_RBP], *rsp = &row->reg[ABI_RSP];
+    if (signal_frame)
+        return 0;
+    if (ra->kind == REG_RULE_UNDEFINED)
+        return DWU_FRAME_SIMPLE | DWU_FRAME_END;
+    if (row->cfa.kind != CFA_RULE_REG_OFFSET || (row->cfa.reg != ABI_RSP && row->cfa.reg != ABI_RBP) ||
+        !fits16(row->cfa.offset) || ra->kind != REG_RULE_OFFSET || !fits16(ra->offset) ||
+        rsp->kind != REG_RULE_UNREFERENCED)
+        return 0;
+    /* The other columns are not computed, so none may fail the full step:
+     * no expression, no copy from a register the frame may not know. */
+    for (unsigned c = 0; c < UNWIND_COLUMNS; c++) {
+        enum reg_rule_kind k = row->reg[c].kind;
+        if (k != REG_RULE_UNREFERENCED && k != REG_RULE_UNDEFINED && k != REG_RULE_SAME_VALUE &&
+            k != REG_RULE_OFFSET && k != REG_RULE_VAL_OFFSET)
+            return 0;
+    }
+    uint64_t d = DWU_FRAME_SIMPLE | (row->cfa.reg == ABI_RBP ? DWU_FRAME_CFA_RBP : 0) |
+                 (uint64_t)(uint16_t)row->cfa.offset << 16 | (uint64_t)(uint16_t)ra->offset << 32;
+    if (rbp->kind == REG_RULE_OFFSET && fits16(rbp->offset))
+        return d | DWU_FRAME_RBP_SAVED | (uint64_t)(uint16_t)rbp->offset << 48;
+    if (rbp->kind == REG_RULE_UNREFERENCED || rbp->kind == REG_RULE_SAME_VALUE)
+        return d;
+    return 0;
 }
 
 /* The body of one row: its CFA part, then a jump to its shared register
@@ -449,7 +508,7 @@ static size_t row_body(struct gen *g, struct text *cfa_part, struct text *regs_p
     }
     if (cfa_part->oom || regs_part->oom)
         return (size_t)-1;
-    return intern_body(g, cfa_part->s, cfa_part->len, r);
+    return intern_body(g, cfa_part->s, cfa_part->len, r, row_frame(row, signal_frame));
 }
 
 /* ---- the row array ----------------------------------------------------- */
@@ -546,22 +605,26 @@ static void write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64
         fprintf(out, "0");
     fprintf(out,
             "\n};\n\n"
+            "/* The body of the row at OFF from LO. */\n"
+            "static inline __attribute__((always_inline)) uint32_t body_at(uint32_t off)\n{\n"
+            "    uint32_t word = page[off >> %d];\n"
+            "    if (word & 0x%xu)\n"
+            "        return word & 0x%xu;\n"
+            "    uint32_t k = word & 0x%xu, end = k + (word >> %d);\n"
+            "    uint16_t low = (uint16_t)off;\n"
+            "    if (row[k].start > low)\n"
+            "        k--;\n"
+            "    else\n"
+            "        while (k + 1 < end && row[k + 1].start <= low) k++;\n"
+            "    return row[k].body;\n"
+            "}\n\n"
+            "uint64_t dwu_eh_elf_frame(uint64_t pc)\n{\n"
+            "    return pc < LO || pc >= HI ? 0 : frame[body_at((uint32_t)(pc - LO))];\n}\n\n"
             "int dwu_eh_elf_step(uint64_t pc, const struct dwu_regs *in, struct dwu_regs *out,\n"
             "                    const struct dwu_memory *mem)\n{\n"
             "    if (pc < LO || pc >= HI) return DWU_ENOINFO;\n"
-            "    uint32_t off = (uint32_t)(pc - LO), word = page[off >> %d], body;\n"
-            "    if (word & 0x%xu) {\n"
-            "        body = word & 0x%xu;\n"
-            "    } else {\n"
-            "        uint32_t k = word & 0x%xu, end = k + (word >> %d);\n"
-            "        uint16_t low = (uint16_t)off;\n"
-            "        if (row[k].start > low)\n"
-            "            k--;\n"
-            "        else\n"
-            "            while (k + 1 < end && row[k + 1].start <= low) k++;\n"
-            "        body = row[k].body;\n"
-            "    }\n"
-            "    switch (body) {\n",
+            "    uint32_t off = (uint32_t)(pc - LO);\n"
+            "    switch (body_at(off)) {\n",
             PAGE_SHIFT, PAGE_DIRECT, PAGE_DIRECT - 1, PAGE_MAX_FIRST, PAGE_COUNT_SHIFT);
 }
 
@@ -620,11 +683,13 @@ static int write_bodies(FILE *out, const struct gen *g, const struct entry *ent,
         size_t i = bodies[j].id, r = g->body_restore[i];
         if (r != NO_RESTORE && (j == 0 || bodies[j - 1].part_rank != bodies[j].part_rank))
             fprintf(out, "static BODY int R%zu(uint64_t cfa, const struct dwu_regs *in, struct dwu_regs *out,\n"
-                         "                    const struct dwu_memory *mem)\n{\n    uint64_t a;\n    (void)a;\n"
+                         "                    const struct dwu_memory *mem)\n{\n    uint64_t a;\n    uint32_t lost = 0;\n"
+                         "    (void)a; (void)lost;\n"
                          "    %s\n}\n", r, g->restores.by_id[r]);
         fprintf(out, "static BODY int B%zu(uint64_t off, const struct dwu_regs *in, struct dwu_regs *out,\n"
                      "                    const struct dwu_memory *mem)\n"
-                     "{\n    uint64_t cfa;\n    (void)off; (void)cfa; (void)in; (void)out; (void)mem;\n"
+                     "{\n    uint64_t cfa;\n    uint32_t lost = 0;\n"
+                     "    (void)off; (void)cfa; (void)in; (void)out; (void)mem; (void)lost;\n"
                      "    %s\n}\n", i, g->bodies.by_id[i]);
     }
     free(parts);
@@ -653,7 +718,7 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, const u
 
     /* Body 0: no information (gaps between FDEs). */
     static const char no_info[] = "return DWU_ENOINFO;";
-    if (intern_body(&g, no_info, strlen(no_info), NO_RESTORE) != 0)
+    if (intern_body(&g, no_info, strlen(no_info), NO_RESTORE, 0) != 0)
         goto oom;
     uint64_t covered = 0;   /* end of what entries cover so far */
     for (size_t i = 0; i < ntables; i++) {
@@ -707,6 +772,11 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, const u
             "#define LOAD(addr, dst) do { uint64_t a_ = (addr); \\\n"
             "        if (__builtin_expect(mem != 0, 0)) { if (mem->read(mem->arg, a_, &(dst))) return DWU_EMEM; } \\\n"
             "        else memcpy(&(dst), (const void *)(uintptr_t)a_, 8); } while (0)\n"
+            "/* A saved register whose slot cannot be read (outside a stack copy) is\n"
+            " * not known in the caller; only the return address must be read. */\n"
+            "#define LOADREG(addr, dst, bit) do { uint64_t a_ = (addr); \\\n"
+            "        if (__builtin_expect(mem != 0, 0)) { if (mem->read(mem->arg, a_, &(dst))) lost |= (bit); } \\\n"
+            "        else memcpy(&(dst), (const void *)(uintptr_t)a_, 8); } while (0)\n"
             "#define XPUSH(v) do { uint64_t p_ = (v); if (sp == XSTACK) return DWU_EBADRULE; s[sp++] = p_; } while (0)\n"
             "#define XNEED(k) do { if (sp < (k)) return DWU_EBADRULE; } while (0)\n"
             "#define XREG(r) do { if (!(in->valid & (1u << (r)))) return DWU_EREG; } while (0)\n"
@@ -735,6 +805,10 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, const u
     for (unsigned i = 0; i < id->len; i++)
         fprintf(out, ", %u", id->bytes[i]);
     fprintf(out, "};\n\n");
+    fprintf(out, "static const uint64_t frame[%zu] = {", g.bodies.count ? g.bodies.count : 1);
+    for (size_t i = 0; i < g.bodies.count; i++)
+        fprintf(out, "%s0x%llxull,", i % 4 ? "" : "\n", (unsigned long long)g.body_frame[i]);
+    fprintf(out, "%s\n};\n", g.bodies.count ? "" : "0");
     write_lookup(out, ent, nent, base, limit, g.bodies.count);
     for (size_t i = 0; i < g.bodies.count; i++)
         fprintf(out, "    case %zu: return B%zu(off, in, out, mem);\n", i, i);
@@ -758,5 +832,6 @@ done:
     intern_release(&g.restores);
     intern_release(&g.exprs);
     free(g.body_restore);
+    free(g.body_frame);
     return rc;
 }

@@ -155,18 +155,41 @@ static int has_phdr(const struct elf_file *ef, uint32_t type)
     return 0;
 }
 
-/* The index in SECS of the new .eh_frame_hdr, or -1. */
-static long new_eh_frame_hdr(const struct elf_new_section *secs, size_t n)
+#ifndef PT_GNU_SFRAME
+#define PT_GNU_SFRAME 0x6474e554   /* binutils 2.40's elf/common.h; not in every <elf.h> */
+#endif
+
+/* The new sections a program header locates, so that loaders and
+ * unwinders find them without section headers: its type and alignment. */
+static const struct {
+    const char *section;
+    uint32_t type;
+    uint64_t align;
+} located[] = {
+    {".eh_frame_hdr", PT_GNU_EH_FRAME, 4},
+    {".sframe", PT_GNU_SFRAME, 8},
+};
+#define NLOCATED (sizeof located / sizeof located[0])
+
+/* The index in SECS of the new section named NAME, or -1. */
+static long new_section(const struct elf_new_section *secs, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(secs[i].name, ".eh_frame_hdr") == 0)
+        if (strcmp(secs[i].name, name) == 0)
             return (long)i;
     return -1;
 }
 
-/* Point the entries of the new table that describe it, and the new
- * .eh_frame_hdr, at their new places. */
-static void retarget_phdrs(struct layout *l, const struct elf_new_section *secs, long hdr)
+/* Whether the table needs a new entry for located[K]: its section is new
+ * and the input has no such entry to re-point. */
+static int adds_phdr(const struct elf_file *ef, const struct elf_new_section *secs, size_t n, size_t k)
+{
+    return new_section(secs, n, located[k].section) >= 0 && !has_phdr(ef, located[k].type);
+}
+
+/* Point the entries of the new table that describe it, and those that
+ * locate a new section (PT_GNU_EH_FRAME, PT_GNU_SFRAME), at their new places. */
+static void retarget_phdrs(struct layout *l, const struct elf_new_section *secs, size_t n)
 {
     for (size_t i = 0; i < l->nphdrs; i++) {
         GElf_Phdr *p = &l->phdrs[i];
@@ -174,18 +197,23 @@ static void retarget_phdrs(struct layout *l, const struct elf_new_section *secs,
             p->p_offset = l->seg_offset;
             p->p_vaddr = p->p_paddr = l->seg_addr;
             p->p_filesz = p->p_memsz = l->nphdrs * PHDR_SIZE;
-        } else if (p->p_type == PT_GNU_EH_FRAME && hdr >= 0) {
-            p->p_offset = l->sec_offset[hdr];
-            p->p_vaddr = p->p_paddr = l->seg_addr + (l->sec_offset[hdr] - l->seg_offset);
-            p->p_filesz = p->p_memsz = secs[hdr].size;
+        }
+        for (size_t k = 0; k < NLOCATED; k++) {
+            long s = new_section(secs, n, located[k].section);
+            if (p->p_type != located[k].type || s < 0)
+                continue;
+            p->p_offset = l->sec_offset[s];
+            p->p_vaddr = p->p_paddr = l->seg_addr + (l->sec_offset[s] - l->seg_offset);
+            p->p_filesz = p->p_memsz = secs[s].size;
         }
     }
 }
 
 /* The new program header table: the input's, the new PT_LOAD after the
- * last PT_LOAD, and a PT_GNU_EH_FRAME at the end when one is needed. */
-static int build_phdrs(struct layout *l, const struct elf_file *ef, size_t last_load, int add_eh,
-                       char *err, size_t errlen)
+ * last PT_LOAD, and at the end the PT_GNU_EH_FRAME and PT_GNU_SFRAME the
+ * input lacks for its new sections. */
+static int build_phdrs(struct layout *l, const struct elf_file *ef, size_t last_load,
+                       const struct elf_new_section *secs, size_t n, char *err, size_t errlen)
 {
     l->phdrs = calloc(l->nphdrs, sizeof *l->phdrs);
     if (!l->phdrs)
@@ -198,8 +226,9 @@ static int build_phdrs(struct layout *l, const struct elf_file *ef, size_t last_
                                         .p_vaddr = l->seg_addr, .p_paddr = l->seg_addr,
                                         .p_filesz = l->seg_size, .p_memsz = l->seg_size, .p_align = PAGE};
     }
-    if (add_eh)
-        l->phdrs[k++] = (GElf_Phdr){.p_type = PT_GNU_EH_FRAME, .p_flags = PF_R, .p_align = 4};
+    for (size_t j = 0; j < NLOCATED; j++)
+        if (adds_phdr(ef, secs, n, j))
+            l->phdrs[k++] = (GElf_Phdr){.p_type = located[j].type, .p_flags = PF_R, .p_align = located[j].align};
     return 0;
 }
 
@@ -211,9 +240,9 @@ static int place_segment(struct layout *l, const struct elf_file *ef, const stru
     size_t last_load = 0;
     if (read_loads(ef, l->file_size, &bias, &load_end, &last_load, err, errlen) != 0)
         return -1;
-    long hdr = new_eh_frame_hdr(secs, n);
-    int add_eh = hdr >= 0 && !has_phdr(ef, PT_GNU_EH_FRAME);
-    l->nphdrs = ef->nphdrs + 1 + (size_t)add_eh;
+    l->nphdrs = ef->nphdrs + 1;   /* the new PT_LOAD */
+    for (size_t k = 0; k < NLOCATED; k++)
+        l->nphdrs += (size_t)adds_phdr(ef, secs, n, k);
     if (l->nphdrs > MAX_PHDRS)
         return error_set(err, errlen, "%zu program headers: Linux loads at most %u", l->nphdrs,
                          (unsigned)MAX_PHDRS);
@@ -249,9 +278,9 @@ static int place_segment(struct layout *l, const struct elf_file *ef, const stru
         l->seg_addr = end_page + in_page;
     if (!add_ok(l->seg_addr, l->seg_size, &seg_end))
         return error_set(err, errlen, "the new segment does not fit the address space");
-    if (build_phdrs(l, ef, last_load, add_eh, err, errlen) != 0)
+    if (build_phdrs(l, ef, last_load, secs, n, err, errlen) != 0)
         return -1;
-    retarget_phdrs(l, secs, hdr);
+    retarget_phdrs(l, secs, n);
     return 0;
 }
 

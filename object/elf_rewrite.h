@@ -1,7 +1,7 @@
 /*
  * elf_rewrite: a copy of a linked x86_64 ELF file with new allocated
  * sections, in a new read-only loadable segment (dwsynth repair adds a new
- * .eh_frame and .eh_frame_hdr this way).
+ * .eh_frame and .eh_frame_hdr this way, and with --sframe an .sframe).
  *
  * The input's bytes stay where they are, byte for byte; of the ELF header
  * only e_phoff, e_phnum, e_shoff and e_shnum change.  After them come:
@@ -11,8 +11,9 @@
  *     the new segment (PT_LOAD, PF_R, p_align 0x1000):
  *       the program header table: the old entries, the new PT_LOAD right
  *         after the last PT_LOAD, PT_PHDR (if any) pointing at this table,
- *         PT_GNU_EH_FRAME at a new section named .eh_frame_hdr (appended
- *         when the file has none)
+ *         PT_GNU_EH_FRAME at a new section named .eh_frame_hdr and
+ *         PT_GNU_SFRAME at a new section named .sframe (each appended
+ *         when the file has none, re-pointed when it has one)
  *       the new sections, in the order given, each at its alignment
  *   a copy of .shstrtab with the new names appended (its header points here)
  *   the section header table: every section at its old index (symbols and

@@ -12,6 +12,7 @@
 #include "semantics/debug_frame_write.h"
 #include "object/error.h"
 #include "repair/eh_frame_build.h"
+#include "repair/sframe_build.h"
 #include "report/repair_report.h"
 #include "verify/audit_file.h"
 #include "verify/validated_table.h"
@@ -28,12 +29,17 @@ static void report_unrepaired(FILE *out, const char *path, const struct eh_frame
 }
 
 /* What was written, and how much the file grew for its new tables. */
-static void report_written(FILE *out, const struct repair_options *opt, const struct eh_frame_build *b)
+static void report_written(FILE *out, const struct repair_options *opt, const struct eh_frame_build *b,
+                           const struct sframe_build *sf)
 {
     struct stat in, copy;
     fprintf(out, "%s: written: .eh_frame %" PRIu64 " bytes, .eh_frame_hdr %" PRIu64 " bytes, %zu FDEs (%zu of no "
             "code left out)", opt->output, b->eh_frame_size, b->eh_frame_hdr_size, b->nfdes, b->dropped);
     uint64_t tables = b->eh_frame_size + b->eh_frame_hdr_size;
+    if (sf) {
+        fprintf(out, ", .sframe %" PRIu64 " bytes", sf->summary.size);
+        tables += sf->summary.size;
+    }
     /* On disk too: a program's copy may have a hole (object/elf_rewrite). */
     if (stat(opt->input, &in) == 0 && stat(opt->output, &copy) == 0 && copy.st_size >= in.st_size && tables) {
         long long grew = (long long)(copy.st_size - in.st_size);
@@ -66,22 +72,27 @@ static int write_debug_file(const struct repair_options *opt, struct audit_file 
     return rc;
 }
 
-/* Place, write and copy: the new sections at the addresses the plan gives. */
+/* Place, write and copy: the new sections at the addresses the plan gives
+ * (.sframe last, when SF is not NULL). */
 static int write_copy(const struct repair_options *opt, struct audit_file *af, struct eh_frame_build *b,
-                      char *err, size_t errlen)
+                      struct sframe_build *sf, char *err, size_t errlen)
 {
-    struct elf_new_section secs[2] = {
+    struct elf_new_section secs[3] = {
         {.name = ".eh_frame_hdr", .size = b->eh_frame_hdr_size, .align = 4},
         {.name = ".eh_frame", .size = b->eh_frame_size, .align = 8},
+        {.name = ".sframe", .size = sf ? sf->summary.size : 0, .align = 8},
     };
-    if (elf_rewrite_plan(&af->ef, secs, 2, NULL, err, errlen) != 0 ||
-        eh_frame_build_write(b, secs[1].addr, secs[0].addr, err, errlen) != 0)
+    size_t n = sf ? 3 : 2;
+    if (elf_rewrite_plan(&af->ef, secs, n, NULL, err, errlen) != 0 ||
+        eh_frame_build_write(b, secs[1].addr, secs[0].addr, err, errlen) != 0 ||
+        (sf && sframe_build_write(sf, secs[2].addr, err, errlen) != 0))
         return -1;
-    if (b->eh_frame_hdr.n != secs[0].size || b->eh_frame.n != secs[1].size)
+    if (b->eh_frame_hdr.n != secs[0].size || b->eh_frame.n != secs[1].size || (sf && sf->sframe.n != secs[2].size))
         return error_set(err, errlen, "the unwind table's size changed with its address");
     secs[0].bytes = b->eh_frame_hdr.b;
     secs[1].bytes = b->eh_frame.b;
-    return elf_rewrite_write(&af->ef, secs, 2, opt->output, err, errlen);
+    secs[2].bytes = sf ? sf->sframe.b : NULL;
+    return elf_rewrite_write(&af->ef, secs, n, opt->output, err, errlen);
 }
 
 int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t errlen)
@@ -91,24 +102,31 @@ int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t e
         return -1;
     struct validated_table vt;
     struct check_result r;
-    if (validated_table_build(&af, &opt->check, 0, &vt, &r, err, errlen) != 0) {
+    /* SFrame is written for every function: every FDE's rows, kept ones too. */
+    if (validated_table_build(&af, &opt->check, opt->sframe != 0, &vt, &r, err, errlen) != 0) {
         audit_file_close(&af);
         return -1;
     }
     struct eh_frame_build b;
+    struct sframe_build sfb, *sf = NULL;
     char debug_path[4096] = "";
     size_t debug_size = 0;
     int rc = eh_frame_build_prepare(&b, &vt, &af.prog.eh, err, errlen);
+    if (rc == 0 && opt->sframe && !opt->debug_frame_only &&
+        (rc = sframe_build_prepare(&sfb, opt->sframe, &vt, &b, &af, err, errlen)) == 0)
+        sf = &sfb;
     if (rc == 0 && !opt->dry_run)
         rc = opt->debug_frame_only
                  ? write_debug_file(opt, &af, &b, debug_path, sizeof debug_path, &debug_size, err, errlen)
-                 : write_copy(opt, &af, &b, err, errlen);
+                 : write_copy(opt, &af, &b, sf, err, errlen);
     if (rc == 0) {
         if (opt->json) {
-            repair_report_json(out, opt->input, &vt, &af.dw);
+            repair_report_json(out, opt->input, &vt, &af.dw, sf ? &sf->summary : NULL);
         } else {
             repair_report_text(out, opt->input, &vt, &af.dw, opt->dry_run || opt->rows);
             report_unrepaired(out, opt->input, &b);
+            if (sf)
+                repair_report_sframe_text(out, opt->input, &sf->summary);
             if (debug_path[0])
                 fprintf(out, "%s: written: .debug_frame %zu bytes, %zu FDEs; gdb reads it after "
                         "`set debug-file-directory %s`\n", debug_path, debug_size, b.nfdes, opt->output);
@@ -116,10 +134,15 @@ int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t e
                 fprintf(out, "%s: note: it has its own .debug_info, and gdb reads no separate debug file "
                         "for such a file: strip it with `strip --strip-debug` first\n", opt->input);
             else if (!opt->dry_run)
-                report_written(out, opt, &b);
+                report_written(out, opt, &b, sf);
+            if (!sf && !opt->debug_frame_only && elf_file_section(&af.ef, ".sframe"))
+                fprintf(out, "%s: note: it has an .sframe of its own, kept as it was (PT_GNU_SFRAME still locates "
+                        "it): --sframe writes one from the validated table\n", opt->input);
         }
         rc = b.nunrepaired ? 1 : 0;
     }
+    if (sf)
+        sframe_build_release(sf);
     if (b.cies)
         eh_frame_build_release(&b);
     validated_table_release(&vt);

@@ -19,6 +19,12 @@
  * .debug_frame, into a separate debug file OUTPUT/.build-id/NN/REST.debug
  * (object/debug_file), which gdb prefers to the object's own .eh_frame once
  * told `set debug-file-directory OUTPUT`.
+ *
+ * With SFRAME (1, 2 or 3) the copy also gets the table as a new .sframe of
+ * that SFrame version (repair/sframe_build), in the same segment, located by
+ * PT_GNU_SFRAME (an old .sframe is renamed .sframe.orig and its header
+ * re-pointed); the functions SFrame cannot express are left to .eh_frame
+ * and listed in the report with the reason.
  */
 #ifndef DWCHECK_REPAIR_FILE_H
 #define DWCHECK_REPAIR_FILE_H
@@ -33,6 +39,7 @@ struct repair_options {
     const char *output;           /* NULL with DRY_RUN; a directory with DEBUG_FRAME_ONLY */
     int dry_run;
     int debug_frame_only;
+    unsigned sframe;              /* 0, or the SFrame version of a new .sframe (not with DEBUG_FRAME_ONLY) */
     int json;                     /* the report as JSON */
     int rows;                     /* the report lists every repaired row (always with DRY_RUN) */
     struct check_options check;   /* the audit's prover settings */

@@ -118,7 +118,40 @@ static void json_row(FILE *out, const struct validated_fde *f, size_t i, struct 
     fputs("}}", out);
 }
 
-void repair_report_json(FILE *out, const char *path, const struct validated_table *vt, struct fde_lookup *dw)
+/* SF as the JSON object's "sframe" member (after a comma). */
+static void json_sframe(FILE *out, const struct repair_sframe *sf)
+{
+    fprintf(out, ",\"sframe\":{\"version\":%u,\"size\":%" PRIu64 ",\"functions\":%zu,\"fdes\":%zu,"
+            "\"pcmask_fdes\":%zu,\"flex_fdes\":%zu,\"fres\":%zu,\"left\":[",
+            sf->version, sf->size, sf->functions, sf->fdes, sf->pcmask_fdes, sf->flex_fdes, sf->fres);
+    for (size_t i = 0; i < sf->nleft; i++) {
+        const struct repair_sframe_left *l = &sf->left[i];
+        fputs(i ? ",{\"function\":" : "{\"function\":", out);
+        print_json_string(out, l->function);
+        fprintf(out, ",\"lo\":%" PRIu64 ",\"hi\":%" PRIu64 ",\"at\":%" PRIu64 ",\"reason\":", l->lo, l->hi, l->at);
+        print_json_string(out, l->why);
+        fputc('}', out);
+    }
+    fputs("]}", out);
+}
+
+void repair_report_sframe_text(FILE *out, const char *path, const struct repair_sframe *sf)
+{
+    fprintf(out, "%s: .sframe (SFrame V%u, %" PRIu64 " bytes): %zu functions written as %zu FDEs (%zu PCMASK, "
+            "%zu FLEX), %zu FREs; %zu functions left to .eh_frame\n", path, sf->version, sf->size, sf->functions,
+            sf->fdes, sf->pcmask_fdes, sf->flex_fdes, sf->fres, sf->nleft);
+    for (size_t i = 0; i < sf->nleft; i++) {
+        const struct repair_sframe_left *l = &sf->left[i];
+        fprintf(out, "%s: .sframe: left to .eh_frame: %s [0x%" PRIx64 ", 0x%" PRIx64 "): %s", path, l->function,
+                l->lo, l->hi, l->why);
+        if (l->at != l->lo)
+            fprintf(out, " (at 0x%" PRIx64 ")", l->at);
+        fputc('\n', out);
+    }
+}
+
+void repair_report_json(FILE *out, const char *path, const struct validated_table *vt, struct fde_lookup *dw,
+                        const struct repair_sframe *sf)
 {
     fputs("{\"file\":", out);
     print_json_string(out, path);
@@ -148,5 +181,8 @@ void repair_report_json(FILE *out, const char *path, const struct validated_tabl
         fputs("]}", out);
         sep = ",";
     }
-    fputs("]}\n", out);
+    fputc(']', out);
+    if (sf)
+        json_sframe(out, sf);
+    fputs("}\n", out);
 }

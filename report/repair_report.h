@@ -9,6 +9,10 @@
  * provenance, and for a repaired row the columns it changes, DWARF's rule
  * first ("CFA rsp+16 -> rsp+24").  JSON: one object with the same content
  * (rules as report/table_json writes them).
+ *
+ * With --sframe, what the new .sframe holds (struct repair_sframe, which
+ * repair/ fills): the functions, FDEs and FREs written, and every function
+ * left to .eh_frame with the reason SFrame cannot say its rows.
  */
 #ifndef DWCHECK_REPAIR_REPORT_H
 #define DWCHECK_REPAIR_REPORT_H
@@ -18,10 +22,34 @@
 #include "semantics/fde_lookup.h"
 #include "verify/validated_table.h"
 
+/* A function of the validated table that SFrame cannot express. */
+struct repair_sframe_left {
+    char function[128];           /* its name (as the repaired FDEs are named) */
+    uint64_t lo, hi;              /* its range */
+    uint64_t at;                  /* the row the reason is about (else lo) */
+    const char *why;              /* static */
+};
+
+/* The .sframe written (or, with --dry-run, that would be). */
+struct repair_sframe {
+    unsigned version;             /* 1, 2 or 3 */
+    uint64_t size;                /* bytes */
+    size_t functions;             /* functions written */
+    size_t fdes, pcmask_fdes, flex_fdes, fres;
+    const struct repair_sframe_left *left;   /* functions left to .eh_frame, by address */
+    size_t nleft;
+};
+
 /* VT of PATH on OUT; DW gives DWARF's rows (what a repaired row replaces).
  * The text lists the repaired and added FDEs' rows when ROWS. */
 void repair_report_text(FILE *out, const char *path, const struct validated_table *vt, struct fde_lookup *dw,
                         int rows);
-void repair_report_json(FILE *out, const char *path, const struct validated_table *vt, struct fde_lookup *dw);
+/* The JSON object; with SF (may be NULL) its "sframe" member. */
+void repair_report_json(FILE *out, const char *path, const struct validated_table *vt, struct fde_lookup *dw,
+                        const struct repair_sframe *sf);
+
+/* What SF says, as text: one summary line, then a line per function left
+ * to .eh_frame ("PATH: .sframe: left to .eh_frame: FUNC [LO, HI): reason"). */
+void repair_report_sframe_text(FILE *out, const char *path, const struct repair_sframe *sf);
 
 #endif

@@ -178,8 +178,15 @@ int dwu_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule
         case REG_RULE_UNDEFINED:
             continue;
         case REG_RULE_OFFSET:
-            if (load(mem, cfa + (uint64_t)r->offset, &v) != 0)
-                return DWU_EMEM;
+            /* A saved register whose slot cannot be read (outside a stack
+             * copy: an epilogue's rows often still name a slot below the
+             * stack pointer) is not known in the caller; only the return
+             * address must be read. */
+            if (load(mem, cfa + (uint64_t)r->offset, &v) != 0) {
+                if (c == DWU_RIP)
+                    return DWU_EMEM;
+                continue;
+            }
             break;
         case REG_RULE_VAL_OFFSET:
             v = cfa + (uint64_t)r->offset;
@@ -192,8 +199,11 @@ int dwu_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule
         case REG_RULE_EXPRESSION:
             if ((rc = eval_expr(&env, r, &cfa, &addr)) != 0)
                 return rc;
-            if (load(mem, addr, &v) != 0)
-                return DWU_EMEM;
+            if (load(mem, addr, &v) != 0) {
+                if (c == DWU_RIP)
+                    return DWU_EMEM;
+                continue;
+            }
             break;
         case REG_RULE_VAL_EXPRESSION:
             if ((rc = eval_expr(&env, r, &cfa, &v)) != 0)

@@ -96,7 +96,9 @@ int dwu_capture(struct dwu_regs *regs);
  * taken at an interrupted instruction (a signal context, a profiler's
  * sample) need DWU_FLAG_EXACT_IP in REGS->flags; those from dwu_capture do
  * not.  Returns DWU_OK, DWU_END at the outermost frame (REGS unchanged), or
- * an error (REGS unchanged).
+ * an error (REGS unchanged).  A callee-saved register whose save slot MEM
+ * cannot read (outside a stack copy) is left unknown in the caller (its bit
+ * of `valid` clear); the return address's slot must be read (DWU_EMEM).
  */
 int dwu_step(struct dwu_regs *regs, const struct dwu_memory *mem);
 
@@ -120,8 +122,91 @@ struct dwu_stack_copy {
  * outside it: the bounds-checked mode for captured stacks. */
 int dwu_read_stack_copy(void *arg, uint64_t addr, uint64_t *value);
 
+/*
+ * Address spaces: the code of another process (a profiler's recording, a
+ * core file), described by its mappings, and unwound through a memory
+ * callback (the recorded stack).  Each mapped object uses its eh_elf when
+ * one compiled from its build is found — BASENAME.eh_elf.so next to the
+ * object, then in each DWUNWIND_PATH directory, then IDENTITY.eh_elf.so in
+ * the space's cache directory, IDENTITY being the build-id in hex (or, for
+ * an object without one, "h" and the hex of its .eh_frame_hdr's hash) —
+ * else it is unwound by interpreting the .eh_frame of its file, mapped
+ * read-only.  An object file whose build differs from the one the mapping
+ * names (updated since the recording) is not used: its addresses have no
+ * unwind information.
+ *
+ * A space is used by one thread at a time; spaces share the object files
+ * and eh_elfs they opened.  The in-process functions above are the same
+ * walk over the objects of this process.
+ */
+struct dwu_space;
+
+/* A new, empty space; CACHE_DIR (may be NULL) is searched for eh_elfs by
+ * identity.  NULL when out of memory. */
+struct dwu_space *dwu_space_create(const char *cache_dir);
+
+/* A new space with SPACE's mappings (a fork). */
+struct dwu_space *dwu_space_clone(const struct dwu_space *space);
+
+void dwu_space_destroy(struct dwu_space *space);
+
+/* One mapping of an object file into the space. */
+struct dwu_mapping {
+    uint64_t start, size;          /* run-time addresses [start, start + size) */
+    uint64_t offset;               /* the file offset mapped at START */
+    const char *path;              /* the object's file */
+    const uint8_t *build_id;       /* the build the mapping is of, or NULL: the file's, unchecked */
+    uint64_t build_id_len;
+    const char *name;              /* what the mapping is called, when not PATH (a profiler's
+                                      "[vdso]" read from a copy), or NULL */
+};
+
+/* Why a mapping gives no unwind information (dwu_space_map's result). */
+enum dwu_map_status {
+    DWU_MAP_EH_ELF = 0,            /* unwound by its eh_elf */
+    DWU_MAP_DWARF = 1,             /* by interpreting its .eh_frame */
+    DWU_MAP_NO_FILE = -1,          /* the file cannot be opened or read */
+    DWU_MAP_NOT_ELF = -2,          /* not an x86_64 ELF object, or its headers are damaged */
+    DWU_MAP_OTHER_BUILD = -3,      /* the file is another build than the mapping's */
+    DWU_MAP_NO_TABLE = -4,         /* the mapped segment has no unwind table */
+    DWU_MAP_NO_MEMORY = -5
+};
+
+/* Add M (replacing whatever overlapped it, as mmap does).  Returns a
+ * dwu_map_status; the mapping is added whatever it is (an address in it
+ * is then known to have no unwind information). */
+int dwu_space_map(struct dwu_space *space, const struct dwu_mapping *m);
+
+/* A sentence for a dwu_map_status. */
+const char *dwu_map_strerror(int status);
+
+/* Forget [START, START + SIZE) (munmap, or every mapping at an exec). */
+void dwu_space_unmap(struct dwu_space *space, uint64_t start, uint64_t size);
+
+/* The object's own address (its ELF file's p_vaddr space) of run-time
+ * ADDR in SPACE, in *OWN; 0, or -1 when ADDR is in no mapping whose file
+ * could be read. */
+int dwu_space_object_address(const struct dwu_space *space, uint64_t addr, uint64_t *own);
+
+/* Look again for the eh_elfs of the space's objects that have none (one
+ * may have been compiled into the cache directory since they were
+ * mapped).  Returns how many mappings found one. */
+int dwu_space_refresh(struct dwu_space *space);
+
+/* dwu_step and dwu_unwind in SPACE, reading memory through MEM (never
+ * NULL here).  An IP in no mapping gives DWU_ENOINFO. */
+int dwu_space_step(struct dwu_space *space, struct dwu_regs *regs, const struct dwu_memory *mem);
+int dwu_space_unwind(struct dwu_space *space, struct dwu_regs *regs, const struct dwu_memory *mem,
+                     uint64_t *ips, int max, int *status);
+
+/* The mapping that holds ADDR in SPACE: its start, file offset, path,
+ * name (PATH when it was given none) and build-id (the file's), and its
+ * dwu_map_status in *STATUS; 0, or -1 when ADDR is in none.  Pointers
+ * stay valid until the mapping is replaced or the space destroyed. */
+int dwu_space_mapping_at(const struct dwu_space *space, uint64_t addr, struct dwu_mapping *m, int *status);
+
 /* The entry point every eh_elf exports, and its ABI version. */
-#define DWU_EH_ELF_ABI 1
+#define DWU_EH_ELF_ABI 2   /* 2: unreadable save slots leave registers unknown; dwu_eh_elf_frame */
 #define DWU_EH_ELF_STEP "dwu_eh_elf_step"
 #define DWU_EH_ELF_VERSION "dwu_eh_elf_abi"
 #define DWU_EH_ELF_IDENTITY "dwu_eh_elf_identity"   /* kind, length, bytes: see identity.h */
@@ -129,6 +214,20 @@ int dwu_read_stack_copy(void *arg, uint64_t addr, uint64_t *value);
  * addresses (IN->r[16] is the run-time address); OUT receives the caller's. */
 typedef int (*dwu_eh_elf_step_fn)(uint64_t pc, const struct dwu_regs *in, struct dwu_regs *out,
                                   const struct dwu_memory *mem);
+
+/* The second entry point: the row at PC (an own address) as an IP-only walk
+ * (dwu_backtrace) applies it without the full step, or 0 when it cannot
+ * (or no row covers PC): CFA = rsp or rbp + a 16-bit offset, the return
+ * address at CFA + offset, rbp unchanged or at CFA + offset. */
+#define DWU_EH_ELF_FRAME "dwu_eh_elf_frame"
+typedef uint64_t (*dwu_eh_elf_frame_fn)(uint64_t pc);
+#define DWU_FRAME_SIMPLE 1u           /* the walk may apply it */
+#define DWU_FRAME_CFA_RBP 2u          /* CFA = rbp + offset (else rsp + offset) */
+#define DWU_FRAME_RBP_SAVED 4u        /* rbp saved at CFA + offset (else unchanged) */
+#define DWU_FRAME_END 8u              /* the return address is undefined: the outermost frame */
+#define DWU_FRAME_CFA_OFFSET(d) ((int64_t)(int16_t)(uint16_t)((d) >> 16))
+#define DWU_FRAME_RA_OFFSET(d) ((int64_t)(int16_t)(uint16_t)((d) >> 32))
+#define DWU_FRAME_RBP_OFFSET(d) ((int64_t)(int16_t)(uint16_t)((d) >> 48))
 
 #ifdef __cplusplus
 }

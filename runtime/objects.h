@@ -3,11 +3,8 @@
  *
  * Built from dl_iterate_phdr on first use and again when a lookup misses
  * after objects were loaded or unloaded.  Each executable segment records
- * its load bias, its eh_elf's entry point (BASENAME.eh_elf.so found next
- * to the object or in DWUNWIND_PATH, which a set-user-ID or set-group-ID
- * program does not read; checked by eh_elf_file, then loaded with dlopen
- * from the descriptor checked), and otherwise where its .eh_frame_hdr is,
- * for the DWARF fallback.  What the object's program headers point at is
+ * its load bias, its eh_elf's entry point (found by eh_elf_find), and
+ * otherwise where its .eh_frame_hdr is, for the DWARF fallback.  What the object's program headers point at is
  * read only inside its loaded segments.
  */
 #ifndef DWUNWIND_OBJECTS_H
@@ -22,9 +19,14 @@ struct dwu_object {
     uint64_t lo, hi;                 /* the executable segment, run-time addresses */
     uint64_t bias;                   /* run-time address minus the object's own */
     dwu_eh_elf_step_fn step;         /* the eh_elf, or NULL */
-    const uint8_t *eh_frame_hdr;     /* run-time address, or NULL */
+    dwu_eh_elf_frame_fn frame;       /* its rows for an IP-only walk (dwu_backtrace), or NULL */
+    /* For the DWARF fallback: where the table is in this process's memory
+     * (the loaded object; or, for an address space, its file mapped). */
+    const uint8_t *eh_frame_hdr;     /* or NULL */
     const uint8_t *readable_start;   /* the segment that holds it: what the */
     const uint8_t *readable_end;     /* fallback may read (.eh_frame, after it) */
+    uint64_t table_bias;             /* where the table's addresses are minus the object's own
+                                        (BIAS for a loaded object) */
 };
 
 /* The object whose executable segment holds IP, or NULL. */

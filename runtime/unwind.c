@@ -1,14 +1,13 @@
 /*
- * unwind: the public entry points of dwunwind.h — one step, a walk, the
- * backtrace of the calling thread, and the bounds-checked stack reader.
+ * unwind: the public entry points of dwunwind.h for this process — one
+ * step, a walk (walk.h over the loaded objects), the backtrace of the
+ * calling thread — and the bounds-checked stack reader.
  */
 #include <string.h>
 
-#include "dwarf_fallback.h"
 #include "dwunwind.h"
 #include "objects.h"
-
-#define NEEDED ((1u << DWU_RIP) | (1u << DWU_RSP))
+#include "walk.h"
 
 /* The objects of the last frames: most callers are in their callee's
  * object, or in the one before (a callback through libc and back). */
@@ -31,31 +30,16 @@ static inline const struct dwu_object *cached_object_at(struct object_cache *c, 
     return o;
 }
 
-/* Unwind IN into OUT. */
-static inline int step_into(const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem,
-                            struct object_cache *objects)
+static const struct dwu_object *in_process_object_at(void *ctx, uint64_t pc)
 {
-    if ((in->valid & NEEDED) != NEEDED)
-        return DWU_EREG;
-    uint64_t ip = in->r[DWU_RIP];
-    /* A return address may be just past the function (a call that does not
-     * return): the row of the call is at ip - 1, unless the frame was
-     * interrupted at ip. */
-    uint64_t pc = in->flags & DWU_FLAG_EXACT_IP ? ip : ip - 1;
-    const struct dwu_object *o = cached_object_at(objects, pc);
-    if (!o)
-        return DWU_ENOINFO;
-    int rc = o->step ? o->step(pc - o->bias, in, out, mem) : dwu_dwarf_step(o, pc, in, out, mem);
-    if (rc == DWU_OK && (out->valid & NEEDED) != NEEDED)
-        return DWU_EREG;
-    return rc;
+    return cached_object_at(ctx, pc);
 }
 
 int dwu_step(struct dwu_regs *regs, const struct dwu_memory *mem)
 {
     struct dwu_regs out;
     struct object_cache objects = {{NULL, NULL}};
-    int rc = step_into(regs, &out, mem, &objects);
+    int rc = dwu_walk_step(regs, &out, mem, in_process_object_at, &objects);
     if (rc == DWU_OK)
         *regs = out;
     return rc;
@@ -64,33 +48,52 @@ int dwu_step(struct dwu_regs *regs, const struct dwu_memory *mem)
 int dwu_unwind(struct dwu_regs *regs, const struct dwu_memory *mem, uint64_t *ips, int max,
                int *status)
 {
-    struct dwu_regs other;
-    struct dwu_regs *cur = regs, *next = &other;
     struct object_cache objects = {{NULL, NULL}};
-    int n = 0, rc = DWU_OK;
+    return dwu_walk(regs, mem, ips, max, status, in_process_object_at, &objects);
+}
+
+/*
+ * dwu_backtrace's fast walk: the IPs alone.  A row that the eh_elf
+ * describes as simple (dwu_eh_elf_frame: CFA = rsp or rbp + offset, the
+ * return address and rbp at fixed places) needs only rip, rsp and rbp, so
+ * the walk keeps those three and applies the descriptor itself: no step
+ * call, no register set written.  At the first frame it cannot take so
+ * (an object without an eh_elf, an expression, a signal frame) it returns
+ * -1, and the full walk starts again from the top; the two stop at the
+ * same frames (an IP without an object or row, a stack pointer that does
+ * not grow, an undefined or zero return address).
+ */
+static int trace(void **ips, int max, const struct dwu_regs *regs)
+{
+    struct object_cache objects = {{NULL, NULL}};
+    uint64_t rip = regs->r[DWU_RIP], rsp = regs->r[DWU_RSP], rbp = regs->r[DWU_RBP];
+    uint64_t exact = regs->flags & DWU_FLAG_EXACT_IP;
+    const uint32_t need = (1u << DWU_RIP) | (1u << DWU_RSP) | (1u << DWU_RBP);
+    if ((regs->valid & need) != need)
+        return -1;
+    int n = 0;
     while (n < max) {
-        ips[n++] = cur->r[DWU_RIP];
-        rc = step_into(cur, next, mem, &objects);
-        if (rc != DWU_OK)
-            break;
-        /* A caller's frame is above its callee's, except across a signal
-         * frame (the interrupted code may run on another stack). */
-        if (next->r[DWU_RSP] <= cur->r[DWU_RSP] && !(next->flags & DWU_FLAG_EXACT_IP)) {
-            rc = DWU_ELOOP;
-            break;
-        }
-        struct dwu_regs *t = cur;
-        cur = next;
-        next = t;
-        if (cur->r[DWU_RIP] == 0) {
-            rc = DWU_END;
-            break;
-        }
+        ips[n++] = (void *)(uintptr_t)rip;
+        uint64_t pc = exact ? rip : rip - 1;
+        const struct dwu_object *o = cached_object_at(&objects, pc);
+        if (!o)
+            return n;   /* DWU_ENOINFO: where the full walk stops too */
+        uint64_t d = o->frame ? o->frame(pc - o->bias) : 0;
+        if (!(d & DWU_FRAME_SIMPLE))
+            return -1;
+        if (d & DWU_FRAME_END)
+            return n;
+        uint64_t cfa = (d & DWU_FRAME_CFA_RBP ? rbp : rsp) + (uint64_t)DWU_FRAME_CFA_OFFSET(d);
+        if (cfa <= rsp)
+            return n;   /* DWU_ELOOP */
+        memcpy(&rip, (const void *)(uintptr_t)(cfa + (uint64_t)DWU_FRAME_RA_OFFSET(d)), 8);
+        if (d & DWU_FRAME_RBP_SAVED)
+            memcpy(&rbp, (const void *)(uintptr_t)(cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d)), 8);
+        rsp = cfa;
+        exact = 0;
+        if (rip == 0)
+            return n;   /* DWU_END */
     }
-    if (cur != regs)
-        *regs = *cur;
-    if (status)
-        *status = rc;
     return n;
 }
 
@@ -102,7 +105,10 @@ int dwu_backtrace_from(void **ips, int max, struct dwu_regs *regs)
 {
     if (max <= 0)
         return 0;
-    int n = 0;
+    int n = trace(ips, max, regs);
+    if (n >= 0)
+        return n;
+    n = 0;
     while (n < max) {
         uint64_t chunk[64];
         int want = max - n < 64 ? max - n : 64, status;

@@ -16,7 +16,7 @@
 static void repair_usage(FILE *out)
 {
     fprintf(out,
-            "Usage: dwsynth repair [OPTION]... FILE -o OUT\n"
+            "Usage: dwsynth repair [OPTION]... [--sframe[=1|2|3]] FILE -o OUT\n"
             "       dwsynth repair --debug-frame-only [OPTION]... FILE -o DIR\n"
             "       dwsynth repair --dry-run [OPTION]... FILE\n"
             "Write a copy of the x86_64 executable or shared object FILE whose unwind\n"
@@ -35,6 +35,15 @@ static void repair_usage(FILE *out)
             "                     a separate debug file, DIR/.build-id/NN/REST.debug from\n"
             "                     FILE's build-id; gdb prefers it to FILE's own .eh_frame\n"
             "                     after `set debug-file-directory DIR'\n"
+            "  --sframe[=1|2|3]   also write the table as a new .sframe (SFrame V2 by default,\n"
+            "                     what glibc reads; V1 is what binutils 2.40 reads, V3\n"
+            "                     adds flexible FDEs and signal frames) in the same segment,\n"
+            "                     located by PT_GNU_SFRAME (an old .sframe is renamed\n"
+            "                     .sframe.orig): the functions whose rows SFrame can say\n"
+            "                     (CFA rsp or rbp + N, rbp unchanged or saved at CFA+N, ra\n"
+            "                     at CFA-8 or undefined; the PLT's entries as one repeating\n"
+            "                     FDE); the others are left to .eh_frame, listed with the\n"
+            "                     reason\n"
             "  -n, --dry-run      write nothing: list every repaired and added FDE, each\n"
             "                     row with its provenance (proved, unchecked, synthesised)\n"
             "                     and the rules it replaces\n"
@@ -56,11 +65,13 @@ int dwsynth_repair_main(int argc, char **argv)
         {"dry-run", no_argument, NULL, 'n'},
         {"debug-frame-only", no_argument, NULL, 'D'},
         {"format", required_argument, NULL, 'f'},
+        {"sframe", optional_argument, NULL, 'S'},
         {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     static const char *const formats[] = {"text", "json", NULL};
+    static const char *const sframe_versions[] = {"1", "2", "3", NULL};
     struct repair_options opt = {.check = {CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_TIMEOUT_MS, NULL, NULL}};
     static char name[] = "dwsynth repair";   /* how getopt's messages name us */
     argv[0] = name;
@@ -84,6 +95,13 @@ int dwsynth_repair_main(int argc, char **argv)
             opt.json = k == 1;
             break;
         }
+        case 'S': {
+            int k = optarg ? cli_pick("--sframe", optarg, sframe_versions) : 1;
+            if (k < 0)
+                return EXIT_TROUBLE;
+            opt.sframe = (unsigned)k + 1;
+            break;
+        }
         case 'v':
             opt.rows = 1;
             break;
@@ -102,6 +120,10 @@ int dwsynth_repair_main(int argc, char **argv)
     opt.input = argv[optind];
     if (!opt.dry_run && !opt.output) {
         cli_error(opt.input, "repair: no output (-o OUT), or --dry-run");
+        return EXIT_TROUBLE;
+    }
+    if (opt.sframe && opt.debug_frame_only) {
+        cli_error(NULL, "repair: --sframe writes into the copy, not with --debug-frame-only");
         return EXIT_TROUBLE;
     }
     struct stat st;

@@ -1,12 +1,20 @@
 /*
  * dwtable: print the unwind tables (H) that a binary's DWARF CFI describes.
  *
- *   dwtable [--format=readelf|json] [--address ADDR] FILE...
+ *   dwtable [--format=readelf|json] [--address ADDR] [--sframe[=SECTION]] FILE...
  *
  * The readelf format reproduces `readelf -wF` from the first CIE/FDE line on,
  * so the two diff; JSON carries the same rows with decoded rules (one JSON
  * document per file, one per line).  With --address, only the row covering
  * ADDR is printed, under its FDE's header.
+ *
+ * With --sframe, the table is the .sframe section's (SFrame V1, V2, V3):
+ * the readelf format is `readelf --sframe`'s (semantics/sframe_print), JSON
+ * the rows of H each SFrame FDE gives (semantics/sframe_parse).  A section
+ * that does not decode, or whose FDEs do not make a table (the checks of
+ * sframe_fde_table and sframe_section_check), is reported as
+ * `dwtable: FILE: .sframe at offset 0xN: reason`, exit status 2, after what
+ * could be printed.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -17,6 +25,8 @@
 #include "object/elf_file.h"
 #include "semantics/cfi_eval.h"
 #include "semantics/cfi_reader.h"
+#include "semantics/sframe_parse.h"
+#include "semantics/sframe_print.h"
 #include "report/json_string.h"
 #include "report/table_json.h"
 #include "semantics/table_print.h"
@@ -27,6 +37,7 @@ struct options {
     enum format format;
     int have_address;
     unsigned long long address;
+    const char *sframe;      /* --sframe: the section's name; NULL for DWARF */
 };
 
 /* Per-entry printing state handed to the row callback. */
@@ -46,11 +57,13 @@ static void usage(FILE *out)
     fprintf(out,
             "Usage: dwtable [OPTION]... FILE...\n"
             "Print the unwind tables described by the DWARF call-frame information\n"
-            "(.eh_frame, .debug_frame) of each ELF FILE.\n"
+            "(.eh_frame, .debug_frame) of each ELF FILE, or its SFrame section.\n"
             "\n"
             "  --format=readelf   the layout of `readelf -wF` (default)\n"
             "  --format=json      one JSON document per file, one per line\n"
             "  --address=ADDR     print only the row that covers ADDR (hex with 0x, or decimal)\n"
+            "  --sframe[=SECTION] print the SFrame table (.sframe by default: V1, V2 or V3)\n"
+            "                     instead of DWARF's; the readelf format is `readelf --sframe`'s\n"
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
             "\n"
@@ -299,6 +312,179 @@ static int print_file(const char *path, const struct options *opt, FILE *out)
     return status;
 }
 
+/* --- SFrame ---------------------------------------------------------------- */
+
+static const char *const sframe_flag_names[] = {"SFRAME_F_FDE_SORTED", "SFRAME_F_FRAME_POINTER",
+                                                "SFRAME_F_FDE_FUNC_START_PCREL"};
+
+/* Every FDE's table built and dropped, and the checks across FDEs: what
+ * makes a section that printed malformed all the same. */
+static int sframe_validate(const struct sframe_view *v, struct sframe_error *err)
+{
+    struct sframe_header h;
+    if (sframe_header_read(v, &h, err) != 0 || sframe_section_check(v, &h, err) != 0)
+        return -1;
+    for (uint32_t i = 0; i < h.num_fdes; i++) {
+        struct sframe_fde fde;
+        struct unwind_table t;
+        if (sframe_fde_read(v, &h, i, &fde, err) != 0)
+            return -1;
+        int rc = sframe_fde_table(v, &h, &fde, &t, err);
+        unwind_table_release(&t);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The readelf layout of the FDE and FRE covering the address; *COVERED set. */
+static int sframe_text_address(const struct sframe_view *v, const struct options *opt, FILE *out, int *covered,
+                               struct sframe_error *err)
+{
+    struct sframe_header h;
+    if (sframe_header_read(v, &h, err) != 0)
+        return -1;
+    for (uint32_t i = 0; i < h.num_fdes && !*covered; i++) {
+        struct sframe_fde fde;
+        struct sframe_fre fre;
+        if (sframe_fde_read(v, &h, i, &fde, err) != 0)
+            return -1;
+        int rc = sframe_fde_fre_at(v, &h, &fde, opt->address, &fre, err);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            continue;
+        sframe_print_fde_heading(out, &h, &fde);
+        sframe_print_fre(out, &h, &fde, &fre);
+        fputc('\n', out);
+        *covered = 1;
+    }
+    return 0;
+}
+
+static void sframe_json_row(FILE *out, const struct unwind_row *r, int first)
+{
+    fprintf(out, "%s{\"start\":%llu,\"end\":%llu,\"cfa\":", first ? "" : ",", (unsigned long long)r->start,
+            (unsigned long long)r->end);
+    print_json_rule(out, &r->cfa, 1);
+    fputs(",\"registers\":{\"rbp\":", out);
+    print_json_rule(out, &r->reg[6], 0);
+    fputs(",\"ra\":", out);
+    print_json_rule(out, &r->reg[16], 0);
+    fputs("}}", out);
+}
+
+/* One FDE and the rows of its table (only the one covering --address). */
+static int sframe_json_fde(FILE *out, const struct sframe_view *v, const struct sframe_header *h,
+                           const struct sframe_fde *fde, const struct options *opt, int *nentries,
+                           int *covered, struct sframe_error *err)
+{
+    struct unwind_table t;
+    if (sframe_fde_table(v, h, fde, &t, err) != 0) {
+        unwind_table_release(&t);
+        return -1;
+    }
+    const struct unwind_row *only = opt->have_address ? unwind_table_row_at(&t, opt->address) : NULL;
+    if (!opt->have_address || only) {
+        fprintf(out, "%s{\"type\":\"sframe_fde\",\"index\":%u,\"offset\":%llu,\"pc_begin\":%llu,"
+                     "\"pc_end\":%llu,\"pc_type\":\"%s\",\"rep_size\":%u,\"fde_type\":\"%s\","
+                     "\"signal_frame\":%s,\"rows\":[",
+                (*nentries)++ ? "," : "", fde->index, (unsigned long long)fde->offset,
+                (unsigned long long)t.start, (unsigned long long)t.end,
+                fde->pc_type == SFRAME_PC_MASK ? "mask" : "inc", fde->rep_size,
+                fde->fde_type == SFRAME_FDE_TYPE_FLEX ? "flex" : "default", fde->signal_frame ? "true" : "false");
+        for (size_t r = 0; r < t.nrows; r++)
+            if (!only || &t.rows[r] == only)
+                sframe_json_row(out, &t.rows[r], !only ? r == 0 : 1);
+        fputs("]}", out);
+        *covered |= only != NULL;
+    }
+    unwind_table_release(&t);
+    return 0;
+}
+
+static void sframe_json_header(FILE *out, const struct sframe_view *v, const struct sframe_header *h)
+{
+    fprintf(out, ",\"address\":%llu,\"version\":%u,\"flags\":[", (unsigned long long)v->addr, h->version);
+    for (unsigned b = 0, n = 0; b < 3; b++)
+        if (h->flags & (1u << b))
+            fprintf(out, "%s\"%s\"", n++ ? "," : "", sframe_flag_names[b]);
+    fprintf(out, "],\"abi_arch\":%u,\"fixed_fp_offset\":%d,\"fixed_ra_offset\":%d,\"num_fdes\":%u,"
+                 "\"num_fres\":%u,\"entries\":[",
+            h->abi_arch, h->fixed_fp_offset, h->fixed_ra_offset, h->num_fdes, h->num_fres);
+}
+
+/* The section as JSON: its header, then each FDE with its rows of H. */
+static int sframe_json(FILE *out, const struct sframe_view *v, const char *name, const struct options *opt,
+                       int *covered, struct sframe_error *err)
+{
+    struct sframe_header h;
+    int rc = 0, nentries = 0;
+    fputs("{\"section\":", out);
+    print_json_string(out, name);
+    if (sframe_header_read(v, &h, err) != 0) {
+        fputs("}", out);
+        return -1;
+    }
+    sframe_json_header(out, v, &h);
+    rc = sframe_section_check(v, &h, err);
+    for (uint32_t i = 0; i < h.num_fdes && rc == 0; i++) {
+        struct sframe_fde fde;
+        rc = sframe_fde_read(v, &h, i, &fde, err);
+        if (rc == 0)
+            rc = sframe_json_fde(out, v, &h, &fde, opt, &nentries, covered, err);
+    }
+    fputs("]}", out);
+    return rc;
+}
+
+/* Print PATH's SFrame section.  Returns the file's exit status. */
+static int print_sframe_file(const char *path, const struct options *opt, FILE *out)
+{
+    char err[ELF_FILE_ERRLEN + 128];
+    struct elf_file ef;
+    if (elf_file_open_object(&ef, path, err, sizeof err) != 0) {
+        cli_error(path, "%s", err);
+        return EXIT_TROUBLE;
+    }
+    struct elf_section *sec = elf_file_section(&ef, opt->sframe);
+    uint64_t n = 0;
+    const uint8_t *bytes = sec ? elf_file_section_bytes(&ef, sec, &n, err, sizeof err) : NULL;
+    if (!bytes) {
+        if (sec)
+            cli_error(path, "%s: %s", opt->sframe, err);
+        else
+            cli_error(path, "no SFrame information (no %s section)", opt->sframe);
+        elf_file_close(&ef);
+        return EXIT_TROUBLE;
+    }
+    struct sframe_view v = {bytes, n, sec->addr};
+    struct sframe_error e = {0};
+    int rc, covered = 0, status = EXIT_CLEAN;
+    if (opt->format == FORMAT_JSON) {
+        fputs("{\"file\":", out);
+        print_json_string(out, path);
+        fputs(",\"sections\":[", out);
+        rc = sframe_json(out, &v, opt->sframe, opt, &covered, &e);
+        fputs("]}\n", out);
+    } else if (opt->have_address) {
+        rc = sframe_text_address(&v, opt, out, &covered, &e);
+    } else {
+        rc = sframe_print_section(out, &v, opt->sframe, &e);
+        if (rc == 0)
+            rc = sframe_validate(&v, &e);
+    }
+    if (rc != 0) {
+        cli_error(path, "%s at offset 0x%llx: %s", opt->sframe, (unsigned long long)e.offset, e.reason);
+        status = EXIT_TROUBLE;
+    } else if (opt->have_address && !covered) {
+        cli_error(path, "no SFrame FDE covers address 0x%llx", opt->address);
+        status = EXIT_FINDINGS;
+    }
+    elf_file_close(&ef);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     cli_tool_name = "dwtable";
@@ -306,6 +492,7 @@ int main(int argc, char **argv)
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},
         {"address", required_argument, NULL, 'a'},
+        {"sframe", optional_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -328,6 +515,9 @@ int main(int argc, char **argv)
             }
             opt.have_address = 1;
             break;
+        case 's':
+            opt.sframe = optarg ? optarg : ".sframe";
+            break;
         case 'h':
             usage(stdout);
             return EXIT_CLEAN;
@@ -349,7 +539,7 @@ int main(int argc, char **argv)
     for (int i = optind; i < argc; i++) {
         if (many && opt.format == FORMAT_READELF)
             printf("\nFile: %s\n", argv[i]);
-        int rc = print_file(argv[i], &opt, stdout);
+        int rc = opt.sframe ? print_sframe_file(argv[i], &opt, stdout) : print_file(argv[i], &opt, stdout);
         if (rc > status)
             status = rc;
     }

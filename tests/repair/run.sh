@@ -11,6 +11,12 @@
 #     through qsort is caught, and the reproduction of the __mpn_addmul_1 /
 #     __mpn_submul_1 bug (docs/bugs) no longer shows: gdb and libgcc's
 #     _Unwind_Backtrace are right inside the functions.
+#   - --sframe (V1, V2, V3) on libc, libstdc++ and the corpus: the .sframe
+#     read back equals the copy's .eh_frame in SFrame's columns at every
+#     address of every function written, every other function is listed
+#     with its reason (sframe_compare.py); V1 read by libsframe and readelf;
+#     PT_GNU_SFRAME locates it; a file's own .sframe renamed; the copies
+#     run, throw and unwind under gdb.
 #   - bad input: exit 2 with the reason, nothing written.
 set -u
 build=${1:?usage: run.sh BUILD}
@@ -207,6 +213,160 @@ if command -v gdb >/dev/null; then
 without: $without"
 fi
 
+# --- --sframe: the validated table as SFrame too ---------------------------------
+# Round trip (tests/repair/sframe_compare.py): the .sframe repair writes, read
+# back by dwtable --sframe, is the validated table — the copy's .eh_frame, as
+# dwtable reads it — restricted to SFrame's columns (CFA, rbp, ra) at every
+# address of every function written, and every function not written is
+# listed in the report with its reason; V1 also through libsframe's own
+# decoder and lookup (tests/sframe/libsframe_oracle.c) and readelf --sframe.
+# Then PT_GNU_SFRAME locates the section, and the copies still run and
+# unwind (libgcc, gdb).
+mkdir -p "$work/sframe"
+oracle=
+if [ -f /usr/include/sframe-api.h ] && cc -O1 -o "$work/sframe/libsframe_oracle" tests/sframe/libsframe_oracle.c -lsframe \
+        2> "$work/sframe/oracle.log"; then
+    oracle=$work/sframe/libsframe_oracle
+else
+    echo "repair: no libsframe headers (Debian's binutils-dev): the V1 copies are not read by libsframe"
+fi
+sframe_section() {   # sframe_section FILE OUT.bin: .sframe's bytes into OUT.bin; prints its address
+    python3 - "$1" "$2" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+shoff, = struct.unpack_from("<Q", d, 0x28)
+shnum, shstrndx = struct.unpack_from("<HH", d, 0x3c)
+heads = [struct.unpack_from("<IIQQQQ", d, shoff + 64 * i) for i in range(shnum)]
+strs = heads[shstrndx][4]
+for name, _, _, addr, off, size in heads:
+    if d[strs + name:d.index(b"\0", strs + name)] == b".sframe":
+        open(sys.argv[2], "wb").write(d[off:off + size])
+        print(addr)
+PY
+}
+# round_trip NAME VERSION FILE: repair FILE with --sframe=VERSION, compare; the figures in $round_trip_out.
+round_trip() {
+    local name=$1 v=$2 f=$3 d=$work/sframe/$1.v$2 rc extra= addr
+    mkdir -p "$d"
+    "$dwsynth" repair --sframe=$v --format=json "$f" -o "$d/copy" > "$d/report.json" 2> "$d/err"; rc=$?
+    [ $rc -eq 0 ] || { round_trip_out="repair exit $rc: $(head -3 "$d/err")"; return 1; }
+    "$dwtable" --format=json "$d/copy" > "$d/table.json" 2> "$d/err" &&
+        "$dwtable" --sframe --format=json "$d/copy" > "$d/sframe.json" 2>> "$d/err" ||
+        { round_trip_out="dwtable: $(head -3 "$d/err")"; return 1; }
+    if [ "$v" = 1 ]; then
+        readelf --sframe "$d/copy" > "$d/readelf.txt" 2>&1 && ! grep -qi "warning\|error" "$d/readelf.txt" &&
+            grep -q "SFRAME_VERSION_1" "$d/readelf.txt" ||
+            { round_trip_out="readelf --sframe: $(grep -im3 "warning\|error" "$d/readelf.txt")"; return 1; }
+        if [ -n "$oracle" ]; then
+            addr=$(sframe_section "$d/copy" "$d/sframe.bin") && "$oracle" "$d/sframe.bin" "$addr" > "$d/libsframe.txt" ||
+                { round_trip_out="libsframe: $(head -2 "$d/libsframe.txt")"; return 1; }
+            extra=$d/libsframe.txt
+        fi
+    fi
+    round_trip_out=$(python3 "$here/sframe_compare.py" "$d/table.json" "$d/sframe.json" "$d/report.json" $extra 2>&1)
+}
+libstdcxx=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
+for spec in "libc 2 $libc" "libc 1 $libc" "libc 3 $libc" "libstdc++ 2 $libstdcxx" "libstdc++ 1 $libstdcxx"; do
+    read -r name v f <<< "$spec"
+    round_trip "$name" "$v" "$f" && ok "--sframe=$v $name round trip: $round_trip_out" ||
+        not_ok "--sframe=$v $name round trip" "$round_trip_out"
+done
+# The corpus (make corpus): C and C++, gcc and clang, with and without frame
+# pointers; GCC's and clang's stack realignment (aligned_locals) as V3's FLEX.
+corpus=$build/corpus
+if [ -d "$corpus/gcc/O2" ]; then
+    for v in 2 1 3; do
+        files=("$corpus"/gcc/O2/* "$corpus"/clang/O0-omitfp/* "$corpus"/gcc/O3-omitfp/* "$corpus"/clang/Os/*)
+        [ "$v" = 3 ] && files=("$corpus"/*/*/aligned_locals "$corpus"/gcc/O2/exceptions "$corpus"/clang/O2/recursion \
+            "$corpus"/gcc/O0/setjmp_longjmp "$corpus"/clang/O3-omitfp/switch_tables)
+        : > "$work/sframe/corpus.v$v"
+        bad=()
+        for f in "${files[@]}"; do
+            n=$(sed "s|^$corpus/||; s|/|-|g" <<< "$f")
+            round_trip "corpus-$n" "$v" "$f" && echo "$round_trip_out" >> "$work/sframe/corpus.v$v" ||
+                bad+=("$n: $round_trip_out")
+        done
+        # The sums of each file's figures (sframe_compare.py's line).
+        sums=$(sed -E 's/^V[0-9]: ([0-9]+) functions written \(([0-9]+) FDEs, [0-9]+ PCMASK, ([0-9]+) FLEX, ([0-9]+) FREs\), ([0-9]+) left.*; ([0-9]+) rows, ([0-9]+) addresses.*/\1 \2 \3 \4 \5 \6 \7/' \
+            "$work/sframe/corpus.v$v" | awk 'NF == 7 { for (i = 1; i <= 7; i++) t[i] += $i } NF != 7 { u++ } END {
+                printf "%d functions written (%d FDEs, %d FLEX, %d FREs), %d left to .eh_frame; %d rows, %d addresses compared, 0 differ",
+                    t[1], t[2], t[3], t[4], t[5], t[6], t[7]; if (u) printf " (%d lines of figures unread)", u }')
+        left=$(cat "$work"/sframe/corpus-*.v$v/report.json | python3 -c '
+import collections, json, sys
+c = collections.Counter(l["reason"] for line in sys.stdin for l in json.loads(line)["sframe"]["left"])
+print("; ".join("%d %s" % (n, r) for r, n in c.most_common()))')
+        if [ ${#bad[@]} -eq 0 ] && [ -s "$work/sframe/corpus.v$v" ]; then
+            ok "--sframe=$v corpus round trip, ${#files[@]} files: $sums${left:+ (left: $left)}$([ "$v" = 1 ] && [ -n "$oracle" ] && echo "; libsframe agrees on each")"
+        else
+            not_ok "--sframe=$v corpus round trip: ${#bad[@]} of ${#files[@]} files differ" "$(printf '%s\n' "${bad[@]:0:3}")"
+        fi
+    done
+else
+    not_ok "the corpus is not built (make BUILD=$build corpus)"
+fi
+
+# PT_GNU_SFRAME locates the new section (readelf -lW), one program header
+# more than the input's (the new PT_LOAD; GNU_SFRAME appended).
+copy=$work/sframe/libc.v2/copy
+sec=$(readelf -SW "$copy" | awk '$2 == ".sframe" { printf "0x%s 0x%s", $4, $6 }')
+seg=$(readelf -lW "$copy" | awk '$1 == "GNU_SFRAME" { printf "%s %s", $3, $5 }')
+read -r saddr ssize <<< "$sec"
+read -r paddr psize <<< "$seg"
+[ -n "$sec" ] && [ -n "$seg" ] && [ $((saddr)) -eq $((paddr)) ] && [ $((ssize)) -eq $((psize)) ] &&
+    [ "$(readelf -hW "$copy" | awk '/Number of program headers/ {print $5}')" -eq \
+      $(( $(readelf -hW "$libc" | awk '/Number of program headers/ {print $5}') + 2 )) ] &&
+    ok "readelf -lW: GNU_SFRAME at $paddr, $psize bytes: the new .sframe" ||
+    not_ok "GNU_SFRAME should locate .sframe" "section: $sec; segment: $seg"
+
+# A file with an .sframe of its own (gcc -Wa,--gsframe): the old section
+# renamed .sframe.orig, PT_GNU_SFRAME re-pointed (no new entry), and the
+# copy runs.
+if printf 'nop\n' | as --gsframe -o "$work/sframe/probe.o" - 2>/dev/null; then
+    c++ -O2 -Wa,--gsframe -o "$work/sframe/own" "$here/qsort_throw.cc" || exit 1
+    "$dwsynth" repair --sframe "$work/sframe/own" -o "$work/sframe/own-copy" > "$work/sframe/own.txt" 2>&1; rc=$?
+    names=$(readelf -SW "$work/sframe/own-copy" | grep -o ' \.sframe[.a-z]*' | tr -d ' ' | sort | tr '\n' ' ')
+    phs() { readelf -lW "$1" | grep -c '^  [A-Z]'; }
+    out=$("$work/sframe/own-copy" 2>&1); run=$?
+    sf_addr=$(readelf -SW "$work/sframe/own-copy" | awk '$2 == ".sframe" { print $4 }')
+    [ "$rc" -eq 0 ] && [ "$names" = ".sframe .sframe.orig " ] && [ "$run" -eq 0 ] &&
+        [ "$(phs "$work/sframe/own-copy")" -eq $(( $(phs "$work/sframe/own") + 1 )) ] &&
+        readelf -lW "$work/sframe/own-copy" | grep -q "GNU_SFRAME .* 0x0*$sf_addr " &&
+        ok "a file with its own .sframe: renamed .sframe.orig, GNU_SFRAME re-pointed at the new one, the copy runs ($out)" ||
+        not_ok "a file with its own .sframe (repair exit $rc, run $run)" "$names
+$(readelf -lW "$work/sframe/own-copy" | grep GNU_SFRAME)
+$out"
+    # Without --sframe the old one stays, and the report says so.
+    "$dwsynth" repair "$work/sframe/own" -o "$work/sframe/own-kept" | grep -q "note: it has an .sframe of its own" &&
+        ok "without --sframe, a file's own .sframe is kept, and the report says so" ||
+        not_ok "without --sframe: the note on the file's own .sframe"
+fi
+
+# The copies still run and unwind: libgcc's exceptions through the repaired
+# library and libc, gdb's backtrace from the library's innermost function.
+cp "$work/thrower" "$work/sframe/"
+out=$("$dwsynth" repair --sframe "$work/libnotables.so" -o "$work/sframe/libnotables.so" 2>&1); rc=$?
+run=$("$work/sframe/thrower" 2>&1); run_rc=$?
+[ "$rc" -eq 0 ] && [ "$run_rc" -eq 0 ] && grep -q 'registers intact' <<< "$run" &&
+    ok "--sframe libnotables.so: $(grep -o '[0-9]* functions written.*' <<< "$out"); the exception is caught, registers intact" ||
+    not_ok "--sframe libnotables.so (exit $rc, run $run_rc)" "$out
+$run"
+if command -v gdb >/dev/null; then
+    got=$(backtrace "$work/sframe/thrower")
+    [ "$got" = "vla_frame big_frame alloca_frame saves_registers work main " ] &&
+        ok "gdb bt from vla_frame in the library repaired with --sframe: $got" ||
+        not_ok "gdb bt in the library repaired with --sframe" "$got"
+fi
+for v in 1 2 3; do
+    mkdir -p "$work/sframe/libc.v$v/lib" && cp "$work/sframe/libc.v$v/copy" "$work/sframe/libc.v$v/lib/libc.so.6"
+    ls_out=$(LD_LIBRARY_PATH=$work/sframe/libc.v$v/lib ls / 2>&1); ls_rc=$?
+    q=$(LD_LIBRARY_PATH=$work/sframe/libc.v$v/lib "$work/qsort_throw" 2>&1); q_rc=$?
+    [ "$ls_rc" -eq 0 ] && [ -n "$ls_out" ] && [ "$q_rc" -eq 0 ] &&
+        ok "libc with its V$v .sframe: ls runs, an exception through qsort is caught" ||
+        not_ok "libc with its V$v .sframe (ls exit $ls_rc, qsort_throw exit $q_rc)" "$q"
+done
+"$dwsynth" repair --help | grep -q -- '--sframe\[=1|2|3\]' && ok "--help names --sframe[=1|2|3]" ||
+    not_ok "--help names --sframe"
+
 # --- the report ----------------------------------------------------------------
 out=$("$dwsynth" repair --dry-run --format=json "$libc" | python3 -c '
 import json, sys
@@ -252,6 +412,9 @@ err=$("$dwsynth" repair "$work/self.so" -o "$work/self.so" 2>&1); rc=$?
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/libnoid.so" "$here/wrong_cfi.s" || exit 1
 refused "--debug-frame-only without a build-id" "build-id" "$work/dbg-noid" --debug-frame-only "$work/libnoid.so" -o "$work/dbg-noid"
 refused "no output and no --dry-run" "no output" "$work/out4" "$work/libnotables.so"
+refused "--sframe=4" "unknown --sframe" "$work/out-sf4" --sframe=4 "$work/libnotables.so" -o "$work/out-sf4"
+refused "--sframe with --debug-frame-only" "not with --debug-frame-only" "$work/dbg-sf" --sframe --debug-frame-only \
+    "$work/libwrong.so" -o "$work/dbg-sf"
 strip -o "$work/stripped.so" "$work/libnotables.so"
 out=$("$dwsynth" repair "$work/stripped.so" -o "$work/repaired/stripped.so" 2>&1); rc=$?
 [ "$rc" -eq 0 ] && [ -s "$work/repaired/stripped.so" ] && ok "a library stripped of .symtab is repaired: $(head -1 <<< "$out" | sed 's/^[^:]*: //')" ||

@@ -6,14 +6,17 @@
  * For every row of every FDE of FILE's .eh_frame, at the row's first and
  * last address and at one address in every 64 bytes between, three unwinders
  * unwind the same registers (random values, all known) over the same
- * synthetic memory (each 8-byte read returns a hash of its address): the
+ * synthetic memory (each 8-byte read returns a hash of its address, and
+ * one read in eight fails, as a read outside a stack copy does): the
  * eh_elf's dwu_eh_elf_step; the runtime's interpreter of the analysis's row
  * (dwu_apply_rules, the DWARF fallback's rule application); and the DWARF
  * fallback itself (dwu_dwarf_step), which finds the FDE through
  * .eh_frame_hdr and runs its program within the runtime's own bounds, over
  * a copy of FILE's segments laid out as the loader lays them out.  Their
  * status, registers, validity bits and flags must be identical: same table,
- * same answer, whichever path unwinds it (the provenance flags of an eh_elf
+ * same answer, whichever path unwinds it; and where the eh_elf describes a
+ * row for dwu_backtrace's IP-only walk (dwu_eh_elf_frame), the rip, rsp and
+ * rbp that walk computes from the descriptor are the step's (the provenance flags of an eh_elf
  * compiled by dwcompile --repair aside: FILE is then the copy dwsynth repair
  * wrote, whose DWARF has no provenance).  A PC between FDEs must give
  * DWU_ENOINFO.  Prints a summary; exit status 1 on any difference, 2 when
@@ -44,10 +47,11 @@ static int synthetic_read(void *arg, uint64_t addr, uint64_t *value)
 {
     (void)arg;
     *value = mix(addr);
-    return 0;
+    return (mix(addr ^ 0x5a5a) & 7) == 0 ? -1 : 0;
 }
 
-static long differences, fallback_differences;
+static long differences, fallback_differences, frame_differences, simple_rows;
+static dwu_eh_elf_frame_fn frame;   /* the eh_elf's descriptors for IP-only walks */
 static long statuses[DWU_END - DWU_ELOOP + 1];   /* the eh_elf's, by status */
 
 /* FILE's object as the runtime sees a loaded one: its PT_LOAD segments
@@ -127,6 +131,32 @@ out:
 static const struct dwu_object *object;   /* FILE, for the DWARF fallback */
 static uint64_t object_bias;
 
+/* What dwu_backtrace's fast walk computes from the row's descriptor D
+ * (dwu_eh_elf_frame) agrees with the full step's A, OUT: rip, rsp and rbp. */
+static void compare_frame(uint64_t pc, uint64_t d, const struct dwu_regs *in, int a, const struct dwu_regs *out)
+{
+    if (!(d & DWU_FRAME_SIMPLE))
+        return;
+    simple_rows++;
+    int same;
+    uint64_t cfa = (d & DWU_FRAME_CFA_RBP ? in->r[DWU_RBP] : in->r[DWU_RSP]) + (uint64_t)DWU_FRAME_CFA_OFFSET(d);
+    uint64_t ra, rbp = in->r[DWU_RBP];
+    int rbp_known = 1;
+    if (d & DWU_FRAME_END) {
+        same = a == DWU_END;
+    } else if (synthetic_read(NULL, cfa + (uint64_t)DWU_FRAME_RA_OFFSET(d), &ra) != 0) {
+        same = a == DWU_EMEM;
+    } else {
+        if (d & DWU_FRAME_RBP_SAVED)
+            rbp_known = synthetic_read(NULL, cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d), &rbp) == 0;
+        same = a == DWU_OK && out->r[DWU_RSP] == cfa && out->r[DWU_RIP] == ra &&
+               !(out->valid & (1u << DWU_RBP)) == !rbp_known && (!rbp_known || out->r[DWU_RBP] == rbp);
+    }
+    if (!same && frame_differences++ < 10)
+        fprintf(stderr, "eh_elf_equiv: 0x%llx: the frame descriptor 0x%llx disagrees with the step (status %d)\n",
+                (unsigned long long)pc, (unsigned long long)d, a);
+}
+
 static void compare(dwu_eh_elf_step_fn step, uint64_t pc, const struct unwind_row *row, int signal,
                     uint64_t seed)
 {
@@ -139,6 +169,10 @@ static void compare(dwu_eh_elf_step_fn step, uint64_t pc, const struct unwind_ro
     memset(&compiled, 0, sizeof compiled);
     int a = step(pc, &in, &compiled, &mem);
     compiled.flags &= ~(DWU_FLAG_SYNTHESISED | DWU_FLAG_UNCHECKED);   /* provenance: not the table's */
+    uint64_t d = frame(pc);
+    if (!row && d != 0 && frame_differences++ < 10)
+        fprintf(stderr, "eh_elf_equiv: 0x%llx: a descriptor where no row is\n", (unsigned long long)pc);
+    compare_frame(pc, d, &in, a, &compiled);
     if (a >= DWU_ELOOP && a <= DWU_END)
         statuses[a - DWU_ELOOP]++;
     int b = row ? dwu_apply_rules(&row->cfa, row->reg, signal, &in, &interpreted, &mem) : DWU_ENOINFO;
@@ -199,6 +233,12 @@ int main(int argc, char **argv)
     }
     dwu_eh_elf_step_fn step;
     memcpy(&step, &sym, sizeof step);
+    void *fsym = dlsym(h, DWU_EH_ELF_FRAME);
+    if (!fsym) {
+        fprintf(stderr, "eh_elf_equiv: %s: %s\n", argv[2], dlerror());
+        return 2;
+    }
+    memcpy(&frame, &fsym, sizeof frame);
     static struct dwu_object obj;
     if (load_object(argv[1], &obj, &object_bias) != 0) {
         fprintf(stderr, "eh_elf_equiv: %s: no .eh_frame_hdr in a loadable segment\n", argv[1]);
@@ -245,8 +285,10 @@ int main(int argc, char **argv)
             covered = t[i].end;
     }
     printf("%s: %ld rows (%ld addresses) and %ld gaps between FDEs: %ld differences, %ld with the DWARF "
-           "fallback (statuses: ok %ld, end %ld, enoinfo %ld, emem %ld, ereg %ld, ebadrule %ld)\n",
-           argv[1], rows, addresses, gaps, differences, fallback_differences, statuses[DWU_OK - DWU_ELOOP],
+           "fallback, %ld with the frame descriptors of %ld simple addresses (statuses: ok %ld, end %ld, "
+           "enoinfo %ld, emem %ld, ereg %ld, ebadrule %ld)\n",
+           argv[1], rows, addresses, gaps, differences, fallback_differences, frame_differences, simple_rows,
+           statuses[DWU_OK - DWU_ELOOP],
            statuses[DWU_END - DWU_ELOOP], statuses[DWU_ENOINFO - DWU_ELOOP], statuses[DWU_EMEM - DWU_ELOOP],
            statuses[DWU_EREG - DWU_ELOOP], statuses[DWU_EBADRULE - DWU_ELOOP]);
     cfi_eval_tables_release(t, n);
@@ -254,5 +296,5 @@ int main(int argc, char **argv)
     cfi_section_release(&eh);
     elf_file_close(&ef);
     dlclose(h);
-    return differences || fallback_differences ? 1 : 0;
+    return differences || fallback_differences || frame_differences ? 1 : 0;
 }

@@ -291,6 +291,37 @@ else
     echo "# skipped: a set-group-ID program ignores DWUNWIND_PATH (needs root to make one)"
 fi
 
+# 4b. Address spaces (dwu_space_*): the process's own mappings described to
+# a space, as a profiler describes a recorded process, walk its copied
+# stacks as the in-process walk does (checked above against libgcc and
+# libunwind): with the DWARF fallback, with eh_elfs from DWUNWIND_PATH, and
+# with libc's eh_elf found by its build-id in a cache directory.
+space=$build/tests/check_space
+"$dwcompile" -q -o "$eh/check_space.eh_elf.so" "$space" > /dev/null 2>&1
+expect_space() {   # NAME OUTPUT STATUS
+    if [ "$3" -eq 0 ] && grep -q "; 0 failures" <<< "$2"; then
+        ok "address spaces, $1: $(grep 'space walks' <<< "$2")"
+    else
+        not_ok "address spaces, $1 (exit $3)" "$2"
+    fi
+}
+out=$("$space" 2>&1); expect_space "DWARF fallback" "$out" $?
+out=$(DWUNWIND_PATH=$eh "$space" --expect-eh-elf check_space --expect-eh-elf libc.so.6 2>&1)
+expect_space "eh_elfs from DWUNWIND_PATH" "$out" $?
+build_id=$(readelf -n "$libc" | awk '/Build ID/ { print $3 }')
+mkdir -p "$work/cache" && cp "$eh/libc.so.6.eh_elf.so" "$work/cache/$build_id.eh_elf.so"
+out=$("$space" --cache "$work/cache" --expect-eh-elf libc.so.6 2>&1)
+expect_space "libc's eh_elf from the cache, by build-id" "$out" $?
+# The cache's file must carry libc's identity: under libc's build-id, the
+# program's eh_elf is refused.
+rm -f "$work/cache/"*.eh_elf.so && cp "$eh/check_space.eh_elf.so" "$work/cache/$build_id.eh_elf.so"
+out=$("$space" --cache "$work/cache" 2>&1)
+if grep -q "^libc.so.6: dwarf" <<< "$out" && grep -q "; 0 failures" <<< "$out"; then
+    ok "address spaces: an eh_elf of another build in the cache is not used"
+else
+    not_ok "address spaces: an eh_elf of another build in the cache is not used" "$out"
+fi
+
 # 5. Stacks sampled at random instructions: make bench's workloads (the
 # corpus programs, small libz3 problems) briefly, untimed here.  eh_elf's IPs
 # equal libunwind's and libgcc's and its callee-saved registers libunwind's;

@@ -1,0 +1,174 @@
+/*
+ * symbol_store: symbol tables in the cache (see the header).
+ *
+ * The file: "DWSYMBL1", then the counts (u64: ranges, segments, bytes of
+ * names, bytes of the source's name), the segments (vaddr, memsz, offset),
+ * the ranges (start, its symbol's start, the name's offset, or all ones
+ * for "no symbol"), the names, each ending in a NUL, and the source.
+ */
+#include "symbol_store.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache_dir.h"
+#include "object/identity.h"
+#include "symbols_private.h"
+
+#define MAGIC "DWSYMBL1"
+#define NO_NAME UINT64_MAX
+
+struct stored_range {
+    uint64_t start, symbol_start, name;
+};
+
+static int write_all(FILE *f, const void *p, size_t n)
+{
+    return n == 0 || fwrite(p, 1, n, f) == n ? 0 : -1;
+}
+
+int symbol_store_write(const struct symbol_table *t, const char *path)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof tmp)
+        return -1;
+    FILE *f = fopen(tmp, "wbx");
+    if (!f)
+        return -1;
+    uint64_t counts[4] = {t->nranges, t->nsegments, t->names_len, strlen(t->source)};
+    int rc = write_all(f, MAGIC, 8) | write_all(f, counts, sizeof counts);
+    for (size_t i = 0; i < t->nsegments && !rc; i++) {
+        uint64_t seg[3] = {t->segments[i].vaddr, t->segments[i].memsz, t->segments[i].offset};
+        rc = write_all(f, seg, sizeof seg);
+    }
+    for (size_t i = 0; i < t->nranges && !rc; i++) {
+        int32_t k = t->ranges[i].symbol;
+        struct stored_range r = {t->ranges[i].start, k == NONE ? 0 : t->symbols[k].start,
+                                 k == NONE ? NO_NAME : t->symbols[k].name};
+        rc = write_all(f, &r, sizeof r);
+    }
+    rc |= write_all(f, t->names, t->names_len) | write_all(f, t->source, counts[3]);
+    rc |= fclose(f);
+    if (rc || rename(tmp, path) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* The whole of a regular file PATH, at most 1 GiB; NULL otherwise. */
+static uint8_t *read_file(const char *path, size_t *size)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    uint8_t *buf = NULL;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= (1 << 30) &&
+        (buf = malloc((size_t)st.st_size))) {
+        *size = (size_t)st.st_size;
+        if (pread(fd, buf, *size, 0) != (ssize_t)*size) {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    return buf;
+}
+
+/* The table in BUF (SIZE bytes), every count checked; NULL if damaged. */
+static struct symbol_table *decode(const uint8_t *buf, size_t size)
+{
+    uint64_t c[4];
+    if (size < 8 + sizeof c || memcmp(buf, MAGIC, 8) != 0)
+        return NULL;
+    memcpy(c, buf + 8, sizeof c);
+    const uint64_t limit = 1u << 30;
+    if (c[0] > limit / 24 || c[1] > 64 || c[2] > limit || c[3] >= 4096 ||
+        size != 8 + sizeof c + c[1] * 24 + c[0] * 24 + c[2] + c[3] || (c[2] && buf[size - c[3] - 1] != 0))
+        return NULL;
+    struct symbol_table *t = calloc(1, sizeof *t);
+    if (!t || !(t->segments = calloc(c[1] + 1, sizeof *t->segments)) ||
+        !(t->ranges = calloc(c[0] + 1, sizeof *t->ranges)) || !(t->symbols = calloc(c[0] + 1, sizeof *t->symbols)) ||
+        !(t->names = malloc(c[2] + 1))) {
+        symbol_table_free(t);
+        return NULL;
+    }
+    const uint8_t *p = buf + 8 + sizeof c;
+    for (size_t i = 0; i < c[1]; i++, p += 24) {
+        uint64_t seg[3];
+        memcpy(seg, p, sizeof seg);
+        t->segments[i] = (struct segment){seg[0], seg[1], seg[2]};
+    }
+    t->nsegments = c[1];
+    for (size_t i = 0; i < c[0]; i++, p += 24) {
+        struct stored_range r;
+        memcpy(&r, p, sizeof r);
+        if ((r.name != NO_NAME && r.name >= c[2]) || (i && r.start <= t->ranges[i - 1].start)) {
+            symbol_table_free(t);
+            return NULL;
+        }
+        t->symbols[i] = (struct symbol){.start = r.symbol_start, .name = r.name, .parent = NONE};
+        t->ranges[i] = (struct range){r.start, r.name == NO_NAME ? NONE : (int32_t)i};
+        t->in_tree += r.name != NO_NAME;
+    }
+    t->nranges = t->nsymbols = c[0];
+    t->root = NONE;
+    memcpy(t->names, p, c[2]);
+    t->names[c[2]] = 0;
+    t->names_len = t->names_cap = c[2];
+    memcpy(t->source, p + c[2], c[3]);
+    t->source[c[3]] = 0;
+    return t;
+}
+
+struct symbol_table *symbol_store_read(const char *path)
+{
+    size_t size;
+    uint8_t *buf = read_file(path, &size);
+    struct symbol_table *t = buf ? decode(buf, size) : NULL;
+    free(buf);
+    return t;
+}
+
+/* The key of the kernel's symbols now: boot, modules, user. */
+static int kernel_key(char *key, size_t len)
+{
+    char boot[64] = "";
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (!f || !fgets(boot, sizeof boot, f)) {
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    fclose(f);
+    boot[strcspn(boot, "\n")] = 0;
+    uint64_t h = dwu_fnv1a("", 0);
+    if ((f = fopen("/proc/modules", "r"))) {
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+            h = (h ^ dwu_fnv1a(buf, n)) * 1099511628211ull;
+        fclose(f);
+    }
+    return snprintf(key, len, "kallsyms-%s-%016llx-%u.sym", boot, (unsigned long long)h, (unsigned)geteuid()) <
+                   (int)len ? 0 : -1;
+}
+
+struct symbol_table *symbol_store_kernel(const char *cache_dir)
+{
+    char key[160], path[PATH_MAX];
+    int cached = cache_dir && kernel_key(key, sizeof key) == 0 &&
+                 snprintf(path, sizeof path, "%s/%s", cache_dir, key) < (int)sizeof path;
+    struct symbol_table *t = cached ? symbol_store_read(path) : NULL;
+    if (t)
+        return t;
+    t = symbol_table_open_kallsyms();
+    if (t && cached && symbol_table_count(t) && cache_dir_create(cache_dir) == 0)
+        symbol_store_write(t, path);
+    return t;
+}

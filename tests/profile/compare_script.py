@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""compare_script.py: dwperf --format=script against perf script --no-inline
+on the same recording (tests/profile/run.sh).
+
+Both outputs are parsed into samples: a header line (comm, tid, time, and
+the rest: period, event) followed by frame lines `ADDR SYM+OFF (DSO)`
+(or `ADDR [unknown] (DSO)`), a blank line between samples.  Samples are
+paired in order, by their header's (comm, tid, time); a sample of one
+output that the other does not have at that place is unpaired.
+
+For each pair whose perf stack reaches `main` (a frame whose symbol is
+main), the two stacks must be the same (dso, address) pairs in the same
+order; where perf's list is a proper prefix of dwperf's (perf stopped
+between main and the outermost frame, where dwperf goes on: perf does not
+read the last word of the stack copy), the pair is counted apart, and as
+the same frames unless --strict.  Where perf's stack does not reach main (perf stopped early, or the
+sample is in code main does not call: the dynamic loader, a thread's
+start), the pair is counted as the same, as dwperf going further (perf's
+frames a prefix of dwperf's longer list), or as differing; there the
+`ffffffffffffffff [unknown] ([unknown])` frame that perf prints where its
+unwinding of the stack copy failed is left out of both lists.
+
+Prints the counts, and the first differences (--show, 5 by default).
+Exits 1 when fewer than --min-identical percent (99) of the samples that
+reach main have the same frames, when a sample is unpaired (dwperf must print
+every sample perf prints), or when no sample reaches main (nothing was
+compared); exits 2 on unreadable input.
+
+Usage:
+  compare_script.py [--label NAME] [--min-identical PCT] [--show N]
+                    [--user-only] [--strict] PERF_SCRIPT_OUTPUT DWPERF_OUTPUT
+      --user-only compares user-space frames only (kernel frames dropped
+      from both sides), for a dwperf that does not print kernel frames.
+  compare_script.py --self-test
+"""
+import argparse
+import re
+import sys
+
+# comm (may hold spaces), tid (or pid/tid), an optional [cpu], the time.
+HEADER = re.compile(r"^(?P<comm>.*?)\s+(?:\d+/)?(?P<tid>\d+)\s+(?:\[\d+\]\s+)?(?P<time>\d+\.\d+):(?P<rest>.*)$")
+# The address, the symbol (greedy: C++ names hold spaces and parentheses),
+# the dso in the last parentheses of the line.
+FRAME = re.compile(r"^\s+(?P<addr>[0-9a-f]+)\s+(?P<sym>.*?)\s*\((?P<dso>[^()]*(?:\([^()]*\)[^()]*)*)\)$")
+KERNEL_DSO = re.compile(r"^\[kernel\.kallsyms\]|^\[guest\.kernel|\.ko(\.[a-z]+)?$")
+
+
+class Sample:
+    __slots__ = ("comm", "tid", "time", "header", "frames", "lines")
+
+    def __init__(self, comm, tid, time, header):
+        self.comm, self.tid, self.time, self.header = comm, tid, time, header
+        self.frames = []     # (dso, address, symbol)
+        self.lines = []
+
+    def key(self):
+        return (self.comm, self.tid, self.time)
+
+    def reaches_main(self):
+        return any(sym_name(f[2]) == "main" for f in self.frames)
+
+
+def sym_name(sym):
+    """The function of a frame's symbol text: main+0x25 -> main."""
+    return re.sub(r"\+0x[0-9a-f]+$", "", sym)
+
+
+def is_kernel(frame):
+    return bool(KERNEL_DSO.search(frame[0])) or int(frame[1], 16) >= 0xffff800000000000
+
+
+class ParseError(Exception):
+    pass
+
+
+def parse(text, name):
+    """The samples of a perf script output."""
+    samples = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        if line[0].isspace():
+            m = FRAME.match(line)
+            if not m or not samples:
+                raise ParseError(f"{name}:{number}: not a frame line: {line.strip()[:120]}")
+            samples[-1].frames.append((m.group("dso"), m.group("addr").lstrip("0") or "0",
+                                       m.group("sym")))
+            samples[-1].lines.append(line.strip())
+            continue
+        m = HEADER.match(line)
+        if not m:
+            raise ParseError(f"{name}:{number}: not a sample header: {line[:120]}")
+        samples.append(Sample(m.group("comm").strip(), int(m.group("tid")), m.group("time"), line.rstrip()))
+    return samples
+
+
+def pair(perf, dwperf):
+    """Pairs (p, d) in order by header key; unpaired samples of each side."""
+    pairs, only_perf, only_dwperf = [], [], []
+    i = j = 0
+    while i < len(perf) and j < len(dwperf):
+        if perf[i].key() == dwperf[j].key():
+            pairs.append((perf[i], dwperf[j]))
+            i += 1
+            j += 1
+            continue
+        # Resynchronise: the nearer of the two keys in the other list.
+        ahead_d = next((k for k in range(j + 1, min(j + 200, len(dwperf))) if dwperf[k].key() == perf[i].key()), None)
+        ahead_p = next((k for k in range(i + 1, min(i + 200, len(perf))) if perf[k].key() == dwperf[j].key()), None)
+        if ahead_d is not None and (ahead_p is None or ahead_d - j <= ahead_p - i):
+            only_dwperf.extend(dwperf[j:ahead_d])
+            j = ahead_d
+        elif ahead_p is not None:
+            only_perf.extend(perf[i:ahead_p])
+            i = ahead_p
+        else:
+            only_perf.append(perf[i])
+            only_dwperf.append(dwperf[j])
+            i += 1
+            j += 1
+    only_perf.extend(perf[i:])
+    only_dwperf.extend(dwperf[j:])
+    return pairs, only_perf, only_dwperf
+
+
+def frame_list(sample, user_only):
+    return [(f[0], f[1]) for f in sample.frames if not (user_only and is_kernel(f))]
+
+
+def without_end_marker(frames):
+    """FRAMES without the trailing ffffffffffffffff [unknown] ([unknown])
+    perf prints where its unwinding of a stack copy failed."""
+    while frames and frames[-1] == ("[unknown]", "ffffffffffffffff"):
+        frames = frames[:-1]
+    return frames
+
+
+def show_difference(p, d, user_only, out):
+    out.write(f"  {p.header}\n")
+    pf, df = frame_list(p, user_only), frame_list(d, user_only)
+    plines = [line for line, f in zip(p.lines, p.frames) if not (user_only and is_kernel(f))]
+    dlines = [line for line, f in zip(d.lines, d.frames) if not (user_only and is_kernel(f))]
+    width = max([len(s) for s in plines] + [len("perf script --no-inline")])
+    width = min(width, 70)
+    out.write(f"    {'perf script --no-inline':<{width}}  | dwperf\n")
+    for k in range(max(len(pf), len(df))):
+        a = plines[k] if k < len(plines) else ""
+        b = dlines[k] if k < len(dlines) else ""
+        mark = " " if k < len(pf) and k < len(df) and pf[k] == df[k] else "*"
+        out.write(f"  {mark} {a[:width]:<{width}}  | {b[:width]}\n")
+
+
+def compare(perf_text, dwperf_text, label="", min_identical=99.0, show=5, user_only=False, strict=False,
+            out=sys.stdout):
+    """Compare two outputs; returns (passed, counts)."""
+    perf = parse(perf_text, "perf script")
+    dwperf = parse(dwperf_text, "dwperf")
+    pairs, only_perf, only_dwperf = pair(perf, dwperf)
+    c = dict(samples=len(perf), dwperf_samples=len(dwperf), paired=len(pairs),
+             only_perf=len(only_perf), only_dwperf=len(only_dwperf),
+             main=0, identical=0, main_deeper=0, differing=0, main_shorter=0, kernel_only=0, lines_identical=0,
+             early=0, early_same=0, early_deeper=0, early_deeper_to_main=0, early_shorter=0,
+             early_differing=0)
+    shown = 0
+    prefix = f"{label}: " if label else ""
+    for p, d in pairs:
+        pf, df = frame_list(p, user_only), frame_list(d, user_only)
+        if p.reaches_main():
+            c["main"] += 1
+            pu, du = without_end_marker(pf), without_end_marker(df)
+            if pf == df:
+                c["identical"] += 1
+                c["lines_identical"] += p.lines == d.lines
+            elif len(du) > len(pu) and du[:len(pu)] == pu:
+                c["main_deeper"] += 1
+            else:
+                c["differing"] += 1
+                c["main_shorter"] += len(du) < len(pu) and pu[:len(du)] == du
+                user_p = [f for f in p.frames if not is_kernel(f)]
+                user_d = [f for f in d.frames if not is_kernel(f)]
+                c["kernel_only"] += [f[:2] for f in user_p] == [f[:2] for f in user_d]
+                if shown < show:
+                    if shown == 0:
+                        out.write(f"{prefix}samples reaching main whose frames differ (first {show}):\n")
+                    show_difference(p, d, user_only, out)
+                    shown += 1
+            continue
+        c["early"] += 1
+        pf, df = without_end_marker(pf), without_end_marker(df)
+        if pf == df:
+            c["early_same"] += 1
+        elif len(df) > len(pf) and df[:len(pf)] == pf:
+            c["early_deeper"] += 1
+            c["early_deeper_to_main"] += d.reaches_main()
+        elif len(df) < len(pf) and pf[:len(df)] == df:
+            c["early_shorter"] += 1
+        else:
+            c["early_differing"] += 1
+    for side, lst in (("perf script", only_perf), ("dwperf", only_dwperf)):
+        for s in lst[:3]:
+            out.write(f"{prefix}only in {side}: {s.header}\n")
+    same = c["identical"] + (0 if strict else c["main_deeper"])
+    pct = 100.0 * same / c["main"] if c["main"] else 0.0
+    c["same_pct"] = pct
+    out.write(f"{prefix}{c['samples']} samples (dwperf {c['dwperf_samples']}), {c['paired']} paired"
+              f"{'' if not (c['only_perf'] or c['only_dwperf']) else ', unpaired: %d only in perf script, %d only in dwperf' % (c['only_perf'], c['only_dwperf'])}\n")
+    out.write(f"{prefix}reaching main: {c['main']}; identical (dso, address) lists {c['identical']}, "
+              f"perf's a prefix of dwperf's {c['main_deeper']} (perf stops after main, dwperf goes further); "
+              f"the same frames as far as perf goes: {pct:.2f}%{' (--strict: identical only)' if strict else ''}; "
+              f"differing {c['differing']} ({c['main_shorter']} where dwperf stops early: its frames a prefix of perf's"
+              f"{'; %d in kernel frames only' % c['kernel_only'] if c['kernel_only'] else ''}); "
+              f"identical lines (symbols too) {c['lines_identical']}\n")
+    out.write(f"{prefix}perf's stack stops before main: {c['early']}; the same {c['early_same']}, "
+              f"dwperf deeper {c['early_deeper']} (to main: {c['early_deeper_to_main']}), "
+              f"dwperf shorter {c['early_shorter']}, differing {c['early_differing']}\n")
+    passed = c["main"] > 0 and pct >= min_identical and not only_perf and not only_dwperf
+    return passed, c
+
+
+# ---- self-test -------------------------------------------------------------------
+
+SAMPLE_A = """\
+prog 100 10.000001:     500000 cpu-clock: 
+\tffffffff821f2fa7 exc_page_fault+0xd7 ([kernel.kallsyms])
+\t            1299 fib+0x29 (/bin/prog)
+\t            1075 main+0x25 (/bin/prog)
+\t           27249 __libc_start_call_main+0x79 (/usr/lib/libc.so.6)
+
+prog 100 10.000501:     500000 cpu-clock: 
+\t            402f std::less<(anonymous namespace)::R>::operator()(R const&) const+0x6f (/bin/prog)
+\t            23a9 main+0x79 (/bin/prog)
+
+prog 100 10.001001:     500000 cpu-clock: 
+\t           154bb [unknown] (/usr/lib/libgcc_s.so.1)
+\t            1738c _Unwind_Resume+0x12c (/usr/lib/libgcc_s.so.1)
+
+my prog 101 10.001501:     500000 cpu-clock: 
+\t           1ab77 _start+0x7 (/lib/ld.so)
+"""
+
+
+def self_test():
+    failures = []
+
+    def check(name, cond):
+        if not cond:
+            failures.append(name)
+
+    class Null:
+        def write(self, s):
+            pass
+
+    s = parse(SAMPLE_A, "a")
+    check("four samples", len(s) == 4)
+    check("comm with a space", s[3].comm == "my prog" and s[3].tid == 101)
+    check("C++ symbol parsed", s[1].frames[0] == ("/bin/prog", "402f",
+          "std::less<(anonymous namespace)::R>::operator()(R const&) const+0x6f"))
+    check("reaches main", [x.reaches_main() for x in s] == [True, True, False, False])
+    ok_, c = compare(SAMPLE_A, SAMPLE_A, out=Null())
+    check("identical outputs pass", ok_ and c["identical"] == 2 and c["early_same"] == 2)
+    altered = SAMPLE_A.replace("1075 main+0x25", "1076 main+0x26")
+    ok_, c = compare(SAMPLE_A, altered, out=Null())
+    check("an altered address fails", not ok_ and c["differing"] == 1)
+    altered = SAMPLE_A.replace("(/bin/prog)\n\t            1075", "(/bin/prug)\n\t            1075")
+    ok_, c = compare(SAMPLE_A, altered, out=Null())
+    check("an altered dso fails", not ok_ and c["differing"] == 1)
+    ok_, c = compare(SAMPLE_A, SAMPLE_A.replace("fib+0x29", "fob+0x29"), out=Null())
+    check("a symbol's text alone does not fail", ok_ and c["lines_identical"] == 1)
+    deeper = SAMPLE_A.replace("_Unwind_Resume+0x12c (/usr/lib/libgcc_s.so.1)\n",
+                              "_Unwind_Resume+0x12c (/usr/lib/libgcc_s.so.1)\n\t 23a9 main+0x79 (/bin/prog)\n")
+    ok_, c = compare(SAMPLE_A, deeper, out=Null())
+    check("dwperf deeper where perf stops", ok_ and c["early_deeper"] == 1 and c["early_deeper_to_main"] == 1)
+    past_main = SAMPLE_A.replace("(/usr/lib/libc.so.6)\n", "(/usr/lib/libc.so.6)\n\t 10c0 _start+0x20 (/bin/prog)\n")
+    ok_, c = compare(SAMPLE_A, past_main, out=Null())
+    check("dwperf deeper past main", ok_ and c["identical"] == 1 and c["main_deeper"] == 1)
+    ok_, c = compare(SAMPLE_A, past_main, strict=True, out=Null())
+    check("--strict counts it as a difference", not ok_ and c["same_pct"] == 50.0)
+    ok_, c = compare(past_main, SAMPLE_A, out=Null())
+    check("dwperf shorter past main fails", not ok_ and c["differing"] == 1)
+    marker = SAMPLE_A.replace("(/usr/lib/libgcc_s.so.1)\n\nmy", "(/usr/lib/libgcc_s.so.1)\n\tffffffffffffffff [unknown] ([unknown])\n\nmy")
+    ok_, c = compare(marker, SAMPLE_A, out=Null())
+    check("perf's end marker ignored where perf stops early", ok_ and c["early_same"] == 2)
+    dropped = SAMPLE_A.replace("prog 100 10.000501", "prog 100 10.000502")
+    ok_, c = compare(SAMPLE_A, dropped, out=Null())
+    check("a sample missing fails", not ok_ and c["only_perf"] == 1 and c["only_dwperf"] == 1)
+    no_kernel = SAMPLE_A.replace("\tffffffff821f2fa7 exc_page_fault+0xd7 ([kernel.kallsyms])\n", "")
+    ok_, c = compare(SAMPLE_A, no_kernel, out=Null())
+    check("kernel frames count", not ok_ and c["kernel_only"] == 1)
+    ok_, c = compare(SAMPLE_A, no_kernel, user_only=True, out=Null())
+    check("--user-only drops them", ok_)
+    try:
+        parse("prog 1 1.0: x\nnot a frame\n", "bad")
+        check("garbage rejected", False)
+    except ParseError:
+        pass
+    for f in failures:
+        print(f"self-test failed: {f}")
+    print(f"compare_script self-test: {'ok' if not failures else 'FAILED'}")
+    return 0 if not failures else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("perf_output", nargs="?")
+    ap.add_argument("dwperf_output", nargs="?")
+    ap.add_argument("--label", default="")
+    ap.add_argument("--min-identical", type=float, default=99.0)
+    ap.add_argument("--show", type=int, default=5)
+    ap.add_argument("--user-only", action="store_true")
+    ap.add_argument("--strict", action="store_true")
+    ap.add_argument("--self-test", action="store_true")
+    a = ap.parse_args()
+    if a.self_test:
+        return self_test()
+    if not a.perf_output or not a.dwperf_output:
+        ap.error("two outputs to compare")
+    try:
+        with open(a.perf_output, errors="replace") as f:
+            perf_text = f.read()
+        with open(a.dwperf_output, errors="replace") as f:
+            dwperf_text = f.read()
+        passed, _ = compare(perf_text, dwperf_text, a.label, a.min_identical, a.show, a.user_only, a.strict)
+    except (OSError, ParseError) as e:
+        print(f"compare_script: {e}", file=sys.stderr)
+        return 2
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,248 @@
+/*
+ * dwperf: unwind the samples of a `perf record --call-graph dwarf`
+ * recording with eh_elfs, and print them as `perf script` or as folded
+ * stacks.
+ *
+ *   dwperf [-i FILE] [--format=script|folded] [--cache=DIR]
+ *          [--compile=auto|always|never] [-q]
+ *
+ * The pipeline: profile/perf_data reads the recording in time order;
+ * profile/processes rebuilds each process's mappings as a dwu_space (the
+ * runtime's address spaces); profile/sample_unwind walks each sample's
+ * copied user stack in its process's space; profile/script_output prints
+ * it; profile/eh_elf_compile compiles the eh_elfs the recording needs into
+ * the cache, in the background, when that pays.  A summary on stderr
+ * counts samples, frames by the table that unwound them, and the samples
+ * whose stacks stopped early, by reason.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "profile/cache_dir.h"
+#include "profile/eh_elf_compile.h"
+#include "profile/perf_data.h"
+#include "profile/processes.h"
+#include "profile/sample_unwind.h"
+#include "profile/script_output.h"
+#include "tools/cli.h"
+
+struct options {
+    const char *input;
+    enum output_format format;
+    const char *cache_dir;
+    enum compile_policy compile;
+    int quiet;
+};
+
+struct summary {
+    uint64_t samples, frames, by_source[FRAME_SOURCES];
+    uint64_t stopped[STOP_REASONS];
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: dwperf [-i FILE] [--format=script|folded] [--cache=DIR]\n"
+            "              [--compile=auto|always|never] [-q]\n"
+            "Unwind the samples of a `perf record --call-graph dwarf` recording with\n"
+            "compiled unwind tables (eh_elfs), and print them.\n"
+            "  -i, --input=FILE   the recording (default ./perf.data; - reads standard input)\n"
+            "  --format=script    what `perf script --no-inline` prints (the default)\n"
+            "  --format=folded    one line per stack, `comm;outer;...;inner COUNT`, for flame graphs\n"
+            "  --cache=DIR        eh_elfs by build-id (default $XDG_CACHE_HOME/dwcheck/eh_elf,\n"
+            "                     or ~/.cache/dwcheck/eh_elf)\n"
+            "  --compile=auto     compile an object's eh_elf (dwcompile --repair) in the\n"
+            "                     background once interpreting its DWARF has cost as much\n"
+            "                     (the default); always: at its first frame; never\n"
+            "  -q, --quiet        no progress and no summary on stderr\n"
+            "Objects are also unwound with eh_elfs next to them or in DWUNWIND_PATH.\n"
+            "Exit status: 0 success, 2 usage error or an unreadable recording.\n");
+}
+
+/* dwcompile: next to this program, else on PATH. */
+static const char *find_dwcompile(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 16);
+    if (n > 0) {
+        buf[n] = 0;
+        char *slash = strrchr(buf, '/');
+        if (slash) {
+            strcpy(slash + 1, "dwcompile");
+            if (access(buf, X_OK) == 0)
+                return buf;
+        }
+    }
+    return "dwcompile";
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void refresh_space(struct dwu_space *space, void *arg)
+{
+    (void)arg;
+    dwu_space_refresh(space);
+}
+
+static void count_sample(struct summary *sum, struct compile_queue *q, struct dwu_space *space,
+                         const struct sample_frame *frames, int n, enum stop_reason stop)
+{
+    sum->samples++;
+    sum->frames += (uint64_t)n;
+    sum->stopped[stop]++;
+    for (int i = 0; i < n; i++) {
+        sum->by_source[frames[i].source]++;
+        if (frames[i].source == FRAME_DWARF)
+            compile_queue_note_fallback(q, space, frames[i].exact ? frames[i].ip : frames[i].ip - 1);
+    }
+}
+
+static void print_summary(const char *input, const struct summary *sum, const struct perf_data_stats *st,
+                          const struct compile_queue *q)
+{
+    fprintf(stderr, "dwperf: %s: %" PRIu64 " samples, %" PRIu64 " frames (%" PRIu64 " kernel, as recorded)\n",
+            input, sum->samples, sum->frames, sum->by_source[FRAME_KERNEL]);
+    fprintf(stderr,
+            "dwperf: user frames by the table that unwound them: %" PRIu64 " eh_elf, %" PRIu64
+            " eh_elf with rows the audit could not check, %" PRIu64 " eh_elf with synthesised rows, %" PRIu64
+            " DWARF interpreted; %" PRIu64 " outermost\n",
+            sum->by_source[FRAME_EH_ELF], sum->by_source[FRAME_UNCHECKED], sum->by_source[FRAME_SYNTHESISED],
+            sum->by_source[FRAME_DWARF], sum->by_source[FRAME_LAST]);
+    uint64_t early = 0;
+    for (int r = 0; r < STOP_REASONS; r++)
+        early += r != STOP_END && r != STOP_NO_USER ? sum->stopped[r] : 0;
+    fprintf(stderr, "dwperf: %" PRIu64 " stacks reached their outermost frame, %" PRIu64 " stopped early",
+            sum->stopped[STOP_END], early);
+    const char *sep = ": ";
+    for (int r = 0; r < STOP_REASONS; r++)
+        if (r != STOP_END && sum->stopped[r]) {
+            fprintf(stderr, "%s%" PRIu64 " %s", sep, sum->stopped[r], stop_reason_text((enum stop_reason)r));
+            sep = ", ";
+        }
+    fputc('\n', stderr);
+    struct compile_stats cs;
+    compile_queue_stats(q, &cs);
+    if (cs.compiled || cs.failed)
+        fprintf(stderr, "dwperf: eh_elfs compiled into the cache: %u (%u failed)\n", cs.compiled, cs.failed);
+    if (st->malformed || st->unknown)
+        fprintf(stderr, "dwperf: %s: %" PRIu64 " malformed records skipped%s%s, %" PRIu64 " records of other types\n",
+                input, st->malformed, st->malformed ? " (first: " : "", st->malformed ? st->first_malformed : "",
+                st->unknown);
+}
+
+static int run(const struct options *opt)
+{
+    char err[256];
+    struct perf_data *pd = perf_data_open(opt->input, err, sizeof err);
+    if (!pd) {
+        cli_error(NULL, "%s", err);   /* ERR names the file (or standard input) */
+        return EXIT_TROUBLE;
+    }
+    char dwcompile[PATH_MAX];
+    struct processes *procs = processes_new(opt->cache_dir);
+    struct script_output *out = script_output_new(stdout, opt->format, opt->cache_dir);
+    struct compile_queue *q = opt->cache_dir && opt->compile != COMPILE_NEVER
+                                  ? compile_queue_new(opt->cache_dir, find_dwcompile(dwcompile, sizeof dwcompile),
+                                                      opt->compile)
+                                  : NULL;
+    struct summary sum = {0};
+    static struct sample_frame frames[SAMPLE_MAX_FRAMES];
+    int status = EXIT_CLEAN, progress = !opt->quiet && isatty(2);
+    double next_progress = now() + 0.5;
+    struct perf_event ev;
+    int rc = 0;
+    if (!procs || !out) {
+        cli_error(opt->input, "out of memory");
+        status = EXIT_TROUBLE;
+    }
+    while (status == EXIT_CLEAN && (rc = perf_data_next(pd, &ev)) > 0) {
+        if (ev.kind != PERF_EVENT_SAMPLE) {
+            processes_apply(procs, &ev);
+            continue;
+        }
+        const struct perf_sample *s = &ev.u.sample;
+        struct dwu_space *space = processes_space(procs, s->pid);
+        enum stop_reason stop;
+        int n = sample_unwind(space, s, frames, &stop);
+        char unknown[16];
+        script_output_sample(out, s, processes_comm(procs, s->tid, unknown, sizeof unknown), space, frames, n);
+        count_sample(&sum, q, space, frames, n, stop);
+        if ((sum.samples & 255) == 0) {
+            if (compile_queue_poll(q))
+                processes_each_space(procs, refresh_space, NULL);
+            if (progress && now() >= next_progress) {
+                fprintf(stderr, "\rdwperf: %" PRIu64 " samples, %" PRIu64 " frames", sum.samples, sum.frames);
+                next_progress = now() + 0.5;
+            }
+        }
+    }
+    if (progress)
+        fputs("\r\033[K", stderr);
+    if (status == EXIT_CLEAN && rc < 0) {
+        cli_error(opt->input, "%s", perf_data_error(pd));
+        status = EXIT_TROUBLE;
+    }
+    script_output_finish(out);
+    if (q && compile_queue_wait(q) && !opt->quiet)
+        fprintf(stderr, "dwperf: waited for the eh_elfs being compiled (the next run uses them)\n");
+    if (!opt->quiet)
+        print_summary(opt->input, &sum, perf_data_stats(pd), q);
+    compile_queue_free(q);
+    processes_free(procs);
+    perf_data_close(pd);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    cli_tool_name = "dwperf";
+    static const char *const formats[] = {"script", "folded", NULL};
+    static const char *const policies[] = {"auto", "always", "never", NULL};
+    enum { OPT_FORMAT = 256, OPT_CACHE, OPT_COMPILE };
+    static const struct option longopts[] = {
+        {"input", required_argument, NULL, 'i'},      {"format", required_argument, NULL, OPT_FORMAT},
+        {"cache", required_argument, NULL, OPT_CACHE}, {"compile", required_argument, NULL, OPT_COMPILE},
+        {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},          {NULL, 0, NULL, 0},
+    };
+    char cache[PATH_MAX];
+    struct options opt = {.input = "perf.data", .cache_dir = cache_dir_default(cache, sizeof cache)};
+    int c, k;
+    while ((c = getopt_long(argc, argv, "i:qhV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'i': opt.input = optarg; break;
+        case OPT_FORMAT:
+            if ((k = cli_pick("--format", optarg, formats)) < 0)
+                return EXIT_TROUBLE;
+            opt.format = (enum output_format)k;
+            break;
+        case OPT_CACHE: opt.cache_dir = optarg; break;
+        case OPT_COMPILE:
+            if ((k = cli_pick("--compile", optarg, policies)) < 0)
+                return EXIT_TROUBLE;
+            opt.compile = (enum compile_policy)k;
+            break;
+        case 'q': opt.quiet = 1; break;
+        case 'h': usage(stdout); return EXIT_CLEAN;
+        case 'V': cli_print_version(); return EXIT_CLEAN;
+        default: usage(stderr); return EXIT_TROUBLE;
+        }
+    }
+    if (optind != argc) {
+        cli_error(NULL, "unexpected argument '%s' (the recording is given with -i)", argv[optind]);
+        usage(stderr);
+        return EXIT_TROUBLE;
+    }
+    cli_buffer_stdout();
+    return cli_finish_stdout(run(&opt));
+}
