@@ -115,6 +115,7 @@ verify_SRCS := \
 	verify/finding.c \
 	verify/excerpt.c \
 	verify/check.c \
+	verify/sframe_tables.c verify/sframe_check.c \
 	verify/validated_table.c
 report_SRCS := \
 	report/json_string.c \

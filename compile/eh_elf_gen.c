@@ -620,12 +620,69 @@ static void write_lookup(FILE *out, const struct entry *ent, size_t nent, uint64
             "}\n\n"
             "uint64_t dwu_eh_elf_frame(uint64_t pc)\n{\n"
             "    return pc < LO || pc >= HI ? 0 : frame[body_at((uint32_t)(pc - LO))];\n}\n\n"
-            "int dwu_eh_elf_step(uint64_t pc, const struct dwu_regs *in, struct dwu_regs *out,\n"
-            "                    const struct dwu_memory *mem)\n{\n"
-            "    if (pc < LO || pc >= HI) return DWU_ENOINFO;\n"
-            "    uint32_t off = (uint32_t)(pc - LO);\n"
-            "    switch (body_at(off)) {\n",
+            "int dwu_eh_elf_trace(uint64_t pc, uint64_t *rip, uint64_t *rsp, uint64_t *rbp)\n{\n"
+            "    uint64_t cfa;\n"
+            "    if (pc < LO || pc >= HI) return 0;\n"
+            "    switch (body_at((uint32_t)(pc - LO))) {\n"
+            ,
             PAGE_SHIFT, PAGE_DIRECT, PAGE_DIRECT - 1, PAGE_MAX_FIRST, PAGE_COUNT_SHIFT);
+}
+
+/* Bodies by descriptor, for write_trace. */
+struct by_frame {
+    uint64_t frame;
+    size_t body;
+};
+
+static int by_frame_then_body(const void *a, const void *b)
+{
+    const struct by_frame *x = a, *y = b;
+    if (x->frame != y->frame)
+        return x->frame < y->frame ? -1 : 1;
+    return x->body < y->body ? -1 : x->body > y->body;
+}
+
+/*
+ * dwu_eh_elf_trace: the simple rows (row_frame) applied to rip, rsp and rbp,
+ * one case per distinct descriptor with its offsets as constants, the
+ * bodies that share it as its labels.  A jump on the row, which the
+ * processor predicts, rather than loads of the descriptor that the next
+ * frame's address would wait for: dwu_backtrace's walk.  Returns 1 after a
+ * step, 2 at the outermost frame, 0 for a row it does not take (the full
+ * step then).  The switch is already open (write_lookup).
+ */
+static int write_trace(FILE *out, const uint64_t *frame, size_t nbodies)
+{
+    struct by_frame *b = malloc((nbodies + 1) * sizeof *b);
+    if (!b)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < nbodies; i++)
+        if (frame[i] & DWU_FRAME_SIMPLE)
+            b[n++] = (struct by_frame){frame[i], i};
+    qsort(b, n, sizeof *b, by_frame_then_body);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "    case %zu:", b[i].body);
+        if (i + 1 < n && b[i + 1].frame == b[i].frame) {
+            fputc('\n', out);
+            continue;
+        }
+        uint64_t d = b[i].frame;
+        if (d & DWU_FRAME_END) {
+            fprintf(out, " return 2;\n");
+            continue;
+        }
+        fprintf(out, " cfa = *%s + (uint64_t)%lldll; memcpy(rip, (const void *)(uintptr_t)(cfa + (uint64_t)%lldll), 8); ",
+                d & DWU_FRAME_CFA_RBP ? "rbp" : "rsp", (long long)DWU_FRAME_CFA_OFFSET(d),
+                (long long)DWU_FRAME_RA_OFFSET(d));
+        if (d & DWU_FRAME_RBP_SAVED)
+            fprintf(out, "memcpy(rbp, (const void *)(uintptr_t)(cfa + (uint64_t)%lldll), 8); ",
+                    (long long)DWU_FRAME_RBP_OFFSET(d));
+        fprintf(out, "*rsp = cfa; return 1;\n");
+    }
+    fprintf(out, "    default: return 0;\n    }\n}\n\n");
+    free(b);
+    return ferror(out) ? -1 : 0;
 }
 
 /* A body's place in the code: its register part's rank, then its own weight. */
@@ -810,6 +867,13 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, const u
         fprintf(out, "%s0x%llxull,", i % 4 ? "" : "\n", (unsigned long long)g.body_frame[i]);
     fprintf(out, "%s\n};\n", g.bodies.count ? "" : "0");
     write_lookup(out, ent, nent, base, limit, g.bodies.count);
+    if (write_trace(out, g.body_frame, g.bodies.count) != 0)
+        goto oom;
+    fprintf(out, "int dwu_eh_elf_step(uint64_t pc, const struct dwu_regs *in, struct dwu_regs *out,\n"
+                 "                    const struct dwu_memory *mem)\n{\n"
+                 "    if (pc < LO || pc >= HI) return DWU_ENOINFO;\n"
+                 "    uint32_t off = (uint32_t)(pc - LO);\n"
+                 "    switch (body_at(off)) {\n");
     for (size_t i = 0; i < g.bodies.count; i++)
         fprintf(out, "    case %zu: return B%zu(off, in, out, mem);\n", i, i);
     fprintf(out, "    default: __builtin_unreachable();\n    }\n}\n");

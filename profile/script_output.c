@@ -103,7 +103,7 @@ static const struct symbol_table *symbols_of(struct script_output *o, const stru
     if (!e)
         return NULL;
     if (created)
-        e->value = symbol_table_open(m->path, m->build_id, m->build_id_len);
+        e->value = symbol_store_object(o->cache_dir, m->path, m->build_id, m->build_id_len);
     return e->value;
 }
 

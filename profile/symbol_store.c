@@ -18,6 +18,7 @@
 
 #include "cache_dir.h"
 #include "object/identity.h"
+#include "symbol_sources.h"
 #include "symbols_private.h"
 
 #define MAGIC "DWSYMBL1"
@@ -170,5 +171,45 @@ struct symbol_table *symbol_store_kernel(const char *cache_dir)
     t = symbol_table_open_kallsyms();
     if (t && cached && symbol_table_count(t) && cache_dir_create(cache_dir) == 0)
         symbol_store_write(t, path);
+    return t;
+}
+
+/* The stamp of the files symbol_table_open would read PATH's symbols
+ * from (all but a .gnu_debuglink's): which exist, their sizes and times. */
+static uint64_t sources_stamp(const char *path, const struct symbol_build_id *id)
+{
+    static char paths[8][4096];
+    size_t n = symbol_sources_candidates(path, NULL, id, paths, 8);
+    uint64_t h = dwu_fnv1a("", 0);
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        uint64_t facts[3] = {0, 0, 0};
+        if (stat(paths[i], &st) == 0)
+            facts[0] = 1, facts[1] = (uint64_t)st.st_size, facts[2] = (uint64_t)st.st_mtime;
+        h = (h ^ dwu_fnv1a(paths[i], strlen(paths[i]))) * 1099511628211ull;
+        h = (h ^ dwu_fnv1a(facts, sizeof facts)) * 1099511628211ull;
+    }
+    return h;
+}
+
+struct symbol_table *symbol_store_object(const char *cache_dir, const char *path, const uint8_t *build_id,
+                                         size_t len)
+{
+    if (!cache_dir || !build_id || !len || len > DWU_IDENTITY_MAX)
+        return symbol_table_open(path, build_id, len);
+    struct symbol_build_id id = {.len = len};
+    memcpy(id.bytes, build_id, len);
+    char hex[2 * DWU_IDENTITY_MAX + 1], file[PATH_MAX];
+    for (size_t i = 0; i < len; i++)
+        snprintf(hex + 2 * i, 3, "%02x", build_id[i]);
+    if (snprintf(file, sizeof file, "%s/symbols-%s-%016llx.sym", cache_dir, hex,
+                 (unsigned long long)sources_stamp(path, &id)) >= (int)sizeof file)
+        return symbol_table_open(path, build_id, len);
+    struct symbol_table *t = symbol_store_read(file);
+    if (t)
+        return t;
+    t = symbol_table_open(path, build_id, len);
+    if (t && cache_dir_create(cache_dir) == 0)
+        symbol_store_write(t, file);
     return t;
 }

@@ -8,7 +8,10 @@
  * back with every count and offset checked against the file (a damaged or
  * foreign file is not a table: NULL, and the table is built again).
  *
- * The kernel's symbols are the costly case: /proc/kallsyms lists some
+ * An object's table is kept under its build-id and a stamp of its debug
+ * files (symbol_store_object): building libstdc++'s (6,000 symbols,
+ * demangled, perf's tree) takes longer than unwinding a recording.
+ * The kernel's symbols are the costliest case: /proc/kallsyms lists some
  * 120,000 symbols, and formatting and parsing them takes longer than
  * unwinding a recording of thousands of samples.  They are stored under a
  * key of this boot (its boot_id: the kernel's addresses move with every
@@ -25,6 +28,17 @@ int symbol_store_write(const struct symbol_table *t, const char *path);
 
 /* The table stored at PATH, or NULL when there is none or it is damaged. */
 struct symbol_table *symbol_store_read(const char *path);
+
+/* The symbols of the object at PATH whose build-id is BUILD_ID (LEN
+ * bytes): symbol_table_open's, read from CACHE_DIR when stored there for
+ * this build and the same debug files, else built and stored.  The key
+ * holds the build-id and a stamp of the files perf would read the symbols
+ * from (the object, perf's build-id cache, /usr/lib/debug: which exist,
+ * their sizes and times), so that installing a debug file builds the table
+ * again; a .gnu_debuglink file is not in the stamp.  Without a build-id or
+ * a cache, the table is built.  NULL only when out of memory. */
+struct symbol_table *symbol_store_object(const char *cache_dir, const char *path, const uint8_t *build_id,
+                                         size_t len);
 
 /* The running kernel's symbols (symbol_table_open_kallsyms), read from
  * CACHE_DIR when stored there for this boot, modules and user, else read

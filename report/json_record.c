@@ -277,6 +277,27 @@ static int read_prover(struct json_object *top, struct check_result *r, char *er
     return 0;
 }
 
+/* The "sframe" object, written only for a file with a .sframe section. */
+static int read_sframe(struct json_object *top, struct check_sframe *sf, char *err, size_t errlen)
+{
+    if (!member(top, "sframe"))
+        return 0;
+    struct json_object *o = object_at(top, "sframe", err, errlen);
+    size_t version;
+    if (!o || size_at(o, "version", &version, err, errlen) != 0 || size_at(o, "fdes", &sf->fdes, err, errlen) != 0 ||
+        size_at(o, "rows_checked", &sf->rows_checked, err, errlen) != 0 ||
+        size_at(o, "addresses_checked", &sf->addresses_checked, err, errlen) != 0 ||
+        size_at(o, "unchecked", &sf->unchecked, err, errlen) != 0 ||
+        size_at(o, "addresses_outermost", &sf->addresses_outermost, err, errlen) != 0 ||
+        size_at(o, "fdes_missing", &sf->fdes_missing, err, errlen) != 0)
+        return -1;
+    if (version > 255)
+        return error_set(err, errlen, "\"sframe\": \"version\" is not an SFrame version");
+    sf->present = 1;
+    sf->version = (uint8_t)version;
+    return 0;
+}
+
 static int read_result(struct json_object *top, struct check_result *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -293,7 +314,8 @@ static int read_result(struct json_object *top, struct check_result *r, char *er
     for (int u = 0; u < UNCHECKED_REASONS; u++)
         if (size_at(reasons, reason_id(u), &r->unchecked[u], err, errlen) != 0)
             return -1;
-    return read_prover(top, r, err, errlen) != 0 || read_findings(top, r, err, errlen) != 0 ? -1 : 0;
+    return read_sframe(top, &r->sframe, err, errlen) != 0 || read_prover(top, r, err, errlen) != 0 ||
+                   read_findings(top, r, err, errlen) != 0 ? -1 : 0;
 }
 
 /* The object TOP as REC. */

@@ -29,6 +29,12 @@ void report_text_file(FILE *out, const char *path, const struct check_result *r)
             r->addresses_checked, r->rows_checked, r->unchecked_total);
     if (r->unchecked[UNCHECKED_PADDING])
         fprintf(out, " (%zu of them padding or traps)", r->unchecked[UNCHECKED_PADDING]);
+    const struct check_sframe *sf = &r->sframe;
+    if (sf->present && !sf->version)
+        fputs("; SFrame: its header does not decode, nothing checked", out);
+    else if (sf->present)
+        fprintf(out, "; SFrame V%u: %zu FDEs, %zu addresses checked in %zu rows, %zu unchecked", sf->version,
+                sf->fdes, sf->addresses_checked, sf->rows_checked, sf->unchecked);
     fprintf(out, "; %zu errors, %zu warnings, %zu notes\n",
             check_count(r, SEVERITY_ERROR), check_count(r, SEVERITY_WARNING) - check_count(r, SEVERITY_ERROR),
             r->nfindings - check_count(r, SEVERITY_WARNING));
@@ -86,6 +92,12 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
     fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,\"rets_checked\":%zu,"
                  "\"cross_fde_jumps_checked\":%zu,",
             r->functions_unchecked, r->addresses_outermost, r->rets_checked, r->cross_fde_checked);
+    const struct check_sframe *sf = &r->sframe;
+    if (sf->present)
+        fprintf(out, "\"sframe\":{\"version\":%u,\"fdes\":%zu,\"rows_checked\":%zu,\"addresses_checked\":%zu,"
+                     "\"unchecked\":%zu,\"addresses_outermost\":%zu,\"fdes_missing\":%zu},",
+                sf->version, sf->fdes, sf->rows_checked, sf->addresses_checked, sf->unchecked,
+                sf->addresses_outermost, sf->fdes_missing);
     fprintf(out, "\"prover\":{\"rules\":%lu,\"linear\":%lu,\"queries\":%lu,\"cache_hits\":%lu,\"timeouts\":%lu",
             r->prover_rules, r->prover_linear, r->prover_queries, r->prover_cache_hits, r->prover_timeouts);
     if (r->prove_all) {
@@ -145,6 +157,12 @@ void report_totals_add(struct report_totals *t, const struct check_result *r)
 {
     t->files++;
     t->addresses_checked += r->addresses_checked;
+    if (r->sframe.present) {
+        t->sframe_files++;
+        t->sframe_rows_checked += r->sframe.rows_checked;
+        t->sframe_addresses_checked += r->sframe.addresses_checked;
+        t->sframe_unchecked += r->sframe.unchecked;
+    }
     t->unchecked += r->unchecked_total;
     for (int u = 0; u < UNCHECKED_REASONS; u++)
         t->unchecked_by_reason[u] += r->unchecked[u];
@@ -172,6 +190,9 @@ void report_text_summary(FILE *out, const struct report_totals *t)
     if (t->files_failed)
         fprintf(out, ", %zu could not be read", t->files_failed);
     fprintf(out, "; %zu addresses checked, %zu unchecked\n", t->addresses_checked, t->unchecked);
+    if (t->sframe_files)
+        fprintf(out, "SFrame: %zu files with a .sframe section; %zu addresses checked in %zu rows, %zu unchecked\n",
+                t->sframe_files, t->sframe_addresses_checked, t->sframe_rows_checked, t->sframe_unchecked);
     /* Why, by reason: addresses, then register rules (counted per rule, at
      * addresses otherwise checked). */
     for (int per_rule = 0; per_rule < 2; per_rule++) {

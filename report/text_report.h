@@ -6,7 +6,10 @@
  * figures per file; the summary after many files adds what was left
  * unchecked, by reason, and the prover's work.  JSON: one object per file on one line,
  * {file, fdes, rows_checked, addresses_checked, unchecked, unchecked_reasons
- * (keyed by the reasons' ids, verify/finding.h), prover: {rules, linear,
+ * (keyed by the reasons' ids, verify/finding.h), [sframe: {version, fdes,
+ * rows_checked, addresses_checked, unchecked, addresses_outermost,
+ * fdes_missing}: only for a file with a .sframe section; the text line then
+ * adds "SFrame V1: ..."], prover: {rules, linear,
  * queries, cache_hits, timeouts[, disagreements, first_disagreement]}, findings:
  * [... {..., counterexample: {what, cfa, registers, memory, rule, code[,
  * column]}, function_start}]} — what report/json_record reads back for
@@ -34,6 +37,7 @@ void report_json_skipped(FILE *out, const char *path, const char *reason);
 struct report_totals {
     size_t files, files_failed, files_skipped;
     size_t addresses_checked, unchecked;
+    size_t sframe_files, sframe_rows_checked, sframe_addresses_checked, sframe_unchecked;
     size_t unchecked_by_reason[UNCHECKED_REASONS];
     size_t by_severity[3];
     size_t by_kind[FINDING_KINDS];

@@ -206,7 +206,7 @@ int dwu_space_unwind(struct dwu_space *space, struct dwu_regs *regs, const struc
 int dwu_space_mapping_at(const struct dwu_space *space, uint64_t addr, struct dwu_mapping *m, int *status);
 
 /* The entry point every eh_elf exports, and its ABI version. */
-#define DWU_EH_ELF_ABI 2   /* 2: unreadable save slots leave registers unknown; dwu_eh_elf_frame */
+#define DWU_EH_ELF_ABI 2   /* 2: unreadable save slots leave registers unknown; frame and trace */
 #define DWU_EH_ELF_STEP "dwu_eh_elf_step"
 #define DWU_EH_ELF_VERSION "dwu_eh_elf_abi"
 #define DWU_EH_ELF_IDENTITY "dwu_eh_elf_identity"   /* kind, length, bytes: see identity.h */
@@ -228,6 +228,12 @@ typedef uint64_t (*dwu_eh_elf_frame_fn)(uint64_t pc);
 #define DWU_FRAME_CFA_OFFSET(d) ((int64_t)(int16_t)(uint16_t)((d) >> 16))
 #define DWU_FRAME_RA_OFFSET(d) ((int64_t)(int16_t)(uint16_t)((d) >> 32))
 #define DWU_FRAME_RBP_OFFSET(d) ((int64_t)(int16_t)(uint16_t)((d) >> 48))
+
+/* The third: the same rows applied (a step of rip, rsp and rbp, the other
+ * registers untouched): 1 after a step, 2 at the outermost frame, 0 for a
+ * row that is not simple or a PC no row covers.  dwu_backtrace's walk. */
+#define DWU_EH_ELF_TRACE "dwu_eh_elf_trace"
+typedef int (*dwu_eh_elf_trace_fn)(uint64_t pc, uint64_t *rip, uint64_t *rsp, uint64_t *rbp);
 
 #ifdef __cplusplus
 }

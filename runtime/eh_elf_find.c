@@ -29,6 +29,7 @@ struct loaded_eh_elf {
     uint64_t bias;                   /* its load bias */
     dwu_eh_elf_step_fn step;
     dwu_eh_elf_frame_fn frame;
+    dwu_eh_elf_trace_fn trace;
 };
 static struct loaded_eh_elf *loaded;
 static size_t nloaded, caploaded;
@@ -51,7 +52,7 @@ static const struct loaded_eh_elf *loaded_from(const struct stat *st)
 }
 
 static void remember_eh_elf(const struct stat *st, const struct dwu_identity *id, uint64_t bias,
-                            dwu_eh_elf_step_fn step, dwu_eh_elf_frame_fn frame)
+                            dwu_eh_elf_step_fn step, dwu_eh_elf_frame_fn frame, dwu_eh_elf_trace_fn trace)
 {
     if (nloaded == caploaded) {
         size_t cap = caploaded ? caploaded * 2 : 16;
@@ -61,7 +62,7 @@ static void remember_eh_elf(const struct stat *st, const struct dwu_identity *id
         loaded = n;
         caploaded = cap;
     }
-    loaded[nloaded++] = (struct loaded_eh_elf){st->st_dev, st->st_ino, *id, bias, step, frame};
+    loaded[nloaded++] = (struct loaded_eh_elf){st->st_dev, st->st_ino, *id, bias, step, frame, trace};
 }
 
 static int same_identity(const struct dwu_identity *a, const struct dwu_identity *b)
@@ -130,8 +131,9 @@ static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identit
     int fresh = lm->l_name && strcmp(lm->l_name, name) == 0;
     const unsigned *abi = dlsym(h, DWU_EH_ELF_VERSION);
     const uint8_t *identity = dlsym(h, DWU_EH_ELF_IDENTITY);
-    void *step = dlsym(h, DWU_EH_ELF_STEP), *frame = dlsym(h, DWU_EH_ELF_FRAME);
-    if (!abi || *abi != DWU_EH_ELF_ABI || !step || !frame || !identity || !dwu_identity_equal(id, identity)) {
+    void *step = dlsym(h, DWU_EH_ELF_STEP), *frame = dlsym(h, DWU_EH_ELF_FRAME), *trace = dlsym(h, DWU_EH_ELF_TRACE);
+    if (!abi || *abi != DWU_EH_ELF_ABI || !step || !frame || !trace || !identity ||
+        !dwu_identity_equal(id, identity)) {
         dlclose(h);
         if (name != by_fd || fresh)
             close(fd);
@@ -141,9 +143,11 @@ static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identit
         close(fd);
     dwu_eh_elf_step_fn fn;
     dwu_eh_elf_frame_fn frame_fn;
+    dwu_eh_elf_trace_fn trace_fn;
     memcpy(&fn, &step, sizeof fn);
     memcpy(&frame_fn, &frame, sizeof frame_fn);
-    remember_eh_elf(&checked, id, lm->l_addr, fn, frame_fn);
+    memcpy(&trace_fn, &trace, sizeof trace_fn);
+    remember_eh_elf(&checked, id, lm->l_addr, fn, frame_fn, trace_fn);
     return fn;
 }
 
@@ -185,11 +189,11 @@ dwu_eh_elf_step_fn dwu_find_eh_elf(const char *object, const struct dwu_identity
     return fn;
 }
 
-dwu_eh_elf_frame_fn dwu_eh_elf_frame_of(dwu_eh_elf_step_fn step)
+dwu_eh_elf_trace_fn dwu_eh_elf_trace_of(dwu_eh_elf_step_fn step)
 {
     for (size_t i = 0; step && i < nloaded; i++)
         if (loaded[i].step == step)
-            return loaded[i].frame;
+            return loaded[i].trace;
     return NULL;
 }
 

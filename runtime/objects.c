@@ -181,7 +181,7 @@ static struct registry *rebuild(void)
         objs[i] = c.items[i].o;
         if (eh_elfs_wanted) {
             objs[i].step = dwu_find_eh_elf(c.items[i].path, &c.items[i].id, NULL);
-            objs[i].frame = dwu_eh_elf_frame_of(objs[i].step);
+            objs[i].trace = dwu_eh_elf_trace_of(objs[i].step);
         }
     }
     free(c.items);
@@ -239,6 +239,11 @@ const struct dwu_object *dwu_object_at(uint64_t ip)
         return o;
     struct registry *n = refresh(r);
     return n != r ? lookup(n, ip) : NULL;
+}
+
+const void *dwu_objects_version(void)
+{
+    return atomic_load_explicit(&current, memory_order_acquire);
 }
 
 void dwu_use_eh_elfs(int use)

@@ -19,7 +19,7 @@ struct dwu_object {
     uint64_t lo, hi;                 /* the executable segment, run-time addresses */
     uint64_t bias;                   /* run-time address minus the object's own */
     dwu_eh_elf_step_fn step;         /* the eh_elf, or NULL */
-    dwu_eh_elf_frame_fn frame;       /* its rows for an IP-only walk (dwu_backtrace), or NULL */
+    dwu_eh_elf_trace_fn trace;       /* its simple rows applied to rip, rsp, rbp (dwu_backtrace), or NULL */
     /* For the DWARF fallback: where the table is in this process's memory
      * (the loaded object; or, for an address space, its file mapped). */
     const uint8_t *eh_frame_hdr;     /* or NULL */
@@ -31,6 +31,11 @@ struct dwu_object {
 
 /* The object whose executable segment holds IP, or NULL. */
 const struct dwu_object *dwu_object_at(uint64_t ip);
+
+/* Which set of objects dwu_object_at answers from now: the value changes
+ * whenever objects are found again (after a dlopen or dlclose), so that a
+ * caller may keep objects it looked up for as long as it has not. */
+const void *dwu_objects_version(void);
 
 /* How many executable segments are known; *WITH_EH_ELF (may be NULL) of
  * them have an eh_elf.  For tests and diagnostics. */

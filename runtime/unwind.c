@@ -53,19 +53,27 @@ int dwu_unwind(struct dwu_regs *regs, const struct dwu_memory *mem, uint64_t *ip
 }
 
 /*
- * dwu_backtrace's fast walk: the IPs alone.  A row that the eh_elf
- * describes as simple (dwu_eh_elf_frame: CFA = rsp or rbp + offset, the
- * return address and rbp at fixed places) needs only rip, rsp and rbp, so
- * the walk keeps those three and applies the descriptor itself: no step
- * call, no register set written.  At the first frame it cannot take so
+ * dwu_backtrace's fast walk: the IPs alone.  A row that the eh_elf calls
+ * simple (CFA = rsp or rbp + offset, the return address and rbp at fixed
+ * places, nothing else that can fail) needs only rip, rsp and rbp, so the
+ * walk keeps those three and the eh_elf's trace entry applies the row to
+ * them: no register set written, the row's offsets constants in a case the
+ * processor predicts.  At the first frame it cannot take so
  * (an object without an eh_elf, an expression, a signal frame) it returns
  * -1, and the full walk starts again from the top; the two stop at the
  * same frames (an IP without an object or row, a stack pointer that does
  * not grow, an undefined or zero return address).
  */
-static int trace(void **ips, int max, const struct dwu_regs *regs)
+/* The objects of the thread's last backtrace, while they are still the
+ * registry's: a backtrace usually passes through the same few objects as
+ * the one before.  Initial-exec TLS: an %fs-relative load. */
+static __thread __attribute__((tls_model("initial-exec"))) struct {
+    const void *version;
+    struct object_cache objects;
+} last_trace;
+
+static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, struct object_cache *objects)
 {
-    struct object_cache objects = {{NULL, NULL}};
     uint64_t rip = regs->r[DWU_RIP], rsp = regs->r[DWU_RSP], rbp = regs->r[DWU_RBP];
     uint64_t exact = regs->flags & DWU_FLAG_EXACT_IP;
     const uint32_t need = (1u << DWU_RIP) | (1u << DWU_RSP) | (1u << DWU_RBP);
@@ -75,25 +83,34 @@ static int trace(void **ips, int max, const struct dwu_regs *regs)
     while (n < max) {
         ips[n++] = (void *)(uintptr_t)rip;
         uint64_t pc = exact ? rip : rip - 1;
-        const struct dwu_object *o = cached_object_at(&objects, pc);
+        const struct dwu_object *o = cached_object_at(objects, pc);
         if (!o)
             return n;   /* DWU_ENOINFO: where the full walk stops too */
-        uint64_t d = o->frame ? o->frame(pc - o->bias) : 0;
-        if (!(d & DWU_FRAME_SIMPLE))
+        uint64_t sp = rsp;
+        int rc = o->trace ? o->trace(pc - o->bias, &rip, &rsp, &rbp) : 0;
+        if (rc == 0)
             return -1;
-        if (d & DWU_FRAME_END)
+        if (rc == 2)
             return n;
-        uint64_t cfa = (d & DWU_FRAME_CFA_RBP ? rbp : rsp) + (uint64_t)DWU_FRAME_CFA_OFFSET(d);
-        if (cfa <= rsp)
+        if (rsp <= sp)
             return n;   /* DWU_ELOOP */
-        memcpy(&rip, (const void *)(uintptr_t)(cfa + (uint64_t)DWU_FRAME_RA_OFFSET(d)), 8);
-        if (d & DWU_FRAME_RBP_SAVED)
-            memcpy(&rbp, (const void *)(uintptr_t)(cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d)), 8);
-        rsp = cfa;
         exact = 0;
         if (rip == 0)
             return n;   /* DWU_END */
     }
+    return n;
+}
+
+static int trace(void **ips, int max, const struct dwu_regs *regs)
+{
+    struct object_cache objects = {{NULL, NULL}};
+    if (last_trace.version == dwu_objects_version())
+        objects = last_trace.objects;
+    int n = trace_walk(ips, max, regs, &objects);
+    /* Read again: the walk may have found the objects again (a miss after a
+     * dlopen), and the objects it kept are then the new set's. */
+    last_trace.version = dwu_objects_version();
+    last_trace.objects = objects;
     return n;
 }
 

@@ -83,9 +83,9 @@ static void usage(FILE *out)
     fprintf(out,
             "Usage: dwcheck [OPTION]... [FILE]...\n"
             "  or:  dwcheck --merge [OPTION]... FILE.jsonl...\n"
-            "Audit the unwind tables (.eh_frame) of x86_64 ELF files: every rule of every\n"
-            "row is evaluated in the state derived from the machine code at that address.\n"
-            "With no FILE, audit the system's core libraries.\n"
+            "Audit the unwind tables (.eh_frame, .sframe) of x86_64 ELF files: every rule\n"
+            "of every row is evaluated in the state derived from the machine code at that\n"
+            "address.  With no FILE, audit the system's core libraries.\n"
             "\n"
             "  --format=text      one line per finding, FILE: func+0xoff: ..., then figures (default)\n"
             "  --format=json      one JSON object per file, one per line\n"
@@ -124,7 +124,10 @@ static void usage(FILE *out)
             "Findings: cfa-mismatch, ra-mismatch, reg-mismatch, clobbered-not-described,\n"
             "cross-fde-mismatch (a jump into another FDE), ret-mismatch (a ret that does\n"
             "not pop the return address), fde-overlap, fde-without-code, malformed-cfi\n"
-            "(errors); fde-gap, call-clobbered-rule (warnings); imprecise (note).  Where\n"
+            "(errors); fde-gap, call-clobbered-rule (warnings); imprecise (note).  A\n"
+            ".sframe section is audited too: sframe-cfa-mismatch, sframe-fp-mismatch,\n"
+            "sframe-ra-mismatch, malformed-sframe (errors), sframe-eh-frame-differ\n"
+            "(warning), sframe-missing-fde (note).  Where\n"
             "synthesis cannot decide, the address is counted as unchecked, never reported\n"
             "as wrong; a rule z3 refutes comes with a counterexample.  Files that are not\n"
             "ELF are skipped.  A file not audited is named on stderr, and has its record in\n"
@@ -403,7 +406,7 @@ int main(int argc, char **argv)
 {
     cli_tool_name = "dwcheck";
     struct options opt = {.format = RUN_FORMAT_TEXT, .fail_on = SEVERITY_ERROR,
-                          .check = {CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_TIMEOUT_MS}};
+                          .check = {CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_TIMEOUT_MS, .sframe = 1}};
     opt.jobs = cli_default_jobs();
     static const struct option longopts[] = {
         {"format", required_argument, NULL, 'f'},

@@ -23,6 +23,7 @@
 #include "verify/own_cfa.h"
 #include "verify/prover.h"
 #include "verify/rule_eval.h"
+#include "verify/sframe_check.h"
 #include "verify/slot_truth.h"
 #include "verify/transfers.h"
 
@@ -63,6 +64,7 @@ struct checker {
     const struct counterexample *cx;   /* for the finding added next, or NULL */
     check_at_fn at;                    /* told every address's verdicts, or NULL */
     void *at_arg;
+    struct sframe_check *sframe;       /* the .sframe audit (verify/sframe_check), or NULL */
     int oom;
 };
 
@@ -334,13 +336,13 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     at.entered_ordinarily = c->func_entered_ordinarily;
     memset(at.verdict, RULE_HOLDS, sizeof at.verdict);
     at.dwarf = fde_lookup_row(c->dw, in->addr, &at.fde);
-    if (!at.dwarf) {
-        /* Not covered (gaps are reported per function), or malformed (per FDE). */
-        tell(c, &at, at.fde ? CHECK_AT_KEPT : CHECK_AT_UNCOVERED);
-        return;
-    }
-    observe_row(c, in, st, reached, &at);
+    if (at.dwarf)
+        observe_row(c, in, st, reached, &at);
+    else   /* not covered (gaps are reported per function), or malformed (per FDE) */
+        at.what = at.fde ? CHECK_AT_KEPT : CHECK_AT_UNCOVERED;
     tell(c, &at, at.what);
+    if (c->sframe)
+        sframe_check_at(c->sframe, &at);
 }
 
 /* Judge the row AT->dwarf at IN in state ST: findings, counts, and AT's
@@ -491,6 +493,25 @@ static void coverage_finding(void *arg, enum finding_kind kind, uint64_t addr, c
     add_finding(c, kind, -1, addr, NULL, NULL, "%s", message);
 }
 
+/* An SFrame finding (verify/sframe_check): in the current function, or
+ * outside the walk on its own, like a coverage finding; at a place of its
+ * own (".sframe+0x1c") when it says so. */
+static void sframe_finding(void *arg, const struct sframe_finding *f)
+{
+    struct checker *c = arg;
+    if (!c->func)
+        c->func_first_finding = c->r->nfindings;
+    size_t n = c->r->nfindings;
+    c->cx = f->cx;
+    add_finding(c, f->kind, f->column, f->address, f->rule, f->synth, "%s", f->message);
+    c->cx = NULL;
+    if (f->place && c->r->nfindings > n) {
+        struct finding *added = &c->r->findings[n];
+        snprintf(added->function, sizeof added->function, "%s", f->place);
+        added->function_start = f->place_start;
+    }
+}
+
 /* The code around a finding, for the first EXCERPT_MAX_FINDINGS findings
  * that have an address in a function (verify/excerpt). */
 #define EXCERPT_MAX_FINDINGS 200
@@ -538,7 +559,8 @@ int check_file(const char *path, const struct check_options *opt, struct check_r
     return rc;
 }
 
-static const struct check_options default_options = {CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_TIMEOUT_MS, NULL, NULL};
+static const struct check_options default_options = {.prove = CHECK_PROVE_EXPRESSIONS,
+                                                     .timeout_ms = CHECK_PROVE_TIMEOUT_MS};
 
 int check_audit_file(struct audit_file *af, const struct check_options *opt, struct check_result *r, char *err,
                      size_t errlen)
@@ -558,6 +580,8 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     r->fdes = prog->eh.nfdes;
     c.func = NULL;
     fde_coverage_table(c.dw, &af->ef, coverage_finding, &c);
+    if (opt->sframe)
+        c.sframe = sframe_check_open(&af->ef, &c.judge, sframe_finding, &c, &c.oom);
     for (size_t i = 0; i < prog->index.nfuncs && !c.oom; i++) {
         struct synth_outcome outcome;
         c.func = &prog->index.funcs[i];
@@ -572,6 +596,9 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     }
     c.func = NULL;
     fde_coverage_tails(&af->prog, c.dw, coverage_finding, &c);
+    if (c.sframe && !c.oom)
+        sframe_check_missing(c.sframe, c.dw, &af->ef);
+    sframe_check_close(c.sframe, &r->sframe);
     if (!c.oom) {
         gather_excerpts(&c, prog);
         name_findings(&c, &af->ef);

@@ -8,6 +8,8 @@
  * as unchecked with the reason, never reported as wrong.  Whole-table
  * findings come on top: FDEs that overlap, FDEs for code that does not exist,
  * code inside a function that no FDE covers, malformed CFA programs.
+ * With check_options.sframe, a .sframe section's rows are judged in the
+ * same states, and compared with .eh_frame's (verify/sframe_check).
  *
  * Findings are deduplicated per function: one finding per (function, kind,
  * column), at its first address, with the number of addresses it covers.
@@ -29,6 +31,20 @@
 #include "synth/abstract_state.h"
 #include "synth/ir.h"
 
+/* What the audit of a .sframe section (verify/sframe_check) counted: all 0
+ * when the file has none, or when it was not asked for (check_options). */
+struct check_sframe {
+    uint8_t present;                /* the file has a .sframe section */
+    uint8_t version;                /* its SFrame version; 0 when its header does not decode */
+    size_t fdes;                    /* SFrame FDEs the header counts */
+    size_t rows_checked;            /* SFrame rows with at least one address checked */
+    size_t addresses_checked;
+    size_t unchecked;               /* addresses an SFrame row covers that are not checked (unreached,
+                                       padding, a guessed state, a CFA synthesis cannot decide ...) */
+    size_t addresses_outermost;     /* RA undefined (V2, V3): the end of the stack, not checked */
+    size_t fdes_missing;            /* .eh_frame FDEs SFrame has none for */
+};
+
 struct check_result {
     size_t fdes;
     size_t rows_checked;            /* DWARF rows with at least one address checked */
@@ -49,6 +65,7 @@ struct check_result {
                                                           family and verdict (enum rule_verdict) */
     unsigned long prover_disagreements;
     char first_disagreement[160];
+    struct check_sframe sframe;
     struct finding *findings;
     size_t nfindings, cap;
 };
@@ -91,6 +108,9 @@ struct check_options {
     unsigned timeout_ms;            /* per solver call */
     check_at_fn at;                 /* NULL, or told every address's verdicts */
     void *at_arg;
+    int sframe;                     /* also audit the file's .sframe, if it has one
+                                       (verify/sframe_check: dwcheck does; the gates of
+                                       dwcompile and repair judge DWARF alone) */
 };
 
 /*

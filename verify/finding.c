@@ -34,6 +34,30 @@ static const struct kind_info kinds[FINDING_KINDS] = {
     [FINDING_RET_MISMATCH] = {"ret-mismatch", SEVERITY_ERROR,
                               "A ret that does not pop the return address: the code returns where no "
                               "table describes."},
+    [FINDING_SFRAME_CFA_MISMATCH] = {"sframe-cfa-mismatch", SEVERITY_ERROR,
+                                     "The CFA rule of an SFrame row does not give the frame's CFA here (the "
+                                     "finding's table rule is SFrame's)."},
+    [FINDING_SFRAME_FP_MISMATCH] = {"sframe-fp-mismatch", SEVERITY_ERROR,
+                                    "The frame-pointer (rbp) rule of an SFrame row does not give rbp's value "
+                                    "on entry here: a slot that does not hold it, or rbp untracked (unchanged) "
+                                    "while the code has changed it."},
+    [FINDING_SFRAME_RA_MISMATCH] = {"sframe-ra-mismatch", SEVERITY_ERROR,
+                                    "The return-address rule of an SFrame row (at CFA-8 on x86_64) does not "
+                                    "find the return address here."},
+    [FINDING_MALFORMED_SFRAME] = {"malformed-sframe", SEVERITY_ERROR,
+                                  "The .sframe section, or one of its FDEs, does not decode, covers no code "
+                                  "or overlaps another FDE: its rows are not checked, and SFrame unwinders "
+                                  "cannot rely on them."},
+    [FINDING_SFRAME_DIFFERS] = {"sframe-eh-frame-differ", SEVERITY_WARNING,
+                                "SFrame's row and .eh_frame's give different CFA, rbp or ra rules here and "
+                                "the audit proves neither wrong: a warning, as unwinders reading one or the "
+                                "other (perf and the kernel, gdb and libgcc) part ways.  Where one is proved "
+                                "wrong, its mismatch finding is reported instead."},
+    [FINDING_SFRAME_MISSING_FDE] = {"sframe-missing-fde", SEVERITY_INFO,
+                                    "Code an .eh_frame FDE covers has no SFrame FDE, so SFrame unwinders "
+                                    "cannot step through it: a note, with the reason when the table shows "
+                                    "one that SFrame cannot express (a DWARF-expression CFA such as DRAP's, "
+                                    "a CFA in another register than rsp or rbp ...)."},
 };
 
 struct reason_info {

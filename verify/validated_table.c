@@ -466,7 +466,7 @@ int validated_table_build(struct audit_file *af, const struct check_options *opt
     }
     unwind_table_init(&k.fixes, 0, UINT64_MAX);
     unwind_table_init(&k.added, 0, UINT64_MAX);
-    struct check_options o = {CHECK_PROVE_EXPRESSIONS, CHECK_PROVE_TIMEOUT_MS, NULL, NULL};
+    struct check_options o = {.prove = CHECK_PROVE_EXPRESSIONS, .timeout_ms = CHECK_PROVE_TIMEOUT_MS};
     if (opt)
         o = *opt;
     o.at = at_address;

@@ -9,7 +9,9 @@ paired in order, by their header's (comm, tid, time); a sample of one
 output that the other does not have at that place is unpaired.
 
 For each pair whose perf stack reaches `main` (a frame whose symbol is
-main), the two stacks must be the same (dso, address) pairs in the same
+main, and not ending in the `ffffffffffffffff [unknown]` frame that perf
+prints where its walk failed: such a walk may have skipped frames before
+it failed), the two stacks must be the same (dso, address) pairs in the same
 order; where perf's list is a proper prefix of dwperf's (perf stopped
 between main and the outermost frame, where dwperf goes on: perf does not
 read the last word of the stack copy), the pair is counted apart, and as
@@ -135,6 +137,11 @@ def without_end_marker(frames):
     return frames
 
 
+def perf_failed(frames):
+    """Whether perf's FRAMES end in the marker of a failed unwinding."""
+    return bool(frames) and frames[-1] == ("[unknown]", "ffffffffffffffff")
+
+
 def show_difference(p, d, user_only, out):
     out.write(f"  {p.header}\n")
     pf, df = frame_list(p, user_only), frame_list(d, user_only)
@@ -165,7 +172,10 @@ def compare(perf_text, dwperf_text, label="", min_identical=99.0, show=5, user_o
     prefix = f"{label}: " if label else ""
     for p, d in pairs:
         pf, df = frame_list(p, user_only), frame_list(d, user_only)
-        if p.reaches_main():
+        # A perf stack that ends in its failure marker did not finish its
+        # walk: where it passes main it may have skipped frames (seen in
+        # ld.so's lazy-binding resolver), so it is not a stack reaching main.
+        if p.reaches_main() and not perf_failed(pf):
             c["main"] += 1
             pu, du = without_end_marker(pf), without_end_marker(df)
             if pf == df:
@@ -280,6 +290,11 @@ def self_test():
     marker = SAMPLE_A.replace("(/usr/lib/libgcc_s.so.1)\n\nmy", "(/usr/lib/libgcc_s.so.1)\n\tffffffffffffffff [unknown] ([unknown])\n\nmy")
     ok_, c = compare(marker, SAMPLE_A, out=Null())
     check("perf's end marker ignored where perf stops early", ok_ and c["early_same"] == 2)
+    failed = SAMPLE_A.replace("23a9 main+0x79 (/bin/prog)\n", "23a9 main+0x79 (/bin/prog)\n\tffffffffffffffff [unknown] ([unknown])\n")
+    skipped = SAMPLE_A.replace("(/bin/prog)\n\t            23a9", "(/bin/prog)\n\t 4000 caller+0x1 (/bin/prog)\n\t            23a9")
+    ok_, c = compare(failed, skipped, out=Null())
+    check("a perf walk that failed after main is not a stack reaching main",
+          ok_ and c["main"] == 1 and c["early_differing"] == 1)
     dropped = SAMPLE_A.replace("prog 100 10.000501", "prog 100 10.000502")
     ok_, c = compare(SAMPLE_A, dropped, out=Null())
     check("a sample missing fails", not ok_ and c["only_perf"] == 1 and c["only_dwperf"] == 1)

@@ -34,6 +34,13 @@ fi
 cache=$work/cache
 mkdir -p "$cache"
 
+# The comparison's own cases first (it must be able to fail).
+if out=$(python3 "$compare" --self-test 2>&1); then
+    ok "$(tail -1 <<< "$out")"
+else
+    not_ok "the comparison's self-test" "$out"
+fi
+
 if ! why=$(profile_can_record "$work"); then
     echo "profile: skipped: perf cannot record here ($why)"
     exit 0

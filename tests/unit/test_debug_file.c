@@ -54,36 +54,6 @@
 
 
 
-/* The output of a shell command, in a buffer the caller frees. */
-static char *output_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *output_of(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t cap = 1 << 16, n = 0, r;
-    char *out = malloc(cap);
-    assert_non_null(out);
-    while ((r = fread(out + n, 1, cap - 1 - n, p)) > 0)
-        if ((n += r) == cap - 1)
-            assert_non_null(out = realloc(out, cap *= 2));
-    out[n] = 0;
-    pclose(p);
-    return out;
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 static int group_setup(void **state)
 {
     (void)state;

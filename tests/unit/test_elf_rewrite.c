@@ -36,14 +36,6 @@
 
 
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* Finds PATTERN (argv[3]) at address argv[2] of the object named argv[1]
  * ("" for the main program) in a PT_LOAD of the program headers the loader
  * gives: 0 when found, 3 when not mapped, 6 when other bytes are there. */

@@ -73,27 +73,6 @@ static int recorded;
 
 /* ---- helpers -------------------------------------------------------------------------- */
 
-static char *output_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *output_of(const char *fmt, ...)
-{
-    char cmd[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t cap = 1 << 16, n = 0, r;
-    char *out = malloc(cap);
-    assert_non_null(out);
-    while ((r = fread(out + n, 1, cap - 1 - n, p)) > 0)
-        if ((n += r) == cap - 1)
-            assert_non_null(out = realloc(out, cap *= 2));
-    out[n] = 0;
-    pclose(p);
-    return out;
-}
-
 static void write_bytes(const char *path, const void *data, size_t n)
 {
     FILE *f = fopen(path, "wb");

@@ -151,14 +151,6 @@ static const struct program programs[] = {
 static int built[NPROGRAMS];       /* built and recorded */
 static int can_record;
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 static int group_setup(void **state)
 {
     (void)state;
@@ -445,6 +437,34 @@ static void test_store(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (symbol_store_read(at(bad[i])) != NULL)
             fail_msg("%s read as a table", bad[i]);
+    /* An object's table kept by build-id: the second open reads the stored
+     * table (the same answers); a change to a file its symbols may come
+     * from (here the object itself, touched) stores it again. */
+    struct symbol_table *first = symbol_store_object(at("store"), "/usr/lib/x86_64-linux-gnu/libc.so.6",
+                                                     NULL, 0);   /* no build-id: not kept */
+    assert_int_equal(run("ls %s/store 2>/dev/null | wc -l | grep -qx 0", dir), 0);
+    symbol_table_free(first);
+    char *hex = output_of("readelf -n /bin/true | awk '/Build ID/ { print $3 }'");
+    uint8_t id[20];
+    size_t idlen = 0;
+    for (unsigned byte; idlen < sizeof id && sscanf(hex + 2 * idlen, "%2x", &byte) == 1; idlen++)
+        id[idlen] = (uint8_t)byte;
+    free(hex);
+    assert_int_equal(idlen, 20);
+    assert_int_equal(run("cp /bin/true %s/obj", dir), 0);
+    first = symbol_store_object(at("store"), at("obj"), id, idlen);
+    assert_int_equal(run("ls %s/store/symbols-*.sym | wc -l | grep -qx 1", dir), 0);
+    struct symbol_table *again = symbol_store_object(at("store"), at("obj"), id, idlen);
+    assert_non_null(first);
+    assert_non_null(again);
+    assert_true(symbol_table_count(first) > 0);
+    assert_int_equal(symbol_table_count(first), symbol_table_count(again));
+    assert_true(same_lookups(first, again, 0, 0x10000, 1) > 0);
+    assert_int_equal(run("touch -d '2001-01-01' %s/obj", dir), 0);
+    symbol_table_free(symbol_store_object(at("store"), at("obj"), id, idlen));
+    assert_int_equal(run("ls %s/store/symbols-*.sym | wc -l | grep -qx 2", dir), 0);
+    symbol_table_free(first);
+    symbol_table_free(again);
     symbol_table_free(libc);
     symbol_table_free(back);
     symbol_table_free(k);

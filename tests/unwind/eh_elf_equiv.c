@@ -16,7 +16,8 @@
  * status, registers, validity bits and flags must be identical: same table,
  * same answer, whichever path unwinds it; and where the eh_elf describes a
  * row for dwu_backtrace's IP-only walk (dwu_eh_elf_frame), the rip, rsp and
- * rbp that walk computes from the descriptor are the step's (the provenance flags of an eh_elf
+ * rbp that walk computes from the descriptor, and that the eh_elf's trace
+ * entry computes (dwu_eh_elf_trace, on a real stack), are the step's (the provenance flags of an eh_elf
  * compiled by dwcompile --repair aside: FILE is then the copy dwsynth repair
  * wrote, whose DWARF has no provenance).  A PC between FDEs must give
  * DWU_ENOINFO.  Prints a summary; exit status 1 on any difference, 2 when
@@ -52,6 +53,38 @@ static int synthetic_read(void *arg, uint64_t addr, uint64_t *value)
 
 static long differences, fallback_differences, frame_differences, simple_rows;
 static dwu_eh_elf_frame_fn frame;   /* the eh_elf's descriptors for IP-only walks */
+static dwu_eh_elf_trace_fn trace;   /* and those rows applied: dwu_backtrace's walk */
+static long trace_differences;
+
+/* A stack for the trace entry, which reads memory directly: rsp and rbp
+ * point into its middle, every CFA offset a descriptor holds (16 bits) and
+ * the slots around it stay inside. */
+static uint64_t trace_stack[3 * 8192];
+
+/* The trace entry against the full step reading the same memory directly:
+ * the same rip, rsp and rbp after a simple row, DWU_END for an outermost
+ * one; nothing taken where the descriptor is not simple. */
+static void compare_trace(dwu_eh_elf_step_fn step, uint64_t pc, uint64_t d, uint64_t seed)
+{
+    struct dwu_regs in = {.valid = (1u << DWU_NREGS) - 1}, out;
+    for (unsigned r = 0; r < DWU_NREGS; r++)
+        in.r[r] = mix(seed * 17 + r);
+    uint64_t middle = (uint64_t)(uintptr_t)&trace_stack[3 * 8192 / 2];
+    in.r[DWU_RSP] = middle + (mix(seed) & 0xff8);
+    in.r[DWU_RBP] = middle + (mix(seed + 1) & 0xff8);
+    in.r[DWU_RIP] = pc;
+    uint64_t rip = pc, rsp = in.r[DWU_RSP], rbp = in.r[DWU_RBP];
+    int t = trace(pc, &rip, &rsp, &rbp);
+    int same = (t != 0) == ((d & DWU_FRAME_SIMPLE) != 0);
+    if (same && t != 0) {
+        int a = step(pc, &in, &out, NULL);
+        same = t == 2 ? a == DWU_END
+                      : a == DWU_OK && out.r[DWU_RIP] == rip && out.r[DWU_RSP] == rsp && out.r[DWU_RBP] == rbp;
+    }
+    if (!same && trace_differences++ < 10)
+        fprintf(stderr, "eh_elf_equiv: 0x%llx: the trace entry (%d) disagrees with the step\n",
+                (unsigned long long)pc, t);
+}
 static long statuses[DWU_END - DWU_ELOOP + 1];   /* the eh_elf's, by status */
 
 /* FILE's object as the runtime sees a loaded one: its PT_LOAD segments
@@ -173,6 +206,7 @@ static void compare(dwu_eh_elf_step_fn step, uint64_t pc, const struct unwind_ro
     if (!row && d != 0 && frame_differences++ < 10)
         fprintf(stderr, "eh_elf_equiv: 0x%llx: a descriptor where no row is\n", (unsigned long long)pc);
     compare_frame(pc, d, &in, a, &compiled);
+    compare_trace(step, pc, d, seed);
     if (a >= DWU_ELOOP && a <= DWU_END)
         statuses[a - DWU_ELOOP]++;
     int b = row ? dwu_apply_rules(&row->cfa, row->reg, signal, &in, &interpreted, &mem) : DWU_ENOINFO;
@@ -239,6 +273,12 @@ int main(int argc, char **argv)
         return 2;
     }
     memcpy(&frame, &fsym, sizeof frame);
+    void *tsym = dlsym(h, DWU_EH_ELF_TRACE);
+    if (!tsym) {
+        fprintf(stderr, "eh_elf_equiv: %s: %s\n", argv[2], dlerror());
+        return 2;
+    }
+    memcpy(&trace, &tsym, sizeof trace);
     static struct dwu_object obj;
     if (load_object(argv[1], &obj, &object_bias) != 0) {
         fprintf(stderr, "eh_elf_equiv: %s: no .eh_frame_hdr in a loadable segment\n", argv[1]);
@@ -285,9 +325,11 @@ int main(int argc, char **argv)
             covered = t[i].end;
     }
     printf("%s: %ld rows (%ld addresses) and %ld gaps between FDEs: %ld differences, %ld with the DWARF "
-           "fallback, %ld with the frame descriptors of %ld simple addresses (statuses: ok %ld, end %ld, "
+           "fallback, %ld with the frame descriptors of %ld simple addresses, %ld with the trace entry "
+           "(statuses: ok %ld, end %ld, "
            "enoinfo %ld, emem %ld, ereg %ld, ebadrule %ld)\n",
            argv[1], rows, addresses, gaps, differences, fallback_differences, frame_differences, simple_rows,
+           trace_differences,
            statuses[DWU_OK - DWU_ELOOP],
            statuses[DWU_END - DWU_ELOOP], statuses[DWU_ENOINFO - DWU_ELOOP], statuses[DWU_EMEM - DWU_ELOOP],
            statuses[DWU_EREG - DWU_ELOOP], statuses[DWU_EBADRULE - DWU_ELOOP]);
@@ -296,5 +338,5 @@ int main(int argc, char **argv)
     cfi_section_release(&eh);
     elf_file_close(&ef);
     dlclose(h);
-    return differences || fallback_differences || frame_differences ? 1 : 0;
+    return differences || fallback_differences || frame_differences || trace_differences ? 1 : 0;
 }
