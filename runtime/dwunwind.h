@@ -215,10 +215,12 @@ int dwu_space_mapping_at(const struct dwu_space *space, uint64_t addr, struct dw
 typedef int (*dwu_eh_elf_step_fn)(uint64_t pc, const struct dwu_regs *in, struct dwu_regs *out,
                                   const struct dwu_memory *mem);
 
-/* The second entry point: the row at PC (an own address) as an IP-only walk
- * (dwu_backtrace) applies it without the full step, or 0 when it cannot
- * (or no row covers PC): CFA = rsp or rbp + a 16-bit offset, the return
- * address at CFA + offset, rbp unchanged or at CFA + offset. */
+/* The second entry point: the row at PC (an own address) as a descriptor
+ * of what an IP-only walk applies, or 0 when it cannot (or no row covers
+ * PC): CFA = rsp or rbp + a 16-bit offset, the return address at CFA +
+ * offset, rbp unchanged or at CFA + offset.  The data the trace entry
+ * below is generated from, exported for tools and tests; the runtime walks
+ * with the trace entry. */
 #define DWU_EH_ELF_FRAME "dwu_eh_elf_frame"
 typedef uint64_t (*dwu_eh_elf_frame_fn)(uint64_t pc);
 #define DWU_FRAME_SIMPLE 1u           /* the walk may apply it */

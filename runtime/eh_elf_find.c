@@ -28,7 +28,6 @@ struct loaded_eh_elf {
     struct dwu_identity id;          /* of the object it unwinds */
     uint64_t bias;                   /* its load bias */
     dwu_eh_elf_step_fn step;
-    dwu_eh_elf_frame_fn frame;
     dwu_eh_elf_trace_fn trace;
 };
 static struct loaded_eh_elf *loaded;
@@ -52,7 +51,7 @@ static const struct loaded_eh_elf *loaded_from(const struct stat *st)
 }
 
 static void remember_eh_elf(const struct stat *st, const struct dwu_identity *id, uint64_t bias,
-                            dwu_eh_elf_step_fn step, dwu_eh_elf_frame_fn frame, dwu_eh_elf_trace_fn trace)
+                            dwu_eh_elf_step_fn step, dwu_eh_elf_trace_fn trace)
 {
     if (nloaded == caploaded) {
         size_t cap = caploaded ? caploaded * 2 : 16;
@@ -62,7 +61,7 @@ static void remember_eh_elf(const struct stat *st, const struct dwu_identity *id
         loaded = n;
         caploaded = cap;
     }
-    loaded[nloaded++] = (struct loaded_eh_elf){st->st_dev, st->st_ino, *id, bias, step, frame, trace};
+    loaded[nloaded++] = (struct loaded_eh_elf){st->st_dev, st->st_ino, *id, bias, step, trace};
 }
 
 static int same_identity(const struct dwu_identity *a, const struct dwu_identity *b)
@@ -131,8 +130,8 @@ static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identit
     int fresh = lm->l_name && strcmp(lm->l_name, name) == 0;
     const unsigned *abi = dlsym(h, DWU_EH_ELF_VERSION);
     const uint8_t *identity = dlsym(h, DWU_EH_ELF_IDENTITY);
-    void *step = dlsym(h, DWU_EH_ELF_STEP), *frame = dlsym(h, DWU_EH_ELF_FRAME), *trace = dlsym(h, DWU_EH_ELF_TRACE);
-    if (!abi || *abi != DWU_EH_ELF_ABI || !step || !frame || !trace || !identity ||
+    void *step = dlsym(h, DWU_EH_ELF_STEP), *trace = dlsym(h, DWU_EH_ELF_TRACE);
+    if (!abi || *abi != DWU_EH_ELF_ABI || !step || !trace || !identity ||
         !dwu_identity_equal(id, identity)) {
         dlclose(h);
         if (name != by_fd || fresh)
@@ -142,12 +141,10 @@ static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identit
     if (name != by_fd)
         close(fd);
     dwu_eh_elf_step_fn fn;
-    dwu_eh_elf_frame_fn frame_fn;
     dwu_eh_elf_trace_fn trace_fn;
     memcpy(&fn, &step, sizeof fn);
-    memcpy(&frame_fn, &frame, sizeof frame_fn);
     memcpy(&trace_fn, &trace, sizeof trace_fn);
-    remember_eh_elf(&checked, id, lm->l_addr, fn, frame_fn, trace_fn);
+    remember_eh_elf(&checked, id, lm->l_addr, fn, trace_fn);
     return fn;
 }
 
