@@ -95,6 +95,7 @@ synth_SRCS := \
 	synth/jump_tables.c \
 	synth/cfg.c \
 	synth/dataflow.c \
+	synth/loop_entry.c \
 	synth/emit_row.c \
 	synth/emit_table.c \
 	synth/synthesize.c \

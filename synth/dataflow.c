@@ -145,6 +145,60 @@ static int equal_edge_state(const struct ir_insn *cmp, const struct abs_state *s
     return 1;
 }
 
+/* Where block B's out-state OUT flows inside the function, as the fixpoint
+ * sends it: *TAKEN to block *TARGET (a direct jump's, (size_t)-1 when there
+ * is none or it leaves the function), *FALL to block B + 1 (either NULL where
+ * that edge is not taken: no fall-through, or an equality the state rules
+ * out).  EQ holds the state refined on the edge where a `cmp` found its
+ * registers equal. */
+static void direct_edges(const struct cfg *g, size_t b, const struct abs_state *out, struct abs_state *eq,
+                         const struct abs_state **taken, size_t *target, const struct abs_state **fall)
+{
+    const struct function_code *fc = g->code;
+    size_t last = g->blocks[b].last;
+    const struct ir_insn *in = &fc->insns[last];
+    *taken = *fall = out;
+    *target = (size_t)-1;
+    int refined = 0;
+    if (in->flow == IR_FLOW_COND && in->cond && last > g->blocks[b].first)
+        refined = equal_edge_state(&fc->insns[last - 1], out, eq);
+    if (refined) {
+        const struct abs_state *eq_state = refined > 0 ? eq : NULL;
+        if (in->cond == IR_COND_EQ)
+            *taken = eq_state;
+        else
+            *fall = eq_state;
+    }
+    if (in->flow == IR_FLOW_COND || in->flow == IR_FLOW_JUMP) {
+        size_t t = function_code_insn_at(fc, in->target);
+        if (t != (size_t)-1)
+            *target = g->block_of[t];
+    }
+    int falls = in->flow == IR_FLOW_COND ||
+                ((in->flow == IR_FLOW_NEXT || in->flow == IR_FLOW_CALL || in->flow == IR_FLOW_CALL_INDIRECT) &&
+                 !cfg_never_returns(g, last));
+    if (!falls || last + 1 >= fc->n)
+        *fall = NULL;
+    if (*target == (size_t)-1)
+        *taken = NULL;
+}
+
+int dataflow_direct_edges(const struct cfg *g, size_t b, dataflow_edge_fn fn, void *arg)
+{
+    if (g->code->insns[g->blocks[b].last].flow == IR_FLOW_JUMP_INDIRECT)
+        return -1;
+    struct abs_state out, eq;
+    const struct abs_state *taken, *fall;
+    size_t target;
+    run_block(g, b, &out, NULL, NULL, NULL, NULL);
+    direct_edges(g, b, &out, &eq, &taken, &target, &fall);
+    if (taken)
+        fn(arg, target, taken);
+    if (fall)
+        fn(arg, g->block_of[g->blocks[b].last + 1], fall);
+    return 0;
+}
+
 /* Whether a call is reachable.  Only a leaf's returns are trusted to give
  * registers back: across a call, a register kept in the frame may be
  * written through a pointer to it, which the states do not follow. */
@@ -183,34 +237,18 @@ void dataflow_fixpoint(struct dataflow *df)
         run_block(g, b, &out, NULL, NULL, NULL, NULL);
         size_t last = g->blocks[b].last;
         const struct ir_insn *in = &fc->insns[last];
-        int falls = 0;
         /* On the edge where a `cmp %a,%b` found them equal, what is known of
          * one is known of the other. */
         struct abs_state equal;
-        const struct abs_state *taken = &out, *fallthrough = &out;
-        int refined = 0;
-        if (in->flow == IR_FLOW_COND && in->cond && last > g->blocks[b].first)
-            refined = equal_edge_state(&fc->insns[last - 1], &out, &equal);
-        if (refined) {
-            const struct abs_state *eq_state = refined > 0 ? &equal : NULL;
-            if (in->cond == IR_COND_EQ)
-                taken = eq_state;
-            else
-                fallthrough = eq_state;
-        }
+        const struct abs_state *taken, *fallthrough;
+        size_t target;
+        direct_edges(g, b, &out, &equal, &taken, &target, &fallthrough);
+        if (taken)
+            dataflow_flow_into(df, target, taken);
         switch (in->flow) {
-        case IR_FLOW_NEXT: case IR_FLOW_CALL: case IR_FLOW_CALL_INDIRECT:
-            falls = !cfg_never_returns(g, last);
-            break;
         case IR_FLOW_COND:
-            falls = 1;
-            /* fall through */
-        case IR_FLOW_JUMP: {
-            size_t t = function_code_insn_at(fc, in->target);
-            if (t != (size_t)-1) {
-                if (taken)
-                    dataflow_flow_into(df, g->block_of[t], taken);
-            } else if (in->target < df->func->lo || in->target >= df->func->hi) {
+        case IR_FLOW_JUMP:
+            if (target == (size_t)-1 && (in->target < df->func->lo || in->target >= df->func->hi)) {
                 /* A tail call, or a jump to another fragment of this function
                  * (GCC's .cold parts): either continues this frame. */
                 df->returns = 1;
@@ -219,7 +257,6 @@ void dataflow_fixpoint(struct dataflow *df)
                                jump_tables_bounds_a_switch(fc, last) ? SYNTH_EXIT_SWITCH_DEFAULT : 0, &out);
             }
             break;
-        }
         case IR_FLOW_JUMP_INDIRECT:
             for (size_t k = 0; k < jt->nexits; k++)
                 if (jt->exits[k].jump == last)
@@ -252,7 +289,7 @@ void dataflow_fixpoint(struct dataflow *df)
         }
         if (in->flow == IR_FLOW_CALL)
             dataflow_leave(df, in->addr, in->target, SYNTH_EXIT_CALL, &out);
-        if (falls && fallthrough && last + 1 < fc->n)
+        if (fallthrough)
             dataflow_flow_into(df, g->block_of[last + 1], fallthrough);
     }
     df->seeding = phase;

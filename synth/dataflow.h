@@ -105,6 +105,14 @@ void dataflow_hand_on_exits(const struct dataflow *df);
  */
 size_t dataflow_seed_unreached(struct dataflow *df);
 
+/* Block B's edges to blocks of the function, as the fixpoint takes them
+ * (fall-through, a direct jump's target, refined by a `cmp`'s equality;
+ * not an edge the state rules out): FN(ARG, successor, state) for each,
+ * from B's entry state.  Returns 0, or -1 when B ends with an indirect jump
+ * (its successors are not listed). */
+typedef void (*dataflow_edge_fn)(void *arg, size_t successor, const struct abs_state *st);
+int dataflow_direct_edges(const struct cfg *g, size_t b, dataflow_edge_fn fn, void *arg);
+
 /* Whether a reached block has a call. */
 int dataflow_reaches_a_call(const struct dataflow *df);
 

@@ -60,6 +60,10 @@ static int table_pattern_of(const struct function_code *fc, size_t j, struct tab
             if (in->aux == IR_AUX_LOAD32_PAIR)
                 p->other_reg = in->aux_reg[2];
             p->load = k;
+            /* movslq (%t,%i,4),%r; add %r,%t; jmp *%t: the entry is added
+             * to the base the jump register holds. */
+            if (p->base_reg == in->aux_reg[0] && p->add != (size_t)-1)
+                p->base_reg = jmp->aux_reg[0];
             if (p->base_reg == p->table_reg) {
                 p->base_reg = IR_REG_NONE;
                 p->add = (size_t)-1;

@@ -5,6 +5,7 @@
  * A jump table is found from the instructions before its jump, lowered by
  * the decoder into IR_AUX_* facts:
  *   lea T(%rip),%t; movslq (%t,%i,4),%r; add %t,%r; jmp *%r
+ *   (or add %r,%t; jmp *%t)
  *                        a position-independent table of 32-bit offsets
  *                        from the table (GCC and clang -fPIC/-fPIE), or
  *                        from a label of the code (glibc's vfprintf)

@@ -22,6 +22,7 @@
 #include "function_code.h"
 #include "jump_tables.h"
 #include "landing_pads.h"
+#include "loop_entry.h"
 #include "semantics/abi.h"
 
 #define MAX_TABLE_PASSES 3
@@ -201,8 +202,10 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         unwind_table_init(t, f->lo, f->hi);
     struct unwind_table *table = rq->no_table ? NULL : t;
     ss->observed = &w.code;
+    ss->observed_cfg = g;
     int emitted = emit_table(g, table, rq->observe, rq->observe_arg, &out->unreached);
     ss->observed = NULL;
+    ss->observed_cfg = NULL;
     function_work_release(&w, rq);
     if (emitted != 0) {
         out->reason = "out of memory";
@@ -213,4 +216,12 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         return -1;
     }
     return 0;
+}
+
+int synth_session_loop_entry(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out)
+{
+    const struct function_code *code = ss->observed;
+    if (!code || !ss->observed_cfg || in < code->insns || in >= code->insns + code->n)
+        return 0;
+    return loop_entry_state(ss->observed_cfg, (size_t)(in - code->insns), out);
 }

@@ -42,6 +42,8 @@
 #include "semantics/unwind_table.h"
 #include "x86_decode.h"
 
+struct cfg;
+
 struct synth_session {
     struct elf_file *ef;
     const struct function_index *index;
@@ -57,6 +59,7 @@ struct synth_session {
      * shown, while it is (an observer may look at the instructions around
      * the one it is given); NULL otherwise. */
     const struct function_code *observed;
+    const struct cfg *observed_cfg;   /* its blocks, for synth_session_loop_entry */
 };
 
 /* In callee_at's answer (bit 15 is r15's, which a callee must restore anyway). */
@@ -138,5 +141,13 @@ struct synth_outcome {
  */
 int synthesize_function(struct synth_session *ss, const struct synth_request *rq,
                         struct unwind_table *t, struct synth_outcome *out);
+
+/*
+ * While an observer is shown instruction IN: when IN starts a loop's head
+ * whose turns disagree on a register, the state the loop is entered with
+ * (synth/loop_entry): a rule the observed state leaves undecided there may
+ * fail on the loop's first turn.  Returns 1 with *OUT set, else 0.
+ */
+int synth_session_loop_entry(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out);
 
 #endif

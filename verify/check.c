@@ -332,7 +332,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
 static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
 {
     struct checker *c = arg;
-    struct check_at at = {.insn = in, .state = st, .reached = reached};
+    struct check_at at = {.insn = in, .state = st, .reached = reached, .session = &c->prog->session};
     at.entered_ordinarily = c->func_entered_ordinarily;
     memset(at.verdict, RULE_HOLDS, sizeof at.verdict);
     at.dwarf = fde_lookup_row(c->dw, in->addr, &at.fde);
@@ -427,6 +427,15 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
     struct rule_answer answer;
     int signal = fde && fde->cie->signal_frame;
     enum rule_verdict cfa = rule_eval_cfa(&c->judge, &dw->cfa, st, in->addr, &answer);
+    /* At the head of a loop whose turns disagree on a register, a CFA
+     * the joined state cannot judge may fail on the loop's first turn. */
+    const struct abs_state *refuting = st;
+    struct abs_state first_turn;
+    if (cfa == RULE_UNDECIDED && synth_session_loop_entry(at->session, in, &first_turn) &&
+        rule_eval_cfa(&c->judge, &dw->cfa, &first_turn, in->addr, &answer) == RULE_FAILS) {
+        cfa = RULE_FAILS;
+        refuting = &first_turn;
+    }
     if (dw->cfa.kind == CFA_RULE_EXPRESSION)
         r->expression_verdicts[expression_kind_of(&dw->cfa, 1, signal)][cfa]++;
     if (cfa == RULE_UNDECIDED) {
@@ -447,14 +456,14 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
     struct synth_row_exprs syn_exprs;
     int have_syn = 0;
     if (cfa == RULE_FAILS) {
-        synth_row_from_state(st, &syn, &syn_exprs);
-        have_syn = 1;
+        synth_row_from_state(refuting, &syn, &syn_exprs);
+        have_syn = refuting == st;
         char d[48], s[48];
         format_cfa_rule(d, sizeof d, &dw->cfa);
         format_cfa_rule(s, sizeof s, &syn.cfa);
         c->cx = &answer.cx;
-        add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, s,
-                    "CFA rule %s does not give the CFA (synthesis: %s)", d, s);
+        add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, s, "CFA rule %s does not give the CFA (synthesis: %s%s)",
+                    d, s, refuting == st ? "" : " on the loop's first turn");
         c->cx = NULL;
     }
     for (unsigned i = 0; i <= ABI_NCALLEE_SAVED; i++) {

@@ -30,6 +30,7 @@
 #include "semantics/unwind_table.h"
 #include "synth/abstract_state.h"
 #include "synth/ir.h"
+#include "synth/synthesize.h"
 
 /* What the audit of a .sframe section (verify/sframe_check) counted: all 0
  * when the file has none, or when it was not asked for (check_options). */
@@ -92,6 +93,9 @@ struct check_at {
     enum check_address what;
     const struct ir_insn *insn;
     const struct abs_state *state;
+    const struct synth_session *session; /* synthesis's, showing this address: a rule STATE
+                                            leaves undecided at a loop's head may fail on its
+                                            first turn (synth_session_loop_entry) */
     int reached;                         /* synthesis's: 1 when a known path reaches it */
     int entered_ordinarily;              /* its function starts in the ABI's entry state */
     const struct cfi_fde *fde;           /* NULL when uncovered */

@@ -151,13 +151,16 @@ static void rule_text(const struct unwind_row *row, int k, char *buf, size_t siz
         format_reg_rule(buf, size, rule);
 }
 
-/* Column K of the SFrame ROW, which the state at AT refutes (ANSWER). */
-static void report_mismatch(struct sframe_check *s, const struct check_at *at, const struct unwind_row *row, int k,
-                            const struct rule_answer *answer)
+/* Column K of the SFrame ROW, which state ST at AT refutes (ANSWER): AT's
+ * own, or the state a loop headed at AT is entered with. */
+static void report_mismatch(struct sframe_check *s, const struct check_at *at, const struct abs_state *st,
+                            const struct unwind_row *row, int k, const struct rule_answer *answer)
 {
-    char rule[48], syn[48], eh[64] = "";
+    char rule[48], syn[96], eh[64] = "";
     rule_text(row, k, rule, sizeof rule);
-    synth_text(at->state, k, syn, sizeof syn);
+    synth_text(st, k, syn, sizeof syn);
+    if (st != at->state)
+        snprintf(syn + strlen(syn), sizeof syn - strlen(syn), " on the loop's first turn");
     if (at->dwarf) {
         char d[48];
         rule_text(at->dwarf, k, d, sizeof d);
@@ -239,18 +242,27 @@ static void judge_row(struct sframe_check *s, const struct check_at *at, const s
     uint64_t addr = at->insn->addr;
     struct rule_answer answer;
     verdict[SF_CFA] = (uint8_t)rule_eval_cfa(s->judge, &row->cfa, at->state, addr, &answer);
+    /* At the head of a loop whose turns disagree on a register, a CFA
+     * the joined state cannot judge may fail on the loop's first turn. */
+    const struct abs_state *refuting = at->state;
+    struct abs_state first_turn;
+    if (verdict[SF_CFA] == RULE_UNDECIDED && synth_session_loop_entry(at->session, at->insn, &first_turn) &&
+        rule_eval_cfa(s->judge, &row->cfa, &first_turn, addr, &answer) == RULE_FAILS) {
+        verdict[SF_CFA] = RULE_FAILS;
+        refuting = &first_turn;
+    }
     if (verdict[SF_CFA] == RULE_UNDECIDED) {
         s->counts.unchecked++;
         return;
     }
     count_checked(s, func, row);
     if (verdict[SF_CFA] == RULE_FAILS)
-        report_mismatch(s, at, row, SF_CFA, &answer);
+        report_mismatch(s, at, refuting, row, SF_CFA, &answer);
     for (int k = SF_RBP; k < SF_COLUMNS; k++) {
         unsigned reg = (unsigned)sf_column[k];
         verdict[k] = (uint8_t)rule_eval_reg(s->judge, &row->reg[reg], reg, at->state, addr, &answer);
         if (verdict[k] == RULE_FAILS)
-            report_mismatch(s, at, row, k, &answer);
+            report_mismatch(s, at, at->state, row, k, &answer);
     }
 }
 

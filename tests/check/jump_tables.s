@@ -426,6 +426,39 @@ pie_addresses:
 	.quad	.Lpa_case0
 	.quad	.Lpa_case1
 
+# The entry added to the table's register, which the jump reads
+# (movslq (%t,%i,4),%r; add %r,%t; jmp *%t).
+	.text
+	.globl	entry_added_to_table
+	.type	entry_added_to_table, @function
+entry_added_to_table:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	movq	%rdi, %rbx
+	leaq	.Lea_table(%rip), %rax
+	movq	%rbx, %rdx
+	andl	$1, %edx
+	movslq	(%rax,%rdx,4), %rdx
+	addq	%rdx, %rax
+	jmp	*%rax
+.Lea_case0:
+	movq	%rbx, %rdi
+	call	goto_helper
+	popq	%rbx
+	.cfi_remember_state
+	.cfi_def_cfa_offset 8
+	ret
+.Lea_case1:
+	.cfi_restore_state
+	xorl	%eax, %eax
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	entry_added_to_table, .-entry_added_to_table
+
 	.section .rodata
 	.balign 4
 .Lbs_table:
@@ -471,4 +504,7 @@ pie_addresses:
 	.long	.Ltp_case0-.Ltp_table
 	.long	.Ltp_case1-.Ltp_table
 	.long	.Ltp_padding-.Ltp_table
+.Lea_table:
+	.long	.Lea_case0-.Lea_table
+	.long	.Lea_case1-.Lea_table
 	.section .note.GNU-stack,"",@progbits

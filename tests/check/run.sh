@@ -62,7 +62,7 @@ clean_but() {
         ok "$1: $4 left unchecked, no finding" || not_ok "$1: $4 left unchecked, no finding (exit $rc)" "$json"
 }
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/jump_tables.so" tests/check/jump_tables.s || exit 1
-all_checked "jump tables (computed goto, register set before a loop, nested, -O0 (also bounded in its register, its empty default a nop), then padding, bounded with a case in a cold part (by a register, a copy of it, or a struct field), unreachable default, addresses by relocation)" "$work/jump_tables.so"
+all_checked "jump tables (computed goto, register set before a loop, nested, -O0 (also bounded in its register, its empty default a nop), then padding, bounded with a case in a cold part (by a register, a copy of it, or a struct field), unreachable default, addresses by relocation, an entry added to the table's register)" "$work/jump_tables.so"
 # lld leaves zeros where the loader writes a table's addresses (GNU ld also
 # writes the addends there): the relocations are read.
 cc -shared -nostdlib -fuse-ld=lld -Wl,--build-id=none -o "$work/jump_tables_lld.so" tests/check/jump_tables.s || exit 1
@@ -420,6 +420,23 @@ assert d["rets_checked"] >= 4, d["rets_checked"]
 print("%d jumps into other FDEs, %d rets decided" % (d["cross_fde_jumps_checked"], d["rets_checked"]))' 2>&1) &&
     ok "transfers: a jump and a jump-table case into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; the right ones, a switch whose bound check jumps into another function, and one whose default is a piece of another frame, clean ($msg)" ||
     not_ok "transfers: exactly the expected findings" "$msg"
+
+# A stack-clash probe loop (tests/check/probe_loop.s): GCC's CFI (CFA in r11)
+# clean; the CFA said as rsp+N in the loop found wrong at the loop's head,
+# on the first turn (synth/loop_entry), and nowhere else.
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/probe_loop.so" tests/check/probe_loop.s || exit 1
+head=$(printf '%d' 0x$(nm "$work/probe_loop.so" | awk '$3 == "probe_wrong" { print $1 }'))
+msg=$("$dwcheck" --format=json "$work/probe_loop.so" | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.readline())
+got = [(f["kind"], f["function"], f["address"] - f["function_start"], f["addresses"]) for f in d["findings"]]
+assert got == [("cfa-mismatch", "probe_wrong", 9, 1)], got
+assert "first turn" in d["findings"][0]["message"], d["findings"][0]["message"]
+assert d["findings"][0]["function_start"] == int(sys.argv[1]), d["findings"][0]
+assert d["unchecked_reasons"]["cfa-unknown"] == 3, d["unchecked_reasons"]
+print(d["findings"][0]["message"])' "$head" 2>&1) &&
+    ok "probe loops: GCC's CFA in r11 clean; rsp+N at the loop's head wrong on the first turn ($msg)" ||
+    not_ok "probe loops: exactly the wrong head found" "$msg"
 
 # audit_json FILE PYTHON: dwcheck's JSON object for FILE as `d` and its
 # findings as `got`, (kind, function, offset in it, addresses) each, to the

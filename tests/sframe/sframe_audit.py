@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """dwcheck's SFrame audit, judged from its JSON lines (tests/sframe/run.sh, part 5).
 
-  sframe_audit.py corpus WITH.jsonl WITHOUT.jsonl TABLES.jsonl
+  sframe_audit.py corpus [--every-row] WITH.jsonl WITHOUT.jsonl TABLES.jsonl
       WITH: dwcheck --format=json over files built with --gsframe; WITHOUT:
       over the same files with .sframe removed (same basenames); TABLES:
       dwtable --sframe --format=json over WITH's files.  Fails unless every
       file has its SFrame audited; its other findings are exactly those of
       the file without .sframe; an error of an SFrame kind is only where the
       DWARF audit has the same column wrong in the same function (gas wrote
-      the wrong CFI into both: inherited, not SFrame's own); and every row
+      the wrong CFI into both: inherited, not SFrame's own), or a CFA that
+      binutils' own output shows wrong (gas_r11_row: a CFA kept in r11 at
+      the head of a stack-clash probe loop, written as sp+N); and every row
       of its SFrame tables is checked but those the audit could not check
       at any of their addresses (unreached code, padding, a CFA it cannot
-      decide: at most one such row per address left unchecked).  Prints the
+      decide: at most one such row per address left unchecked; with
+      --every-row, none left unchecked).  Prints the
       figures: files, SFrame FDEs, rows checked of the rows in H, addresses.
   sframe_audit.py expect JSON KIND@ADDR[/COUNT]...
       The findings of the one file in JSON are exactly these (ADDR hex,
@@ -33,7 +36,9 @@
 """
 import json
 import os
+import re
 import struct
+import subprocess
 import sys
 
 SFRAME_KINDS = ("sframe-cfa-mismatch", "sframe-fp-mismatch", "sframe-ra-mismatch", "malformed-sframe",
@@ -59,17 +64,50 @@ INHERITED = {"sframe-cfa-mismatch": (("cfa-mismatch",), "CFA"),
              "sframe-ra-mismatch": (("ra-mismatch",), "ra")}
 
 
+def run(*cmd):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+
+
+def row_at(text, address, cfa_field):
+    """The CFA of the row starting at ADDRESS in readelf's table TEXT (-wF or --sframe)."""
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) > cfa_field and re.fullmatch(r"[0-9a-f]{16}", fields[0]) and int(fields[0], 16) == address:
+            return fields[cfa_field]
+    return None
+
+
+def gas_r11_row(path, address, start):
+    """None when binutils alone shows the SFrame CFA at ADDRESS of PATH wrong
+    as gas 2.40 writes a CFA kept in r11: readelf -wF's row there is r11+N,
+    readelf --sframe's is sp+N, and the instruction just before ADDRESS is
+    `lea -X(%rsp),%r11` (X > 0), disassembled from the function's START: on
+    the path from it r11 = rsp - X, so sp+N is the CFA plus X.  Else what
+    does not hold."""
+    dwarf = row_at(run("readelf", "-wF", path), address, 1)
+    sframe = row_at(run("readelf", "--sframe", path), address, 1)
+    if not dwarf or not sframe or not dwarf.startswith("r11+") or sframe != "sp+" + dwarf[4:]:
+        return "readelf: .eh_frame's CFA %s, SFrame's %s at 0x%x" % (dwarf, sframe, address)
+    dis = run("objdump", "-d", "--no-show-raw-insn", "--start-address=0x%x" % start,
+              "--stop-address=0x%x" % (address + 1), path)
+    insns = [l.strip() for l in dis.splitlines() if re.match(r"\s+[0-9a-f]+:\t", l)]
+    if len(insns) < 2 or int(insns[-1].split(":")[0], 16) != address or \
+       not re.search(r"\tlea\s+-0x[0-9a-f]+\(%rsp\),%r11$", insns[-2]):
+        return "objdump: no lea -X(%%rsp),%%r11 just before 0x%x: %s" % (address, insns[-2:])
+    return None
+
+
 def inherited(f, findings):
     kinds, column = INHERITED.get(f["kind"], ((), ""))
     return any(d["kind"] in kinds and d["function_start"] == f["function_start"] and
                d["message"].startswith(column) for d in findings)
 
 
-def corpus(with_path, without_path, tables_path):
+def corpus(with_path, without_path, tables_path, every_row=False):
     with_, without, tables = lines(with_path), lines(without_path), lines(tables_path)
     bad = []
     t = dict(files=0, fdes=0, rows=0, rows_checked=0, addresses=0, unchecked=0, dwarf_unchecked=0, missing=0,
-             warnings=0, inherited=0)
+             warnings=0, inherited=0, r11=0)
     reasons = {}
     for name, w in sorted(with_.items()):
         o = without.get(name)
@@ -83,12 +121,16 @@ def corpus(with_path, without_path, tables_path):
         mine = [f for f in w["findings"] if f["kind"] in SFRAME_KINDS]
         errors = [f for f in mine if f["severity"] == "error"]
         own = [f for f in errors if not inherited(f, w["findings"])]
+        shown = [f for f in own if f["kind"] == "sframe-cfa-mismatch" and not gas_r11_row(w["file"], f["address"], f["function_start"])]
+        own = [f for f in own if f not in shown]
         if own:
-            bad.append("%s: %s at 0x%x: %s" % (name, own[0]["kind"], own[0]["address"], own[0]["message"]))
-        t["inherited"] += len(errors) - len(own)
+            why = gas_r11_row(w["file"], own[0]["address"], own[0]["function_start"])
+            bad.append("%s: %s at 0x%x: %s (%s)" % (name, own[0]["kind"], own[0]["address"], own[0]["message"], why))
+        t["inherited"] += len(errors) - len(own) - len(shown)
+        t["r11"] += len(shown)
         rows = sum(len(e["rows"]) for s in tables[name]["sections"] for e in s["entries"])
-        if rows - sf["rows_checked"] > sf["unchecked"]:
-            bad.append("%s: %d SFrame rows checked of %d, though only %d addresses were left unchecked" %
+        if rows - sf["rows_checked"] > sf["unchecked"] or (every_row and sf["rows_checked"] != rows):
+            bad.append("%s: %d SFrame rows checked of %d (%d addresses left unchecked)" %
                        (name, sf["rows_checked"], rows, sf["unchecked"]))
         others = sorted(finding_key(f) for f in w["findings"] if f["kind"] not in SFRAME_KINDS)
         if others != sorted(finding_key(f) for f in o["findings"]):
@@ -109,10 +151,10 @@ def corpus(with_path, without_path, tables_path):
     for b in bad[:5]:
         print(b)
     print("%d files: SFrame FDEs %d, rows checked %d of %d, addresses checked %d, unchecked %d (DWARF: %d); "
-          "errors of an SFrame kind: %d, all DWARF's own repeated; %d sframe-eh-frame-differ warnings; "
-          "%d sframe-missing-fde notes" %
+          "errors of an SFrame kind: %d DWARF's own repeated, %d CFAs in r11 written as sp+N (each shown wrong "
+          "by readelf and objdump); %d sframe-eh-frame-differ warnings; %d sframe-missing-fde notes" %
           (t["files"], t["fdes"], t["rows_checked"], t["rows"], t["addresses"], t["unchecked"],
-           t["dwarf_unchecked"], t["inherited"], t["warnings"], t["missing"]))
+           t["dwarf_unchecked"], t["inherited"], t["r11"], t["warnings"], t["missing"]))
     for why, n in sorted(reasons.items(), key=lambda x: -x[1]):
         print("  %4d  %s" % (n, why))
     return 1 if bad or not t["files"] else 0
@@ -221,7 +263,8 @@ def drap_v3(pc, out, fp_offset=0):
 
 def main(argv):
     if argv[1] == "corpus":
-        return corpus(argv[2], argv[3], argv[4])
+        every = argv[2] == "--every-row"
+        return corpus(*argv[2 + every:5 + every], every_row=every)
     if argv[1] == "expect":
         return expect(argv[2], argv[3:])
     if argv[1] == "mutants":
