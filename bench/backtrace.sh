@@ -5,7 +5,10 @@
 # calling library, against libunwind's unw_backtrace on the same stacks
 # (bench/backtrace_preload.c).  Prints ns per call, the ratio, and the
 # medians for shallow stacks (the programs' own, 8 frames) and deep ones
-# (large_frames' recursion, about 40 frames).
+# (large_frames' recursion, about 40 frames).  Then the shape the in-process
+# bar names, which no corpus program calls out of: a deep recursion of small
+# functions built -O2 -fomit-frame-pointer (bench/deep_recursion.c), per
+# frame against unw_backtrace and unw_step.
 set -u
 build=${1:?usage: backtrace.sh BUILD}
 dwcompile=$build/bin/dwcompile
@@ -48,3 +51,20 @@ awk '{ if ($1 < 16) { s[ns++] = $3 / $2 } else { d[nd++] = $3 / $2 }; bad += $4 
         return n ? a[int(n / 2)] : 0 }
     END { printf "  median unw_backtrace / dwu_backtrace: shallow stacks %.2f (%d programs), deep stacks %.2f (%d); %d stacks differ\n",
           med(s, ns), ns, med(d, nd), nd, bad }' "$results"
+
+# A deep recursion of small functions, -O2 -fomit-frame-pointer.
+deep=$work/deep_recursion
+cc -O2 -fomit-frame-pointer -I. -o "$deep" bench/deep_recursion.c -L"$lib" -ldwunwind -lunwind \
+    -Wl,-rpath,"$lib" || exit 1
+"$dwcompile" -q -o "$deep.eh_elf.so" "$deep" || exit 1
+# deep_recursion: F frames, dwu_backtrace D ns, unw_backtrace U ns, unw_step S ns, M mismatches
+line=$(DWUNWIND_PATH=$work/shared "$deep")
+read -r frames dwu unw step mism < <(sed -E 's/.*: ([0-9]+) frames, dwu_backtrace ([0-9.]+) ns, unw_backtrace ([0-9.]+) ns, unw_step ([0-9.]+) ns, ([0-9]+) mismatches/\1 \2 \3 \4 \5/' <<< "$line")
+if [ -n "${mism:-}" ]; then
+    awk -v f="$frames" -v d="$dwu" -v u="$unw" -v s="$step" -v m="$mism" 'BEGIN {
+        printf "  deep recursion of small functions (bench/deep_recursion.c, -O2 -fomit-frame-pointer, %d frames), median ns per frame:\n", f
+        printf "    dwu_backtrace %.2f, unw_backtrace %.2f (dwu/unw %.2f), unw_step %.1f (unw_step/dwu %.0fx)%s\n",
+               d, u, d / u, s, s / d, (m > 0 ? "; " m " stacks differ" : "") }'
+else
+    echo "  deep recursion: no figures ($line)"
+fi

@@ -219,8 +219,8 @@ typedef int (*dwu_eh_elf_step_fn)(uint64_t pc, const struct dwu_regs *in, struct
  * of what an IP-only walk applies, or 0 when it cannot (or no row covers
  * PC): CFA = rsp or rbp + a 16-bit offset, the return address at CFA +
  * offset, rbp unchanged or at CFA + offset.  The data the trace entry
- * below is generated from, exported for tools and tests; the runtime walks
- * with the trace entry. */
+ * below is generated from; dwu_backtrace keeps and applies them (an eh_elf
+ * without this entry is walked with the trace entry alone). */
 #define DWU_EH_ELF_FRAME "dwu_eh_elf_frame"
 typedef uint64_t (*dwu_eh_elf_frame_fn)(uint64_t pc);
 #define DWU_FRAME_SIMPLE 1u           /* the walk may apply it */

@@ -29,6 +29,7 @@ struct loaded_eh_elf {
     uint64_t bias;                   /* its load bias */
     dwu_eh_elf_step_fn step;
     dwu_eh_elf_trace_fn trace;
+    dwu_eh_elf_frame_fn frame;
 };
 static struct loaded_eh_elf *loaded;
 static size_t nloaded, caploaded;
@@ -51,7 +52,7 @@ static const struct loaded_eh_elf *loaded_from(const struct stat *st)
 }
 
 static void remember_eh_elf(const struct stat *st, const struct dwu_identity *id, uint64_t bias,
-                            dwu_eh_elf_step_fn step, dwu_eh_elf_trace_fn trace)
+                            dwu_eh_elf_step_fn step, dwu_eh_elf_trace_fn trace, dwu_eh_elf_frame_fn frame)
 {
     if (nloaded == caploaded) {
         size_t cap = caploaded ? caploaded * 2 : 16;
@@ -61,7 +62,7 @@ static void remember_eh_elf(const struct stat *st, const struct dwu_identity *id
         loaded = n;
         caploaded = cap;
     }
-    loaded[nloaded++] = (struct loaded_eh_elf){st->st_dev, st->st_ino, *id, bias, step, trace};
+    loaded[nloaded++] = (struct loaded_eh_elf){st->st_dev, st->st_ino, *id, bias, step, trace, frame};
 }
 
 static int same_identity(const struct dwu_identity *a, const struct dwu_identity *b)
@@ -130,7 +131,7 @@ static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identit
     int fresh = lm->l_name && strcmp(lm->l_name, name) == 0;
     const unsigned *abi = dlsym(h, DWU_EH_ELF_VERSION);
     const uint8_t *identity = dlsym(h, DWU_EH_ELF_IDENTITY);
-    void *step = dlsym(h, DWU_EH_ELF_STEP), *trace = dlsym(h, DWU_EH_ELF_TRACE);
+    void *step = dlsym(h, DWU_EH_ELF_STEP), *trace = dlsym(h, DWU_EH_ELF_TRACE), *frame = dlsym(h, DWU_EH_ELF_FRAME);
     if (!abi || *abi != DWU_EH_ELF_ABI || !step || !trace || !identity ||
         !dwu_identity_equal(id, identity)) {
         dlclose(h);
@@ -142,9 +143,12 @@ static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identit
         close(fd);
     dwu_eh_elf_step_fn fn;
     dwu_eh_elf_trace_fn trace_fn;
+    dwu_eh_elf_frame_fn frame_fn = NULL;   /* optional: the walk then calls the trace entry */
     memcpy(&fn, &step, sizeof fn);
     memcpy(&trace_fn, &trace, sizeof trace_fn);
-    remember_eh_elf(&checked, id, lm->l_addr, fn, trace_fn);
+    if (frame)
+        memcpy(&frame_fn, &frame, sizeof frame_fn);
+    remember_eh_elf(&checked, id, lm->l_addr, fn, trace_fn, frame_fn);
     return fn;
 }
 
@@ -186,12 +190,16 @@ dwu_eh_elf_step_fn dwu_find_eh_elf(const char *object, const struct dwu_identity
     return fn;
 }
 
-dwu_eh_elf_trace_fn dwu_eh_elf_trace_of(dwu_eh_elf_step_fn step)
+void dwu_eh_elf_entries_of(dwu_eh_elf_step_fn step, dwu_eh_elf_trace_fn *trace, dwu_eh_elf_frame_fn *frame)
 {
+    *trace = NULL;
+    *frame = NULL;
     for (size_t i = 0; step && i < nloaded; i++)
-        if (loaded[i].step == step)
-            return loaded[i].trace;
-    return NULL;
+        if (loaded[i].step == step) {
+            *trace = loaded[i].trace;
+            *frame = loaded[i].frame;
+            return;
+        }
 }
 
 int dwu_identity_name(const struct dwu_identity *id, char *buf, size_t size)

@@ -30,9 +30,10 @@ void dwu_eh_elf_unlock(void);
  * executable), or NULL.  CACHE_DIR may be NULL.  Under the lock. */
 dwu_eh_elf_step_fn dwu_find_eh_elf(const char *object, const struct dwu_identity *id, const char *cache_dir);
 
-/* The trace entry point (dwu_eh_elf_trace) of the loaded eh_elf whose
- * step is STEP, or NULL.  Under the lock. */
-dwu_eh_elf_trace_fn dwu_eh_elf_trace_of(dwu_eh_elf_step_fn step);
+/* The trace (dwu_eh_elf_trace) and descriptor (dwu_eh_elf_frame, which an
+ * eh_elf may lack) entry points of the loaded eh_elf whose step is STEP, or
+ * NULL.  Under the lock. */
+void dwu_eh_elf_entries_of(dwu_eh_elf_step_fn step, dwu_eh_elf_trace_fn *trace, dwu_eh_elf_frame_fn *frame);
 
 /* Whether BIAS is the load bias of an eh_elf this runtime loaded (not an
  * object to unwind).  Under the lock. */

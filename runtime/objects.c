@@ -181,7 +181,7 @@ static struct registry *rebuild(void)
         objs[i] = c.items[i].o;
         if (eh_elfs_wanted) {
             objs[i].step = dwu_find_eh_elf(c.items[i].path, &c.items[i].id, NULL);
-            objs[i].trace = dwu_eh_elf_trace_of(objs[i].step);
+            dwu_eh_elf_entries_of(objs[i].step, &objs[i].trace, &objs[i].frame);
         }
     }
     free(c.items);

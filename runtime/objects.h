@@ -20,6 +20,7 @@ struct dwu_object {
     uint64_t bias;                   /* run-time address minus the object's own */
     dwu_eh_elf_step_fn step;         /* the eh_elf, or NULL */
     dwu_eh_elf_trace_fn trace;       /* its simple rows applied to rip, rsp, rbp (dwu_backtrace), or NULL */
+    dwu_eh_elf_frame_fn frame;       /* its rows' descriptors (dwu_backtrace's row cache), or NULL */
     /* For the DWARF fallback: where the table is in this process's memory
      * (the loaded object; or, for an address space, its file mapped). */
     const uint8_t *eh_frame_hdr;     /* or NULL */

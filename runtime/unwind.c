@@ -63,7 +63,40 @@ int dwu_unwind(struct dwu_regs *regs, const struct dwu_memory *mem, uint64_t *ip
  * -1, and the full walk starts again from the top; the two stop at the
  * same frames (an IP without an object or row, a stack pointer that does
  * not grow, an undefined or zero return address).
+ *
+ * The rows of the return addresses met last are kept per thread, as their
+ * eh_elf's descriptors (dwu_eh_elf_frame, DWU_FRAME_*): the frames of a
+ * backtrace are mostly those of the one before, and a recursion's are one
+ * return address again and again.  A hit applies the descriptor without
+ * looking up the object or calling into the eh_elf.
  */
+#define ROW_CACHE_SIZE 128   /* a power of two */
+struct row_cache {
+    const void *version;     /* the objects' (dwu_objects_version) the rows are of */
+    struct {
+        uint64_t pc, frame;  /* FRAME has DWU_FRAME_SIMPLE set; 0 in an empty slot */
+    } slot[ROW_CACHE_SIZE];
+};
+/* Dynamic TLS (2 KiB): found once per backtrace. */
+static __thread struct row_cache row_cache;
+
+static inline size_t row_slot(uint64_t pc)
+{
+    return (size_t)(pc ^ (pc >> 11)) & (ROW_CACHE_SIZE - 1);
+}
+
+/* PC's descriptor from its object O's eh_elf (0 when it has none, or the
+ * row is not simple), kept in ROWS. */
+static inline uint64_t row_of(struct row_cache *rows, const struct dwu_object *o, uint64_t pc)
+{
+    uint64_t d = o->frame ? o->frame(pc - o->bias) : 0;
+    if (d & DWU_FRAME_SIMPLE) {
+        rows->slot[row_slot(pc)].pc = pc;
+        rows->slot[row_slot(pc)].frame = d;
+    }
+    return d;
+}
+
 /* The objects of the thread's last backtrace, while they are still the
  * registry's: a backtrace usually passes through the same few objects as
  * the one before.  Initial-exec TLS: an %fs-relative load. */
@@ -72,7 +105,8 @@ static __thread __attribute__((tls_model("initial-exec"))) struct {
     struct object_cache objects;
 } last_trace;
 
-static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, struct object_cache *objects)
+static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, struct object_cache *objects,
+                             struct row_cache *rows)
 {
     uint64_t rip = regs->r[DWU_RIP], rsp = regs->r[DWU_RSP], rbp = regs->r[DWU_RBP];
     uint64_t exact = regs->flags & DWU_FLAG_EXACT_IP;
@@ -80,18 +114,51 @@ static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, s
     if ((regs->valid & need) != need)
         return -1;
     int n = 0;
+    /* The row of the frame before: in a recursion, or a chain of like
+     * frames, the next one's too.  A branch on whether it is lets the
+     * processor predict it and start the step with its offsets, already in
+     * a register, before the lookup has loaded the row (the lookup waits on
+     * the return address the step before loaded).  NOT_A_ROW (not
+     * simple) is never equal to a slot's. */
+    const uint64_t not_a_row = DWU_FRAME_CFA_RBP;
+    uint64_t d = not_a_row;
     while (n < max) {
         ips[n++] = (void *)(uintptr_t)rip;
-        uint64_t pc = exact ? rip : rip - 1;
-        const struct dwu_object *o = cached_object_at(objects, pc);
-        if (!o)
-            return n;   /* DWU_ENOINFO: where the full walk stops too */
-        uint64_t sp = rsp;
-        int rc = o->trace ? o->trace(pc - o->bias, &rip, &rsp, &rbp) : 0;
-        if (rc == 0)
-            return -1;
-        if (rc == 2)
+        uint64_t pc = exact ? rip : rip - 1, sp = rsp;
+        size_t slot = row_slot(pc);
+        uint64_t found = rows->slot[slot].pc == pc ? rows->slot[slot].frame : 0;
+        if (__builtin_expect(found == d, 1)) {
+            __asm__("" : "+r"(d));   /* keep D's register: not to be read again from the slot */
+        } else if (found & DWU_FRAME_SIMPLE) {
+            d = found;
+        } else {
+            const struct dwu_object *o = cached_object_at(objects, pc);
+            if (!o)
+                return n;   /* DWU_ENOINFO: where the full walk stops too */
+            d = row_of(rows, o, pc);
+            if (!(d & DWU_FRAME_SIMPLE)) {
+                /* No descriptor: the eh_elf's trace entry (0: not simple). */
+                uint64_t r[3] = {rip, rsp, rbp};
+                int rc = o->trace ? o->trace(pc - o->bias, &r[0], &r[1], &r[2]) : 0;
+                if (rc == 0)
+                    return -1;
+                if (rc == 2)
+                    return n;
+                rip = r[0];
+                rsp = r[1];
+                rbp = r[2];
+                d = not_a_row;
+                goto stepped;
+            }
+        }
+        if (d & DWU_FRAME_END)
             return n;
+        uint64_t cfa = ((d & DWU_FRAME_CFA_RBP) ? rbp : rsp) + (uint64_t)DWU_FRAME_CFA_OFFSET(d);
+        memcpy(&rip, (const void *)(uintptr_t)(cfa + (uint64_t)DWU_FRAME_RA_OFFSET(d)), 8);
+        if (d & DWU_FRAME_RBP_SAVED)
+            memcpy(&rbp, (const void *)(uintptr_t)(cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d)), 8);
+        rsp = cfa;
+    stepped:
         if (rsp <= sp)
             return n;   /* DWU_ELOOP */
         exact = 0;
@@ -104,9 +171,18 @@ static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, s
 static int trace(void **ips, int max, const struct dwu_regs *regs)
 {
     struct object_cache objects = {{NULL, NULL}};
-    if (last_trace.version == dwu_objects_version())
+    struct row_cache *rows = &row_cache;
+    /* One __tls_get_addr: the compiler would otherwise find the address
+     * again at each frame. */
+    __asm__("" : "+r"(rows));
+    const void *version = dwu_objects_version();
+    if (last_trace.version == version)
         objects = last_trace.objects;
-    int n = trace_walk(ips, max, regs, &objects);
+    if (rows->version != version) {
+        memset(rows->slot, 0, sizeof rows->slot);
+        rows->version = version;
+    }
+    int n = trace_walk(ips, max, regs, &objects, rows);
     /* Read again: the walk may have found the objects again (a miss after a
      * dlopen), and the objects it kept are then the new set's. */
     last_trace.version = dwu_objects_version();

@@ -10,8 +10,9 @@ output that the other does not have at that place is unpaired.
 
 For each pair whose perf stack reaches `main` (a frame whose symbol is
 main, and not ending in the `ffffffffffffffff [unknown]` frame that perf
-prints where its walk failed: such a walk may have skipped frames before
-it failed), the two stacks must be the same (dso, address) pairs in the same
+prints where its walk failed, nor passing through an address in no
+mapping, `[unknown] ([unknown])`: such a walk may have skipped frames
+before it failed), the two stacks must be the same (dso, address) pairs in the same
 order; where perf's list is a proper prefix of dwperf's (perf stopped
 between main and the outermost frame, where dwperf goes on: perf does not
 read the last word of the stack copy), the pair is counted apart, and as
@@ -138,8 +139,12 @@ def without_end_marker(frames):
 
 
 def perf_failed(frames):
-    """Whether perf's FRAMES end in the marker of a failed unwinding."""
-    return bool(frames) and frames[-1] == ("[unknown]", "ffffffffffffffff")
+    """Whether perf's FRAMES end in the marker of a failed unwinding, or
+    pass through a return address in no mapping (`ADDR [unknown]
+    ([unknown])`): a word read where no return address was, after a step
+    that may have skipped frames."""
+    return bool(frames) and (frames[-1] == ("[unknown]", "ffffffffffffffff") or
+                             any(f[0] == "[unknown]" for f in frames))
 
 
 def show_difference(p, d, user_only, out):
@@ -294,6 +299,10 @@ def self_test():
     skipped = SAMPLE_A.replace("(/bin/prog)\n\t            23a9", "(/bin/prog)\n\t 4000 caller+0x1 (/bin/prog)\n\t            23a9")
     ok_, c = compare(failed, skipped, out=Null())
     check("a perf walk that failed after main is not a stack reaching main",
+          ok_ and c["main"] == 1 and c["early_differing"] == 1)
+    garbage = SAMPLE_A.replace("23a9 main+0x79 (/bin/prog)\n", "23a9 main+0x79 (/bin/prog)\n\t 202020202020201 [unknown] ([unknown])\n")
+    ok_, c = compare(garbage, skipped, out=Null())
+    check("a perf walk through an address in no mapping after main is not a stack reaching main",
           ok_ and c["main"] == 1 and c["early_differing"] == 1)
     dropped = SAMPLE_A.replace("prog 100 10.000501", "prog 100 10.000502")
     ok_, c = compare(SAMPLE_A, dropped, out=Null())
