@@ -142,7 +142,7 @@ compile_SRCS := \
 	compile/eh_elf_gen.c \
 	compile/cc_build.c
 profile_SRCS := \
-	profile/perf_data.c profile/perf_meta.c profile/perf_records.c \
+	profile/perf_data.c profile/perf_order.c profile/perf_meta.c profile/perf_records.c \
 	profile/demangle.c \
 	profile/symbol_sources.c \
 	profile/symbol_tree.c \
@@ -492,7 +492,7 @@ build-fuzz/fuzz_eh_frame_parse: fuzz/fuzz_eh_frame_parse.c semantics/eh_frame_pa
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< semantics/eh_frame_parse.c -o $@
 # The perf.data reader's and the SFrame reader's targets link those readers alone too.
-PERF_READER_SRCS := profile/perf_data.c profile/perf_meta.c profile/perf_records.c
+PERF_READER_SRCS := profile/perf_data.c profile/perf_order.c profile/perf_meta.c profile/perf_records.c
 build-fuzz/fuzz_perf_data: fuzz/fuzz_perf_data.c $(PERF_READER_SRCS) $(wildcard profile/perf_*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(PERF_READER_SRCS) -o $@

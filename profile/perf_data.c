@@ -30,16 +30,11 @@
 #include <unistd.h>
 
 #include "profile/perf_meta.h"
+#include "profile/perf_order.h"
 #include "profile/perf_records.h"
 
 /* A record read: its bytes, and the copy that holds them when they do not
  * point into the input (read from a stream, or misaligned in memory). */
-struct record {
-    const uint8_t *rec;
-    size_t len;
-    uint8_t *owned;
-    uint64_t time, seq;            /* in the queue */
-};
 
 struct perf_data {
     /* the input: DATA[POS, END) when in memory (MAPPED: munmap SIZE bytes;
@@ -52,15 +47,14 @@ struct perf_data {
     int close_fd;                  /* the file opened here, or -1 */
     uint64_t stream_offset;        /* bytes read from FD */
     int done;                      /* the input is consumed, or broken (ERROR) */
-    struct record pending;         /* read ahead by the opening in pipe mode */
+    struct perf_record pending;         /* read ahead by the opening in pipe mode */
     int has_pending;
 
     struct perf_meta meta;
 
-    /* the ordered-events queue: a heap by (time, seq) */
-    struct record *queue;
-    size_t n_queued, cap_queued;
-    uint64_t seq, max_time, next_flush, release_limit;
+    /* the ordered-events queue, and perf's rounds */
+    struct perf_order queue;
+    uint64_t max_time, next_flush, release_limit;
     int releasing;
 
     uint8_t *current;              /* the copy holding the record returned last */
@@ -111,7 +105,7 @@ static ssize_t read_full(int fd, uint8_t *buf, size_t n)
     return (ssize_t)got;
 }
 
-static int read_stream_record(struct perf_data *pd, struct record *r)
+static int read_stream_record(struct perf_data *pd, struct perf_record *r)
 {
     uint8_t header[PERF_HEADER_SIZE];
     ssize_t got = read_full(pd->fd, header, sizeof header);
@@ -137,11 +131,11 @@ static int read_stream_record(struct perf_data *pd, struct record *r)
                       size, pd->stream_offset);
     }
     pd->stream_offset += size;
-    *r = (struct record){.rec = buf, .len = size, .owned = buf};
+    *r = (struct perf_record){.rec = buf, .len = size, .owned = buf};
     return 1;
 }
 
-static int read_memory_record(struct perf_data *pd, struct record *r)
+static int read_memory_record(struct perf_data *pd, struct perf_record *r)
 {
     size_t left = pd->end - pd->pos;
     if (!left)
@@ -157,7 +151,7 @@ static int read_memory_record(struct perf_data *pd, struct record *r)
     if (size > left)
         return broken(pd, "the record of %zu bytes at offset %#zx runs past the end of the "
                       "data (%zu bytes left)", size, pd->pos, left);
-    *r = (struct record){.rec = p, .len = size};
+    *r = (struct perf_record){.rec = p, .len = size};
     if ((uintptr_t)p % 8) { /* pipe-mode records need not be 8-aligned: a callchain must be */
         if (!(r->owned = malloc(size)))
             return broken(pd, "out of memory for a record of %zu bytes", size);
@@ -168,7 +162,7 @@ static int read_memory_record(struct perf_data *pd, struct record *r)
 }
 
 /* The next record of the input: 1, 0 at its end, -1 when broken (ERROR). */
-static int read_record(struct perf_data *pd, struct record *r)
+static int read_record(struct perf_data *pd, struct perf_record *r)
 {
     if (pd->has_pending) {
         pd->has_pending = 0;
@@ -210,62 +204,21 @@ static int skip_payload(struct perf_data *pd, uint64_t n)
 
 /* ---- the ordered-events queue ------------------------------------------------------- */
 
-static int before(const struct record *a, const struct record *b)
+static int queue_push(struct perf_data *pd, struct perf_record *r, uint64_t time)
 {
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-static void swap_records(struct record *a, struct record *b)
-{
-    struct record t = *a;
-    *a = *b;
-    *b = t;
-}
-
-static int queue_push(struct perf_data *pd, struct record *r, uint64_t time)
-{
-    if (pd->n_queued == pd->cap_queued) {
-        size_t cap = pd->cap_queued ? 2 * pd->cap_queued : 256;
-        struct record *q = realloc(pd->queue, cap * sizeof *q);
-        if (!q)
-            return broken(pd, "out of memory for %zu queued records", cap);
-        pd->queue = q;
-        pd->cap_queued = cap;
-    }
+    if (perf_order_push(&pd->queue, r, time) != 0)
+        return broken(pd, "out of memory for %zu queued records", perf_order_waiting(&pd->queue) + 1);
     /* perf's max_timestamp: set when a record goes to the queue's tail */
-    if (!pd->n_queued || time >= pd->max_time)
+    if (perf_order_waiting(&pd->queue) == 1 || time >= pd->max_time)
         pd->max_time = time;
-    r->time = time;
-    r->seq = pd->seq++;
-    size_t i = pd->n_queued++;
-    pd->queue[i] = *r;
-    for (; i && before(&pd->queue[i], &pd->queue[(i - 1) / 2]); i = (i - 1) / 2)
-        swap_records(&pd->queue[i], &pd->queue[(i - 1) / 2]);
     return 0;
-}
-
-static void queue_pop(struct perf_data *pd, struct record *out)
-{
-    *out = pd->queue[0];
-    pd->queue[0] = pd->queue[--pd->n_queued];
-    for (size_t i = 0;;) {
-        size_t l = 2 * i + 1, r = l + 1, min = i;
-        if (l < pd->n_queued && before(&pd->queue[l], &pd->queue[min]))
-            min = l;
-        if (r < pd->n_queued && before(&pd->queue[r], &pd->queue[min]))
-            min = r;
-        if (min == i)
-            break;
-        swap_records(&pd->queue[i], &pd->queue[min]);
-        i = min;
-    }
 }
 
 /* FINISHED_ROUND: perf flushes nothing, and keeps NEXT_FLUSH, when the
  * queue is empty. */
 static void finished_round(struct perf_data *pd)
 {
-    if (!pd->n_queued)
+    if (!perf_order_waiting(&pd->queue))
         return;
     pd->release_limit = pd->next_flush;
     pd->releasing = 1;
@@ -274,7 +227,7 @@ static void finished_round(struct perf_data *pd)
 
 /* ---- records perf adds -------------------------------------------------------------- */
 
-static int user_record(struct perf_data *pd, const struct record *r, char *why)
+static int user_record(struct perf_data *pd, const struct perf_record *r, char *why)
 {
     struct perf_meta *m = &pd->meta;
     switch (record_type(r->rec)) {
@@ -306,7 +259,7 @@ static int user_record(struct perf_data *pd, const struct record *r, char *why)
     }
 }
 
-static void process_user_record(struct perf_data *pd, const struct record *r)
+static void process_user_record(struct perf_data *pd, const struct perf_record *r)
 {
     char why[PERF_WHY_LEN] = "";
     uint64_t at = input_offset(pd) - r->len;
@@ -321,22 +274,24 @@ static void process_user_record(struct perf_data *pd, const struct record *r)
 
 /* The next kernel record in perf's order: 1, 0 at the end, -1 when the
  * input broke (after what was queued before the break). */
-static int next_in_order(struct perf_data *pd, struct record *out)
+static int next_in_order(struct perf_data *pd, struct perf_record *out)
 {
     for (;;) {
+        if (perf_order_next(&pd->queue, out))
+            return 1;
         if (pd->releasing) {
-            if (pd->n_queued && pd->queue[0].time <= pd->release_limit) {
-                queue_pop(pd, out);
-                return 1;
-            }
             pd->releasing = 0;
+            if (perf_order_release(&pd->queue, pd->release_limit) != 0)
+                return broken(pd, "out of memory for %zu queued records", perf_order_waiting(&pd->queue));
+            continue;
         }
-        struct record r;
+        struct perf_record r;
         int got = read_record(pd, &r);
         if (got <= 0) {
-            if (pd->n_queued) {
-                queue_pop(pd, out);
-                return 1;
+            if (perf_order_waiting(&pd->queue)) {
+                if (perf_order_release(&pd->queue, UINT64_MAX) != 0)
+                    return broken(pd, "out of memory for %zu queued records", perf_order_waiting(&pd->queue));
+                continue;
             }
             return got;
         }
@@ -364,7 +319,7 @@ int perf_data_next(struct perf_data *pd, struct perf_event *ev)
     free(pd->current);
     pd->current = NULL;
     for (;;) {
-        struct record r;
+        struct perf_record r;
         int got = next_in_order(pd, &r);
         if (got <= 0)
             return got;
@@ -492,7 +447,7 @@ static int read_file_header(struct perf_data *pd, char *err, size_t errlen)
  * the recording (attributes, features): read them now, keep that record. */
 static void read_pipe_prologue(struct perf_data *pd)
 {
-    struct record r;
+    struct perf_record r;
     while (!pd->done && read_record(pd, &r) > 0) {
         if (record_type(r.rec) < REC_USER_TYPE_START) {
             pd->pending = r;
@@ -643,9 +598,7 @@ void perf_data_close(struct perf_data *pd)
 {
     if (!pd)
         return;
-    for (size_t i = 0; i < pd->n_queued; i++)
-        free(pd->queue[i].owned);
-    free(pd->queue);
+    perf_order_free(&pd->queue);
     if (pd->has_pending)
         free(pd->pending.owned);
     free(pd->current);

@@ -222,19 +222,31 @@ static int event_desc(struct perf_meta *m, const uint8_t *p, size_t size, char *
     return 0;
 }
 
-static int compare_build_ids(const struct perf_meta_build_id *e, const char *filename, int32_t pid)
+/* FNV-1a: paths share long prefixes, which a search by name would compare
+ * again and again (one lookup per mapping of every process). */
+static uint64_t filename_hash(const char *s)
 {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+    return h;
+}
+
+static int compare_build_ids(const struct perf_meta_build_id *e, uint64_t hash, const char *filename, int32_t pid)
+{
+    if (e->hash != hash)
+        return e->hash < hash ? -1 : 1;
     int c = strcmp(e->filename, filename);
     return c ? c : (e->pid > pid) - (e->pid < pid);
 }
 
-/* The first entry not below (FILENAME, PID). */
-static size_t build_id_lower_bound(const struct perf_meta *m, const char *filename, int32_t pid)
+/* The first entry not below (HASH, FILENAME, PID). */
+static size_t build_id_lower_bound(const struct perf_meta *m, uint64_t hash, const char *filename, int32_t pid)
 {
     size_t lo = 0, hi = m->n_build_ids;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (compare_build_ids(&m->build_ids[mid], filename, pid) < 0)
+        if (compare_build_ids(&m->build_ids[mid], hash, filename, pid) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -262,8 +274,9 @@ static size_t add_build_id_event(struct perf_meta *m, const uint8_t *p, size_t s
                  filename, e.len);
         return 0;
     }
-    size_t at = build_id_lower_bound(m, filename, e.pid);
-    if (at < m->n_build_ids && !compare_build_ids(&m->build_ids[at], filename, e.pid)) {
+    e.hash = filename_hash(filename);
+    size_t at = build_id_lower_bound(m, e.hash, filename, e.pid);
+    if (at < m->n_build_ids && !compare_build_ids(&m->build_ids[at], e.hash, filename, e.pid)) {
         memcpy(m->build_ids[at].id, e.id, sizeof e.id);
         m->build_ids[at].len = e.len;
         return len;
@@ -287,9 +300,11 @@ int perf_meta_build_id_record(struct perf_meta *m, const uint8_t *rec, size_t le
 const struct perf_meta_build_id *perf_meta_build_id(const struct perf_meta *m, uint32_t pid,
                                                     const char *filename)
 {
-    size_t at = build_id_lower_bound(m, filename, INT32_MIN);
+    uint64_t hash = filename_hash(filename);
+    size_t at = build_id_lower_bound(m, hash, filename, INT32_MIN);
     const struct perf_meta_build_id *any = NULL;
-    for (; at < m->n_build_ids && !strcmp(m->build_ids[at].filename, filename); at++) {
+    for (; at < m->n_build_ids && m->build_ids[at].hash == hash && !strcmp(m->build_ids[at].filename, filename);
+         at++) {
         if (m->build_ids[at].pid == (int32_t)pid)
             return &m->build_ids[at];
         if (m->build_ids[at].pid == -1)

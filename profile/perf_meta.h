@@ -37,6 +37,7 @@ struct perf_meta_name {
 
 struct perf_meta_build_id {
     char *filename;
+    uint64_t hash;                 /* of FILENAME: the table is sorted by (hash, filename, pid) */
     int32_t pid;                   /* -1: any process */
     uint8_t len;
     uint8_t id[20];

@@ -139,6 +139,20 @@ static void name_frame(struct script_output *o, struct dwu_space *space, const s
         name->symbol = NULL;
 }
 
+/* V in hexadecimal, right-aligned in WIDTH columns (as "%*" PRIx64). */
+static void put_hex(FILE *out, uint64_t v, int width)
+{
+    char digits[16];
+    int n = 0;
+    do {
+        digits[15 - n++] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    for (; width > n; width--)
+        putc_unlocked(' ', out);
+    fwrite_unlocked(digits + 16 - n, 1, (size_t)n, out);
+}
+
 static void print_script(struct script_output *o, const struct perf_sample *s, const char *comm,
                          struct dwu_space *space, const struct sample_frame *frames, int n)
 {
@@ -147,17 +161,25 @@ static void print_script(struct script_output *o, const struct perf_sample *s, c
         fprintf(o->out, "[%03u] ", s->cpu);
     fprintf(o->out, "%5" PRIu64 ".%06" PRIu64 ": %10" PRIu64 " %s: \n", s->time / 1000000000,
             s->time % 1000000000 / 1000, s->period, s->attr ? s->attr->name : "unknown");
+    /* One line a frame: formatted here, not by printf (most of the output). */
     for (int i = 0; i < n; i++) {
         struct frame_name name;
         name_frame(o, space, &frames[i], &name);
-        fprintf(o->out, "\t%16" PRIx64 " ", name.printed);
-        if (name.symbol)
-            fprintf(o->out, "%s+0x%" PRIx64, name.symbol, name.offset);
-        else
-            fputs("[unknown]", o->out);
-        fprintf(o->out, " (%s)\n", name.dso);
+        putc_unlocked('\t', o->out);
+        put_hex(o->out, name.printed, 16);
+        putc_unlocked(' ', o->out);
+        if (name.symbol) {
+            fputs_unlocked(name.symbol, o->out);
+            fputs_unlocked("+0x", o->out);
+            put_hex(o->out, name.offset, 0);
+        } else {
+            fputs_unlocked("[unknown]", o->out);
+        }
+        fputs_unlocked(" (", o->out);
+        fputs_unlocked(name.dso, o->out);
+        fputs_unlocked(")\n", o->out);
     }
-    fputc('\n', o->out);
+    putc_unlocked('\n', o->out);
 }
 
 static int append(struct script_output *o, size_t *len, const char *text)

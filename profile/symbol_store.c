@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,11 +23,7 @@
 #include "symbols_private.h"
 
 #define MAGIC "DWSYMBL1"
-#define NO_NAME UINT64_MAX
-
-struct stored_range {
-    uint64_t start, symbol_start, name;
-};
+#define NO_NAME STORED_NO_NAME
 
 static int write_all(FILE *f, const void *p, size_t n)
 {
@@ -47,13 +44,16 @@ int symbol_store_write(const struct symbol_table *t, const char *path)
         uint64_t seg[3] = {t->segments[i].vaddr, t->segments[i].memsz, t->segments[i].offset};
         rc = write_all(f, seg, sizeof seg);
     }
-    for (size_t i = 0; i < t->nranges && !rc; i++) {
+    if (t->stored_ranges)
+        rc = rc || write_all(f, t->stored_ranges, t->nranges * sizeof *t->stored_ranges);
+    for (size_t i = 0; i < t->nranges && !t->stored_ranges && !rc; i++) {
         int32_t k = t->ranges[i].symbol;
         struct stored_range r = {t->ranges[i].start, k == NONE ? 0 : t->symbols[k].start,
                                  k == NONE ? NO_NAME : t->symbols[k].name};
         rc = write_all(f, &r, sizeof r);
     }
-    rc |= write_all(f, t->names, t->names_len) | write_all(f, t->source, counts[3]);
+    rc |= write_all(f, t->stored_ranges ? t->stored_names : t->names, t->names_len) |
+          write_all(f, t->source, counts[3]);
     rc |= fclose(f);
     if (rc || rename(tmp, path) != 0) {
         unlink(tmp);
@@ -62,77 +62,75 @@ int symbol_store_write(const struct symbol_table *t, const char *path)
     return 0;
 }
 
-/* The whole of a regular file PATH, at most 1 GiB; NULL otherwise. */
-static uint8_t *read_file(const char *path, size_t *size)
+/* A regular file PATH of at most 1 GiB, mapped read-only; NULL otherwise.
+ * (The cache's files are replaced by a rename, never rewritten in place.) */
+static uint8_t *map_file(const char *path, size_t *size)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
-    uint8_t *buf = NULL;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= (1 << 30) &&
-        (buf = malloc((size_t)st.st_size))) {
+    void *map = MAP_FAILED;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= (1 << 30)) {
         *size = (size_t)st.st_size;
-        if (pread(fd, buf, *size, 0) != (ssize_t)*size) {
-            free(buf);
-            buf = NULL;
-        }
+        map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
     }
     if (fd >= 0)
         close(fd);
-    return buf;
+    return map == MAP_FAILED ? NULL : map;
 }
 
-/* The table in BUF (SIZE bytes), every count checked; NULL if damaged. */
-static struct symbol_table *decode(const uint8_t *buf, size_t size)
+/* The table in MAP (SIZE bytes, mapped), every count, name and the ranges'
+ * order checked, read in place; NULL if damaged (MAP is then the caller's). */
+static struct symbol_table *decode(uint8_t *map, size_t size)
 {
     uint64_t c[4];
-    if (size < 8 + sizeof c || memcmp(buf, MAGIC, 8) != 0)
+    if (size < 8 + sizeof c || memcmp(map, MAGIC, 8) != 0)
         return NULL;
-    memcpy(c, buf + 8, sizeof c);
+    memcpy(c, map + 8, sizeof c);
     const uint64_t limit = 1u << 30;
     if (c[0] > limit / 24 || c[1] > 64 || c[2] > limit || c[3] >= 4096 ||
-        size != 8 + sizeof c + c[1] * 24 + c[0] * 24 + c[2] + c[3] || (c[2] && buf[size - c[3] - 1] != 0))
+        size != 8 + sizeof c + c[1] * 24 + c[0] * 24 + c[2] + c[3] || (c[2] && map[size - c[3] - 1] != 0))
         return NULL;
     struct symbol_table *t = calloc(1, sizeof *t);
-    if (!t || !(t->segments = calloc(c[1] + 1, sizeof *t->segments)) ||
-        !(t->ranges = calloc(c[0] + 1, sizeof *t->ranges)) || !(t->symbols = calloc(c[0] + 1, sizeof *t->symbols)) ||
-        !(t->names = malloc(c[2] + 1))) {
-        symbol_table_free(t);
+    if (!t || !(t->segments = calloc(c[1] + 1, sizeof *t->segments))) {
+        free(t);
         return NULL;
     }
-    const uint8_t *p = buf + 8 + sizeof c;
+    const uint8_t *p = map + 8 + sizeof c;
     for (size_t i = 0; i < c[1]; i++, p += 24) {
         uint64_t seg[3];
         memcpy(seg, p, sizeof seg);
         t->segments[i] = (struct segment){seg[0], seg[1], seg[2]};
     }
     t->nsegments = c[1];
-    for (size_t i = 0; i < c[0]; i++, p += 24) {
-        struct stored_range r;
-        memcpy(&r, p, sizeof r);
-        if ((r.name != NO_NAME && r.name >= c[2]) || (i && r.start <= t->ranges[i - 1].start)) {
-            symbol_table_free(t);
+    /* 8-byte aligned: the header and the segments are 8-byte words. */
+    const struct stored_range *r = (const struct stored_range *)(const void *)p;
+    for (size_t i = 0; i < c[0]; i++) {
+        if ((r[i].name != NO_NAME && r[i].name >= c[2]) || (i && r[i].start <= r[i - 1].start)) {
+            free(t->segments);
+            free(t);
             return NULL;
         }
-        t->symbols[i] = (struct symbol){.start = r.symbol_start, .name = r.name, .parent = NONE};
-        t->ranges[i] = (struct range){r.start, r.name == NO_NAME ? NONE : (int32_t)i};
-        t->in_tree += r.name != NO_NAME;
+        t->in_tree += r[i].name != NO_NAME;
     }
-    t->nranges = t->nsymbols = c[0];
+    t->stored_ranges = r;
+    t->nranges = c[0];
     t->root = NONE;
-    memcpy(t->names, p, c[2]);
-    t->names[c[2]] = 0;
-    t->names_len = t->names_cap = c[2];
-    memcpy(t->source, p + c[2], c[3]);
+    t->stored_names = (const char *)(p + c[0] * 24);
+    t->names_len = c[2];
+    memcpy(t->source, p + c[0] * 24 + c[2], c[3]);
     t->source[c[3]] = 0;
+    t->map = map;
+    t->map_size = size;
     return t;
 }
 
 struct symbol_table *symbol_store_read(const char *path)
 {
     size_t size;
-    uint8_t *buf = read_file(path, &size);
-    struct symbol_table *t = buf ? decode(buf, size) : NULL;
-    free(buf);
+    uint8_t *map = map_file(path, &size);
+    struct symbol_table *t = map ? decode(map, size) : NULL;
+    if (map && !t)
+        munmap(map, size);
     return t;
 }
 

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -405,19 +406,38 @@ uint64_t symbol_table_printed_address(const struct symbol_table *t, uint64_t add
     return t ? perf_address(t, addr) : addr;
 }
 
+/* How many of the N ranges at BASE (STRIDE bytes apart, each starting
+ * with its start address, in increasing order) start at or before AT. */
+static size_t ranges_through(const void *base, size_t n, size_t stride, uint64_t at)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint64_t start;
+        memcpy(&start, (const char *)base + mid * stride, sizeof start);
+        if (start <= at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 int symbol_table_lookup(const struct symbol_table *t, uint64_t addr, const char **name, uint64_t *offset)
 {
     if (!t || !t->nranges)
         return -1;
     uint64_t at = perf_address(t, addr);
-    size_t lo = 0, hi = t->nranges;   /* the last range starting at or before AT */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->ranges[mid].start <= at)
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (t->stored_ranges) {
+        size_t lo = ranges_through(t->stored_ranges, t->nranges, sizeof *t->stored_ranges, at);
+        const struct stored_range *r = lo ? &t->stored_ranges[lo - 1] : NULL;
+        if (!r || r->name == STORED_NO_NAME)
+            return -1;
+        *name = t->stored_names + r->name;
+        *offset = at - r->symbol_start;
+        return 0;
     }
+    size_t lo = ranges_through(t->ranges, t->nranges, sizeof *t->ranges, at);
     if (lo == 0 || t->ranges[lo - 1].symbol == NONE)
         return -1;
     const struct symbol *s = &t->symbols[t->ranges[lo - 1].symbol];
@@ -444,5 +464,7 @@ void symbol_table_free(struct symbol_table *t)
     free(t->names);
     free(t->ranges);
     free(t->segments);
+    if (t->map)
+        munmap(t->map, t->map_size);
     free(t);
 }

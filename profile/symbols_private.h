@@ -29,6 +29,13 @@ struct range {
     int32_t symbol;
 };
 
+/* A range as the cache stores it (symbol_store): its start, its symbol's
+ * start and the name's offset, or STORED_NO_NAME for no symbol. */
+struct stored_range {
+    uint64_t start, symbol_start, name;
+};
+#define STORED_NO_NAME UINT64_MAX
+
 /* A PT_LOAD: own addresses [vaddr, vaddr + memsz) lie at file offset offset + (a - vaddr). */
 struct segment {
     uint64_t vaddr, memsz, offset;
@@ -45,6 +52,13 @@ struct symbol_table {
     size_t nranges;
     struct segment *segments;   /* none: own addresses are perf's (kallsyms) */
     size_t nsegments;
+    /* A table read from the cache is its file mapped, read in place: NRANGES
+     * of STORED_RANGES, their names in STORED_NAMES (NAMES_LEN bytes, the
+     * last a NUL); SYMBOLS, RANGES and NAMES are then empty. */
+    const struct stored_range *stored_ranges;
+    const char *stored_names;
+    void *map;
+    size_t map_size;
     char source[4096];          /* the file the symbols came from, "" if none */
 };
 

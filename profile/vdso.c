@@ -41,7 +41,7 @@ static int own_vdso(const uint8_t **image, size_t *size, struct dwu_identity *id
 
 const char *vdso_image_path(const char *dir, const uint8_t *build_id, size_t len)
 {
-    static char path[PATH_MAX];
+    static char path[PATH_MAX], ready[PATH_MAX];   /* READY: the last path found or written */
     const uint8_t *image;
     size_t size;
     struct dwu_identity id;
@@ -53,9 +53,11 @@ const char *vdso_image_path(const char *dir, const uint8_t *build_id, size_t len
         snprintf(hex + 2 * i, 3, "%02x", id.bytes[i]);
     if (snprintf(path, sizeof path, "%s/vdso-%s.so", dir, hex) >= (int)sizeof path)
         return NULL;
+    if (strcmp(path, ready) == 0)
+        return path;   /* every process of a recording maps it */
     struct stat st;
     if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == size)
-        return path;
+        return strcpy(ready, path);
     char tmp[PATH_MAX + 16];
     snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
     cache_dir_create(dir);
@@ -68,5 +70,5 @@ const char *vdso_image_path(const char *dir, const uint8_t *build_id, size_t len
         unlink(tmp);
         return NULL;
     }
-    return path;
+    return strcpy(ready, path);
 }

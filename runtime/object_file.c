@@ -17,6 +17,8 @@
 
 static pthread_mutex_t files_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct dwu_object_file *open_files;
+static unsigned kept;                     /* files in OPEN_FILES with no reference */
+static unsigned long long releases;       /* a clock for their eviction */
 
 /* [OFF, OFF + LEN) lies inside the file. */
 static int in_file(const struct dwu_object_file *f, uint64_t off, uint64_t len)
@@ -92,12 +94,43 @@ static int read_headers(struct dwu_object_file *f)
     return 0;
 }
 
+static unsigned long long mtime_ns(const struct stat *st)
+{
+    return (unsigned long long)st->st_mtim.tv_sec * 1000000000ull + (unsigned long long)st->st_mtim.tv_nsec;
+}
+
 static struct dwu_object_file *shared_file(const struct stat *st)
 {
     for (struct dwu_object_file *f = open_files; f; f = f->next)
-        if (f->dev == (unsigned long long)st->st_dev && f->ino == (unsigned long long)st->st_ino)
+        if (f->dev == (unsigned long long)st->st_dev && f->ino == (unsigned long long)st->st_ino &&
+            f->size == (size_t)st->st_size && f->mtime_ns == mtime_ns(st))
             return f;
     return NULL;
+}
+
+/* The file opened by PATH whose build-id is ID (LEN bytes), or NULL. */
+static struct dwu_object_file *shared_by_build_id(const char *path, const uint8_t *id, size_t len)
+{
+    for (struct dwu_object_file *f = open_files; f && len; f = f->next)
+        if (f->build_id.kind == DWU_IDENTITY_BUILD_ID && f->build_id.len == len &&
+            memcmp(f->build_id.bytes, id, len) == 0 && strcmp(f->path, path) == 0)
+            return f;
+    return NULL;
+}
+
+/* A new reference to F, which may be a kept file. */
+static struct dwu_object_file *take(struct dwu_object_file *f)
+{
+    if (f->refs++ == 0)
+        kept--;
+    return f;
+}
+
+static void unmap_file(struct dwu_object_file *f)
+{
+    munmap((void *)(uintptr_t)f->image, f->size);
+    free(f->path);
+    free(f);
 }
 
 static struct dwu_object_file *map_file(int fd, const struct stat *st, int *status)
@@ -110,6 +143,7 @@ static struct dwu_object_file *map_file(int fd, const struct stat *st, int *stat
     f->refs = 1;
     f->dev = (unsigned long long)st->st_dev;
     f->ino = (unsigned long long)st->st_ino;
+    f->mtime_ns = mtime_ns(st);
     f->size = (size_t)st->st_size;
     void *image = f->size ? mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
     if (image == MAP_FAILED) {
@@ -127,11 +161,27 @@ static struct dwu_object_file *map_file(int fd, const struct stat *st, int *stat
     return f;
 }
 
-struct dwu_object_file *dwu_object_file_open(const char *path, const char *cache_dir, int *status)
+struct dwu_object_file *dwu_object_file_open(const char *path, const uint8_t *build_id, size_t build_id_len,
+                                             const char *cache_dir, int *status)
 {
+    struct stat st;
+    pthread_mutex_lock(&files_lock);
+    struct dwu_object_file *f = shared_by_build_id(path, build_id, build_id_len);
+    if (f)
+        take(f);
+    pthread_mutex_unlock(&files_lock);
+    /* Else one system call finds a file open already (the same inode,
+     * size and time); a new one is opened and checked again. */
+    if (!f && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+        pthread_mutex_lock(&files_lock);
+        if ((f = shared_file(&st)) != NULL)
+            take(f);
+        pthread_mutex_unlock(&files_lock);
+    }
+    if (f)
+        return f;
     /* O_NONBLOCK: a FIFO must not block the open; it is then refused. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         if (fd >= 0)
             close(fd);
@@ -139,10 +189,14 @@ struct dwu_object_file *dwu_object_file_open(const char *path, const char *cache
         return NULL;
     }
     pthread_mutex_lock(&files_lock);
-    struct dwu_object_file *f = shared_file(&st);
+    f = shared_file(&st);
     if (f) {
-        f->refs++;
-    } else if ((f = map_file(fd, &st, status)) != NULL) {
+        take(f);
+    } else if ((f = map_file(fd, &st, status)) != NULL && !(f->path = strdup(path))) {
+        unmap_file(f);
+        f = NULL;
+        *status = DWU_MAP_NO_MEMORY;
+    } else if (f) {
         if (f->id.kind) {   /* the lock order: files, then eh_elfs */
             dwu_eh_elf_lock();
             f->step = dwu_find_eh_elf(path, &f->id, cache_dir);
@@ -177,16 +231,21 @@ void dwu_object_file_ref(struct dwu_object_file *f)
 void dwu_object_file_release(struct dwu_object_file *f)
 {
     pthread_mutex_lock(&files_lock);
-    int last = --f->refs == 0;
-    if (last) {
-        struct dwu_object_file **p = &open_files;
-        while (*p != f)
-            p = &(*p)->next;
-        *p = f->next;
+    struct dwu_object_file *evicted = NULL;
+    if (--f->refs == 0) {
+        f->released = ++releases;
+        /* Kept; beyond the bound, the one released longest ago goes. */
+        if (++kept > DWU_OBJECT_FILES_KEPT) {
+            struct dwu_object_file **oldest = NULL;
+            for (struct dwu_object_file **p = &open_files; *p; p = &(*p)->next)
+                if (!(*p)->refs && (!oldest || (*p)->released < (*oldest)->released))
+                    oldest = p;
+            evicted = *oldest;
+            *oldest = evicted->next;
+            kept--;
+        }
     }
     pthread_mutex_unlock(&files_lock);
-    if (last) {
-        munmap((void *)(uintptr_t)f->image, f->size);
-        free(f);
-    }
+    if (evicted)
+        unmap_file(evicted);
 }

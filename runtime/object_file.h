@@ -9,10 +9,15 @@
  * .eh_frame_hdr and the segment that holds it are in the mapped file.
  * Its eh_elf is looked for by that identity (eh_elf_find).
  *
- * Files are shared: opening a file already open (the same device and inode)
- * takes a reference to it.  The table of open files is guarded by its own
- * lock; an object_file itself is read-only after it is opened, except its
- * eh_elf (object_file_find_eh_elf_again, under the lock).
+ * Files are shared: opening a file already open (the same device, inode,
+ * size and modification time) takes a reference to it, and so does opening
+ * a path already open with the build-id the caller expects, without a
+ * system call (a profiler maps the same libraries into every process it
+ * sees).  A file no space refers to any more stays mapped while it is one
+ * of the last DWU_OBJECT_FILES_KEPT released, for the next process to take.
+ * The table of open files is guarded by its own lock; an object_file itself
+ * is read-only after it is opened, except its eh_elf
+ * (object_file_find_eh_elf_again, under the lock).
  */
 #ifndef DWUNWIND_OBJECT_FILE_H
 #define DWUNWIND_OBJECT_FILE_H
@@ -24,6 +29,7 @@
 #include "identity.h"
 
 #define DWU_OBJECT_MAX_LOADS 16
+#define DWU_OBJECT_FILES_KEPT 64
 
 struct dwu_load_segment {
     uint64_t offset, vaddr, filesz, memsz;
@@ -31,8 +37,10 @@ struct dwu_load_segment {
 };
 
 struct dwu_object_file {
-    unsigned refs;
-    unsigned long long dev, ino;
+    unsigned refs;                    /* 0: kept after its last release */
+    unsigned long long released;      /* when it was last released (a count), for eviction */
+    unsigned long long dev, ino, mtime_ns;
+    char *path;                       /* the path it was first opened by */
     const uint8_t *image;             /* the file, mapped */
     size_t size;
     struct dwu_identity id;           /* DWU_IDENTITY_NONE: none could be computed */
@@ -47,15 +55,19 @@ struct dwu_object_file {
     struct dwu_object_file *next;     /* in the table of open files */
 };
 
-/* The object file at PATH, opened or shared (a new reference); its eh_elf
- * looked for with CACHE_DIR when it is first opened.  NULL with *STATUS a
- * dwu_map_status (DWU_MAP_NO_FILE, DWU_MAP_NOT_ELF, DWU_MAP_NO_MEMORY). */
-struct dwu_object_file *dwu_object_file_open(const char *path, const char *cache_dir, int *status);
+/* The object file at PATH, opened or shared (a new reference): one opened
+ * by PATH before whose build-id is BUILD_ID (BUILD_ID_LEN bytes; 0: none
+ * expected) is taken as it is.  Its eh_elf is looked for with CACHE_DIR when
+ * it is first opened.  NULL with *STATUS a dwu_map_status (DWU_MAP_NO_FILE,
+ * DWU_MAP_NOT_ELF, DWU_MAP_NO_MEMORY). */
+struct dwu_object_file *dwu_object_file_open(const char *path, const uint8_t *build_id, size_t build_id_len,
+                                             const char *cache_dir, int *status);
 
 /* Another reference to F. */
 void dwu_object_file_ref(struct dwu_object_file *f);
 
-/* Drop a reference; the last one unmaps the file (its eh_elf stays loaded). */
+/* Drop a reference; after the last one the file is kept mapped for a while
+ * (see above), then unmapped (its eh_elf stays loaded). */
 void dwu_object_file_release(struct dwu_object_file *f);
 
 /* The load segment holding file offset OFFSET, or NULL. */

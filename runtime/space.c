@@ -215,7 +215,7 @@ int dwu_space_map(struct dwu_space *space, const struct dwu_mapping *want)
         return DWU_MAP_NO_MEMORY;
     }
     w.path = m.path;
-    m.file = dwu_object_file_open(m.path, space->cache_dir, &m.status);
+    m.file = dwu_object_file_open(m.path, w.build_id, w.build_id_len, space->cache_dir, &m.status);
     if (m.file) {
         m.status = describe(&m, &w);
         if (m.status < 0) {   /* no unwinding from it: an address in it gives DWU_ENOINFO */

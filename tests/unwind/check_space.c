@@ -18,7 +18,12 @@
  *   - files that are not objects (a directory, a FIFO, text, the program
  *     truncated at many lengths, or with its program headers pointing out
  *     of the file) are mapped with an error status, and an address in them
- *     unwinds to DWU_ENOINFO, without a crash or a hang.
+ *     unwinds to DWU_ENOINFO, without a crash or a hang;
+ *   - a file is shared by path and build-id: a copy of the program, mapped
+ *     in one space and released, then renamed, is mapped again by its old
+ *     path in a new space when the mapping gives its build-id (and not
+ *     without it), until DWU_OBJECT_FILES_KEPT other files have been
+ *     released since.
  * Each mapping's status is printed ("NAME: eh_elf" or "NAME: dwarf");
  * --expect-eh-elf NAME fails unless NAME's mapping uses an eh_elf, and
  * --cache DIR is the space's cache directory.  Exit status 1 on a failure.
@@ -34,6 +39,7 @@
 
 #include "frames.h"
 #include "runtime/dwunwind.h"
+#include "runtime/object_file.h"
 
 #define MAX_FRAMES 256
 #define MAX_DEPTH 40
@@ -279,6 +285,89 @@ static void check_bad_files(void)
     rmdir(dir);
 }
 
+/* This program's executable mapping's file offset and size, or 0. */
+static uint64_t own_text(uint64_t *size)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[4096], exe[4096] = "";
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    uint64_t offset = 0;
+    while (f && fgets(line, sizeof line, f) && !offset) {
+        unsigned long long lo, hi, off;
+        char perms[8], path[4096] = "";
+        if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &lo, &hi, perms, &off, path) == 5 &&
+            strchr(perms, 'x') && strcmp(path, exe) == 0) {
+            offset = off;
+            *size = hi - lo;
+        }
+    }
+    if (f)
+        fclose(f);
+    return offset;
+}
+
+/* Map PATH (a copy of this program) in a new space, with BUILD_ID (LEN
+ * bytes, or none), release the space; the mapping's status.  *ID receives
+ * the file's build-id when ID is not NULL. */
+static int map_released(const char *path, const uint8_t *build_id, size_t len, uint8_t *id, size_t *idlen)
+{
+    uint64_t size = 0, offset = own_text(&size);
+    struct dwu_space *space = dwu_space_create(NULL);
+    struct dwu_mapping m = {.start = 0x400000, .size = size, .offset = offset, .path = path,
+                            .build_id = build_id, .build_id_len = len};
+    int st = dwu_space_map(space, &m);
+    struct dwu_mapping got;
+    if (id && dwu_space_mapping_at(space, 0x400000, &got, NULL) == 0 && got.build_id_len <= 20) {
+        memcpy(id, got.build_id, got.build_id_len);
+        *idlen = got.build_id_len;
+    }
+    dwu_space_destroy(space);
+    return st;
+}
+
+static void check_sharing(void)
+{
+    char dir[] = "/tmp/check_space.XXXXXX", path[64], moved[64], self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (!mkdtemp(dir) || n <= 0)
+        return;
+    self[n] = 0;
+    static uint8_t image[1 << 22];
+    FILE *in = fopen(self, "rb");
+    size_t size = in ? fread(image, 1, sizeof image, in) : 0;
+    if (in)
+        fclose(in);
+    uint8_t id[20];
+    size_t idlen = 0;
+    snprintf(path, sizeof path, "%s/copy", dir);
+    snprintf(moved, sizeof moved, "%s/moved", dir);
+    FILE *f = fopen(path, "wb");
+    fwrite(image, 1, size, f);
+    fclose(f);
+    int first = map_released(path, NULL, 0, id, &idlen);
+    rename(path, moved);
+    int by_id = map_released(path, id, idlen, NULL, NULL), no_id = map_released(path, NULL, 0, NULL, NULL);
+    if (first < 0 || !idlen || by_id < 0 || no_id != DWU_MAP_NO_FILE)
+        fail("%s: status %ld with its build-id, %ld without", "a released file mapped again by its old path",
+             by_id, no_id);
+    /* Released files are kept up to a bound: the oldest goes first. */
+    for (int i = 0; i < DWU_OBJECT_FILES_KEPT; i++) {
+        char other[80];
+        snprintf(other, sizeof other, "%s/other%d", dir, i);
+        f = fopen(other, "wb");
+        fwrite(image, 1, size, f);
+        fclose(f);
+        map_released(other, NULL, 0, NULL, NULL);
+        remove(other);
+    }
+    int evicted = map_released(path, id, idlen, NULL, NULL);
+    if (evicted != DWU_MAP_NO_FILE)
+        fail("%s past %ld others: status %ld", "a released file kept", DWU_OBJECT_FILES_KEPT, evicted);
+    remove(moved);
+    rmdir(dir);
+}
+
 static uint64_t find_stack_top(void)
 {
     FILE *f = fopen("/proc/self/maps", "r");
@@ -308,6 +397,7 @@ int main(int argc, char **argv)
     for (int depth = 1; depth <= MAX_DEPTH; depth++)
         chain(depth, at_leaf, &depth);
     check_bad_files();
+    check_sharing();
     printf("space walks: %ld frames compared with the in-process walk; %d failures\n", frames_compared,
            failures);
     return failures ? 1 : 0;
