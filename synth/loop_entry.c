@@ -70,6 +70,16 @@ static void join_entering(void *arg, size_t successor, const struct abs_state *s
     en->have = 1;
 }
 
+/* Whether block B's last instruction but padding is a call, or B is all
+ * padding (what follows a call: nothing else falls into it). */
+static int ends_in_a_call(const struct cfg *g, size_t b)
+{
+    size_t i = g->blocks[b].last;
+    while (i > g->blocks[b].first && g->code->insns[i].is_padding)
+        i--;
+    return ir_is_call(&g->code->insns[i]) || g->code->insns[i].is_padding;
+}
+
 int loop_entry_state(const struct cfg *g, size_t i, struct abs_state *out)
 {
     if (i >= g->code->n)
@@ -96,11 +106,15 @@ int loop_entry_state(const struct cfg *g, size_t i, struct abs_state *out)
     reach(&e, head, seen, stack);
     if (!seen[head])
         goto done;   /* not in a loop */
-    /* The edges from blocks the head does not reach enter the loop. */
+    /* The edges from blocks the head does not reach enter the loop; but
+     * not the way on after a call, which may be a call that does not
+     * return and that synthesis does not know for one (glib's
+     * g_assertion_message_expr), nor through the padding after one: its
+     * state is no path's. */
     en->head = head;
     en->have = 0;
     for (size_t b = 0; b < g->nblocks; b++)
-        if (g->blocks[b].reached && !seen[b] && b != head && g->blocks[b].seeded == 0)
+        if (g->blocks[b].reached && !seen[b] && b != head && g->blocks[b].seeded == 0 && !ends_in_a_call(g, b))
             dataflow_direct_edges(g, b, join_entering, en);
     if (!en->have)
         goto done;

@@ -10,7 +10,9 @@
  *
  * A block is a loop's head when it reaches itself along the function's
  * direct edges (dataflow_direct_edges); its entering edges are those from
- * blocks it does not reach.  Functions with an indirect jump or a call a
+ * blocks it does not reach, but for the way on after a call, directly or
+ * through padding (it may be a call that never returns, unknown to
+ * synthesis: a path that is none).  Functions with an indirect jump or a call a
  * landing pad catches have edges that list does not show: no entry state
  * is given for them, nor for the function's first block or one reached only
  * from another fragment or by a guess.

@@ -8,6 +8,10 @@
 # into SFrame: wrong on the first turn, where rsp is r11 + 0x2000.  Found at
 # the loop's head; the other addresses of the row stay undecided (rsp there
 # is another offset each turn).
+# loop_after_call: a loop whose head the code before it falls into after a
+# call that does not return, which synthesis cannot know (an external
+# function; glib's g_assertion_message_expr): that way in is no path, and
+# the loop's row (rsp+8) is not judged by it.
 	.text
 	.globl	probe_right
 	.type	probe_right, @function
@@ -61,4 +65,26 @@ probe_wrong:
 	ret
 	.cfi_endproc
 	.size	probe_wrong, .-probe_wrong
+
+	.globl	loop_after_call
+	.type	loop_after_call, @function
+loop_after_call:
+	.cfi_startproc
+	testq	%rdi, %rdi
+	js	.Lfail
+.Lbody:
+	subq	$1, %rdi
+	je	.Lhead
+	ret
+.Lfail:
+	subq	$8, %rsp
+	.cfi_def_cfa_offset 16
+	call	probe_helper
+	.p2align 4
+.Lhead:
+	.cfi_def_cfa_offset 8
+	addq	$2, %rdi
+	jmp	.Lbody
+	.cfi_endproc
+	.size	loop_after_call, .-loop_after_call
 	.section .note.GNU-stack,"",@progbits

@@ -423,7 +423,8 @@ print("%d jumps into other FDEs, %d rets decided" % (d["cross_fde_jumps_checked"
 
 # A stack-clash probe loop (tests/check/probe_loop.s): GCC's CFI (CFA in r11)
 # clean; the CFA said as rsp+N in the loop found wrong at the loop's head,
-# on the first turn (synth/loop_entry), and nowhere else.
+# on the first turn (synth/loop_entry), and nowhere else: not at the head of
+# a loop the code falls into after a call that may not return.
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/probe_loop.so" tests/check/probe_loop.s || exit 1
 head=$(printf '%d' 0x$(nm "$work/probe_loop.so" | awk '$3 == "probe_wrong" { print $1 }'))
 msg=$("$dwcheck" --format=json "$work/probe_loop.so" | python3 -c '
@@ -433,9 +434,9 @@ got = [(f["kind"], f["function"], f["address"] - f["function_start"], f["address
 assert got == [("cfa-mismatch", "probe_wrong", 9, 1)], got
 assert "first turn" in d["findings"][0]["message"], d["findings"][0]["message"]
 assert d["findings"][0]["function_start"] == int(sys.argv[1]), d["findings"][0]
-assert d["unchecked_reasons"]["cfa-unknown"] == 3, d["unchecked_reasons"]
+assert d["unchecked_reasons"]["cfa-unknown"] == 8, d["unchecked_reasons"]   # 3 in probe_wrong, 5 in loop_after_call
 print(d["findings"][0]["message"])' "$head" 2>&1) &&
-    ok "probe loops: GCC's CFA in r11 clean; rsp+N at the loop's head wrong on the first turn ($msg)" ||
+    ok "probe loops: GCC's CFA in r11 clean; rsp+N at the loop's head wrong on the first turn ($msg); a loop entered after a call that may not return not judged by that way in" ||
     not_ok "probe loops: exactly the wrong head found" "$msg"
 
 # audit_json FILE PYTHON: dwcheck's JSON object for FILE as `d` and its
