@@ -16,7 +16,11 @@ before it failed), the two stacks must be the same (dso, address) pairs in the s
 order; where perf's list is a proper prefix of dwperf's (perf stopped
 between main and the outermost frame, where dwperf goes on: perf does not
 read the last word of the stack copy), the pair is counted apart, and as
-the same frames unless --strict.  Where perf's stack does not reach main (perf stopped early, or the
+the same frames unless --strict; so is a pair where perf's list is
+dwperf's with frames left out between its first and its last, each of
+them a call site (objdump, from the start of its function, shows a `call`
+at the address): perf stepped over a frame (seen in corpus programs'
+alloca and VLA frames, in samples inside memset).  Where perf's stack does not reach main (perf stopped early, or the
 sample is in code main does not call: the dynamic loader, a thread's
 start), the pair is counted as the same, as dwperf going further (perf's
 frames a prefix of dwperf's longer list), or as differing; there the
@@ -38,6 +42,7 @@ Usage:
 """
 import argparse
 import re
+import subprocess
 import sys
 
 # comm (may hold spaces), tid (or pid/tid), an optional [cpu], the time.
@@ -162,15 +167,56 @@ def show_difference(p, d, user_only, out):
         out.write(f"  {mark} {a[:width]:<{width}}  | {b[:width]}\n")
 
 
+_call_sites = {}
+
+
+def objdump_call_site(dso, addr, sym):
+    """Whether the instruction at ADDR (a caller's frame as perf prints it:
+    its return address - 1) in the file DSO is a call, disassembled by
+    objdump from the start of its function SYM ("name+0xoff")."""
+    m = re.search(r"\+0x([0-9a-f]+)$", sym)
+    if not dso.startswith("/") or not m:
+        return False
+    key = (dso, addr)
+    if key not in _call_sites:
+        at = int(addr, 16)
+        start = at - int(m.group(1), 16)
+        try:
+            dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "--start-address=0x%x" % start,
+                                  "--stop-address=0x%x" % (at + 1), dso], capture_output=True, text=True).stdout
+        except OSError:
+            dis = ""
+        insns = [l.split("\t") for l in dis.splitlines() if re.match(r"\s+[0-9a-f]+:\t", l)]
+        _call_sites[key] = bool(insns) and len(insns[-1]) > 1 and insns[-1][1].startswith("call")
+    return _call_sites[key]
+
+
+def skipped_by_perf(pu, d_frames, call_site):
+    """Whether perf's frames PU are dwperf's D_FRAMES ((dso, address,
+    symbol) each) with some left out between the first and the last, each
+    left-out frame a call site (CALL_SITE): perf stepped over a frame."""
+    du = [(f[0], f[1]) for f in d_frames]
+    if len(du) <= len(pu) or not pu or du[0] != pu[0]:
+        return False
+    k, extra = 0, []
+    for i, f in enumerate(du):
+        if k < len(pu) and f == pu[k]:
+            k += 1
+        elif k < len(pu):
+            extra.append(d_frames[i])
+    return k == len(pu) and bool(extra) and all(call_site(*f) for f in extra)
+
+
 def compare(perf_text, dwperf_text, label="", min_identical=99.0, show=5, user_only=False, strict=False,
-            out=sys.stdout):
+            out=sys.stdout, call_site=objdump_call_site):
     """Compare two outputs; returns (passed, counts)."""
     perf = parse(perf_text, "perf script")
     dwperf = parse(dwperf_text, "dwperf")
     pairs, only_perf, only_dwperf = pair(perf, dwperf)
     c = dict(samples=len(perf), dwperf_samples=len(dwperf), paired=len(pairs),
              only_perf=len(only_perf), only_dwperf=len(only_dwperf),
-             main=0, identical=0, main_deeper=0, differing=0, main_shorter=0, kernel_only=0, lines_identical=0,
+             main=0, identical=0, main_deeper=0, perf_skipped=0, differing=0, main_shorter=0, kernel_only=0,
+             lines_identical=0,
              early=0, early_same=0, early_deeper=0, early_deeper_to_main=0, early_shorter=0,
              early_differing=0)
     shown = 0
@@ -188,6 +234,8 @@ def compare(perf_text, dwperf_text, label="", min_identical=99.0, show=5, user_o
                 c["lines_identical"] += p.lines == d.lines
             elif len(du) > len(pu) and du[:len(pu)] == pu:
                 c["main_deeper"] += 1
+            elif skipped_by_perf(pu, [f for f in d.frames if not (user_only and is_kernel(f))][:len(du)], call_site):
+                c["perf_skipped"] += 1
             else:
                 c["differing"] += 1
                 c["main_shorter"] += len(du) < len(pu) and pu[:len(du)] == du
@@ -214,13 +262,15 @@ def compare(perf_text, dwperf_text, label="", min_identical=99.0, show=5, user_o
     for side, lst in (("perf script", only_perf), ("dwperf", only_dwperf)):
         for s in lst[:3]:
             out.write(f"{prefix}only in {side}: {s.header}\n")
-    same = c["identical"] + (0 if strict else c["main_deeper"])
+    same = c["identical"] + (0 if strict else c["main_deeper"] + c["perf_skipped"])
     pct = 100.0 * same / c["main"] if c["main"] else 0.0
     c["same_pct"] = pct
     out.write(f"{prefix}{c['samples']} samples (dwperf {c['dwperf_samples']}), {c['paired']} paired"
               f"{'' if not (c['only_perf'] or c['only_dwperf']) else ', unpaired: %d only in perf script, %d only in dwperf' % (c['only_perf'], c['only_dwperf'])}\n")
     out.write(f"{prefix}reaching main: {c['main']}; identical (dso, address) lists {c['identical']}, "
-              f"perf's a prefix of dwperf's {c['main_deeper']} (perf stops after main, dwperf goes further); "
+              f"perf's a prefix of dwperf's {c['main_deeper']} (perf stops after main, dwperf goes further), "
+              f"perf's with frames of dwperf's left out {c['perf_skipped']} (perf stepped over a frame: each one "
+              f"dwperf has more is a call site, objdump); "
               f"the same frames as far as perf goes: {pct:.2f}%{' (--strict: identical only)' if strict else ''}; "
               f"differing {c['differing']} ({c['main_shorter']} where dwperf stops early: its frames a prefix of perf's"
               f"{'; %d in kernel frames only' % c['kernel_only'] if c['kernel_only'] else ''}); "
@@ -300,6 +350,14 @@ def self_test():
     ok_, c = compare(failed, skipped, out=Null())
     check("a perf walk that failed after main is not a stack reaching main",
           ok_ and c["main"] == 1 and c["early_differing"] == 1)
+    # perf stepped over a frame: its list is dwperf's with one left out.
+    over = SAMPLE_A.replace("1075 main+0x25 (/bin/prog)\n", "1100 one_alloca+0x29 (/bin/prog)\n\t 1075 main+0x25 (/bin/prog)\n")
+    ok_, c = compare(SAMPLE_A, over, out=Null(), call_site=lambda dso, addr, sym: sym == "one_alloca+0x29")
+    check("perf stepping over a call site counted apart", ok_ and c["perf_skipped"] == 1 and c["differing"] == 0)
+    ok_, c = compare(SAMPLE_A, over, out=Null(), call_site=lambda dso, addr, sym: False)
+    check("a frame dwperf has more that is no call site differs", not ok_ and c["differing"] == 1)
+    ok_, c = compare(over, SAMPLE_A, out=Null(), call_site=lambda dso, addr, sym: True)
+    check("dwperf leaving a frame out differs", not ok_ and c["differing"] == 1)
     garbage = SAMPLE_A.replace("23a9 main+0x79 (/bin/prog)\n", "23a9 main+0x79 (/bin/prog)\n\t 202020202020201 [unknown] ([unknown])\n")
     ok_, c = compare(garbage, skipped, out=Null())
     check("a perf walk through an address in no mapping after main is not a stack reaching main",
