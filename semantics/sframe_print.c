@@ -79,18 +79,26 @@ static int fp_word(const struct sframe_header *h, const struct sframe_fre *fre, 
     return 1;
 }
 
+/* The CFA cell (its offset CFA_WORD) and the FP cell, in TEMP (100 bytes),
+ * which the RA cell then reuses as readelf does. */
+static void print_cfa_fp_cells(FILE *out, const struct sframe_header *h, const struct sframe_fre *fre,
+                               int32_t cfa_word, char *temp)
+{
+    int32_t fp;
+    snprintf(temp, 100, "%s+%d", fre->base_reg ? "sp" : "fp", cfa_word);
+    fprintf(out, "  %-10s", temp);
+    if (fp_word(h, fre, &fp))
+        snprintf(temp, 100, "c%+d", fp);
+    else
+        strcpy(temp, "u");
+    fprintf(out, "%-10s", temp);
+}
+
 /* 2.40's CFA, FP and RA cells, TEMP reused from cell to cell as it does. */
 static void print_cells_v1(FILE *out, const struct sframe_header *h, const struct sframe_fre *fre)
 {
     char temp[100];
-    int32_t fp;
-    snprintf(temp, sizeof temp, "%s+%d", fre->base_reg ? "sp" : "fp", fre->count ? fre->words[0] : -1);
-    fprintf(out, "  %-10s", temp);
-    if (fp_word(h, fre, &fp))
-        snprintf(temp, sizeof temp, "c%+d", fp);
-    else
-        strcpy(temp, "u");
-    fprintf(out, "%-10s", temp);
+    print_cfa_fp_cells(out, h, fre, fre->count ? fre->words[0] : -1, temp);
     if (h->fixed_ra_offset)
         strcpy(temp, "u");
     else if (fre->count >= 2)
@@ -103,14 +111,7 @@ static void print_cells_v1(FILE *out, const struct sframe_header *h, const struc
 static void print_cells_default(FILE *out, const struct sframe_header *h, const struct sframe_fre *fre)
 {
     char temp[100];
-    int32_t fp;
-    snprintf(temp, sizeof temp, "%s+%d", fre->base_reg ? "sp" : "fp", fre->words[0]);
-    fprintf(out, "  %-10s", temp);
-    if (fp_word(h, fre, &fp))
-        snprintf(temp, sizeof temp, "c%+d", fp);
-    else
-        strcpy(temp, "u");
-    fprintf(out, "%-10s", temp);
+    print_cfa_fp_cells(out, h, fre, fre->words[0], temp);
     if (h->fixed_ra_offset)
         strcpy(temp, "f");
     else if (fre->count >= 2 && fre->words[1] == 0)

@@ -47,75 +47,11 @@ if ! why=$(profile_can_record "$work"); then
 fi
 if ! out=$(profile_build "$work" 2>&1); then
     not_ok "the workloads build" "$out"
-    # Mutated recordings (bytes changed at random in a small recording: record
-# sizes, sample fields, registers, stack copies): every run ends with exit
-# status 0 or 2, never a signal or a hang.  Under the sanitizers when their
-# build is there (make check builds it for the mutants of real binaries).
-mutant_tool=$dwperf
-[ -x build-san/bin/dwperf ] && [ "$build" != build-san ] && mutant_tool=build-san/bin/dwperf
-python3 - "$work/pipe.data" "$work/mutant" <<'PY'
-import random, sys
-data = bytearray(open(sys.argv[1], 'rb').read())
-rng = random.Random(1)
-for i in range(60):
-    m = bytearray(data)
-    for _ in range(rng.choice([1, 2, 4, 16])):
-        at = rng.randrange(len(m))
-        m[at] = rng.choice([0, 0xff, 0x7f, 0x80, rng.randrange(256)])
-    open(f"{sys.argv[2]}{i}.data", 'wb').write(m)
-PY
-crashed=0 handled=0 errors=0
-for f in "$work"/mutant*.data; do
-    timeout 20 "$mutant_tool" --cache="$cache" --compile=never -q -i "$f" > /dev/null 2> "$work/mutant.err"; rc=$?
-    if [ $rc -eq 0 ] || [ $rc -eq 2 ]; then
-        handled=$((handled + 1)); [ $rc -eq 2 ] && errors=$((errors + 1))
-    else
-        crashed=$((crashed + 1)); echo "  $(basename "$f"): exit $rc: $(head -2 "$work/mutant.err")"
-    fi
-done
-if [ $crashed -eq 0 ] && [ $handled -gt 0 ]; then
-    ok "mutated recordings through $(basename "$(dirname "$(dirname "$mutant_tool")")")/bin/dwperf: $handled handled ($errors refused with exit 2), none crashed or hung"
-else
-    not_ok "mutated recordings: $crashed of $((handled + crashed)) crashed or hung"
-fi
-
-finish profile
+    finish profile
 fi
 if ! profile_record_all "$work" "$build" 1; then
     not_ok "the recordings" "$(cat "$work"/*.log 2>/dev/null | tail -5)"
-    # Mutated recordings (bytes changed at random in a small recording: record
-# sizes, sample fields, registers, stack copies): every run ends with exit
-# status 0 or 2, never a signal or a hang.  Under the sanitizers when their
-# build is there (make check builds it for the mutants of real binaries).
-mutant_tool=$dwperf
-[ -x build-san/bin/dwperf ] && [ "$build" != build-san ] && mutant_tool=build-san/bin/dwperf
-python3 - "$work/pipe.data" "$work/mutant" <<'PY'
-import random, sys
-data = bytearray(open(sys.argv[1], 'rb').read())
-rng = random.Random(1)
-for i in range(60):
-    m = bytearray(data)
-    for _ in range(rng.choice([1, 2, 4, 16])):
-        at = rng.randrange(len(m))
-        m[at] = rng.choice([0, 0xff, 0x7f, 0x80, rng.randrange(256)])
-    open(f"{sys.argv[2]}{i}.data", 'wb').write(m)
-PY
-crashed=0 handled=0 errors=0
-for f in "$work"/mutant*.data; do
-    timeout 20 "$mutant_tool" --cache="$cache" --compile=never -q -i "$f" > /dev/null 2> "$work/mutant.err"; rc=$?
-    if [ $rc -eq 0 ] || [ $rc -eq 2 ]; then
-        handled=$((handled + 1)); [ $rc -eq 2 ] && errors=$((errors + 1))
-    else
-        crashed=$((crashed + 1)); echo "  $(basename "$f"): exit $rc: $(head -2 "$work/mutant.err")"
-    fi
-done
-if [ $crashed -eq 0 ] && [ $handled -gt 0 ]; then
-    ok "mutated recordings through $(basename "$(dirname "$(dirname "$mutant_tool")")")/bin/dwperf: $handled handled ($errors refused with exit 2), none crashed or hung"
-else
-    not_ok "mutated recordings: $crashed of $((handled + crashed)) crashed or hung"
-fi
-
-finish profile
+    finish profile
 fi
 
 # dwperf [OPTION...] -i FILE > OUT; what it said on stderr in OUT.err.
