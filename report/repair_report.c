@@ -73,9 +73,13 @@ void repair_report_text(FILE *out, const char *path, const struct validated_tabl
 {
     size_t kept = vt->nfdes - vt->fdes_repaired - vt->fdes_added;
     fprintf(out, "%s: %zu FDEs kept, %zu repaired, %zu added; %zu rows repaired; addresses: %zu proved, "
-            "%zu unchecked (%zu of them not judged: unreached, padding ...), %zu synthesised\n", path, kept,
+            "%zu unchecked (%zu of them not judged: unreached, padding ...), %zu synthesised", path, kept,
             vt->fdes_repaired, vt->fdes_added, vt->rows_repaired, vt->addresses[PROVENANCE_PROVED],
             vt->addresses[PROVENANCE_UNCHECKED], vt->addresses_kept, vt->addresses[PROVENANCE_SYNTHESISED]);
+    if (vt->addresses_ending_stack)
+        fprintf(out, " (%zu of them code no known path reaches, whose rows end the stack)",
+                vt->addresses_ending_stack);
+    fputc('\n', out);
     if (vt->functions_not_added)
         fprintf(out, "%s: %zu functions without an FDE left without one: synthesis has no row for some of "
                 "their code (a path it cannot follow, a CFA it cannot track, a ret that pops its own frame, "
@@ -157,11 +161,11 @@ void repair_report_json(FILE *out, const char *path, const struct validated_tabl
     print_json_string(out, path);
     fprintf(out, ",\"fdes_kept\":%zu,\"fdes_repaired\":%zu,\"fdes_added\":%zu,\"rows_repaired\":%zu,"
             "\"functions_not_added\":%zu,\"addresses\":{\"proved\":%zu,\"unchecked\":%zu,\"not_judged\":%zu,"
-            "\"synthesised\":%zu},\"fdes\":[",
+            "\"synthesised\":%zu,\"ending_stack\":%zu},\"fdes\":[",
             vt->nfdes - vt->fdes_repaired - vt->fdes_added, vt->fdes_repaired, vt->fdes_added, vt->rows_repaired,
             vt->functions_not_added, vt->addresses[PROVENANCE_PROVED], vt->addresses[PROVENANCE_UNCHECKED],
             vt->addresses_kept,
-            vt->addresses[PROVENANCE_SYNTHESISED]);
+            vt->addresses[PROVENANCE_SYNTHESISED], vt->addresses_ending_stack);
     const char *sep = "";
     for (size_t k = 0; k < vt->nfdes; k++) {
         const struct validated_fde *f = &vt->fdes[k];

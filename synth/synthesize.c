@@ -225,3 +225,12 @@ int synth_session_loop_entry(const struct synth_session *ss, const struct ir_ins
         return 0;
     return loop_entry_state(ss->observed_cfg, (size_t)(in - code->insns), out);
 }
+
+const struct ir_insn *synth_session_previous(const struct synth_session *ss, const struct ir_insn *in)
+{
+    const struct function_code *code = ss->observed;
+    if (!code || in <= code->insns || in >= code->insns + code->n)
+        return NULL;
+    const struct ir_insn *prev = in - 1;
+    return prev->flow == IR_FLOW_NEXT && prev->addr + prev->len == in->addr ? prev : NULL;
+}

@@ -238,6 +238,12 @@ static void check_transfer(struct checker *c, const struct ir_insn *in, const st
 {
     struct check_result *r = c->r;
     if (in->flow == IR_FLOW_RET) {
+        if (transfer_ret_is_push_jump(synth_session_previous(&c->prog->session, in), in)) {
+            add_finding(c, FINDING_RET_JUMP, -1, in->addr, NULL, NULL,
+                        "this ret pops the word the push before it wrote: a jump through the stack, "
+                        "the frame still in place");
+            return;
+        }
         char why[96];
         enum rule_verdict v = transfer_ret(st, why, sizeof why);
         r->rets_checked += v != RULE_UNDECIDED;

@@ -34,6 +34,10 @@ static const struct kind_info kinds[FINDING_KINDS] = {
     [FINDING_RET_MISMATCH] = {"ret-mismatch", SEVERITY_ERROR,
                               "A ret that does not pop the return address: the code returns where no "
                               "table describes."},
+    [FINDING_RET_JUMP] = {"ret-jump", SEVERITY_INFO,
+                          "`push X; ret`: a ret that pops the word just pushed, a jump to X that leaves the "
+                          "frame in place.  No return happens there, so it is not checked as one; its row "
+                          "is checked as any instruction's."},
     [FINDING_SFRAME_CFA_MISMATCH] = {"sframe-cfa-mismatch", SEVERITY_ERROR,
                                      "The CFA rule of an SFrame row does not give the frame's CFA here (the "
                                      "finding's table rule is SFrame's)."},

@@ -36,6 +36,7 @@ enum finding_kind {
     FINDING_CALL_CLOBBERED_RULE,    /* at a call, a rule reads a register the call may change */
     FINDING_CROSS_FDE_MISMATCH,     /* a jump into another FDE arrives where its row is wrong */
     FINDING_RET_MISMATCH,           /* a ret that does not pop the return address */
+    FINDING_RET_JUMP,               /* `push X; ret`: a jump to X, the frame in place */
     /* .sframe (verify/sframe_check): a finding's `dwarf` text is then the SFrame rule */
     FINDING_SFRAME_CFA_MISMATCH,    /* an SFrame row's CFA rule does not give the CFA */
     FINDING_SFRAME_FP_MISMATCH,     /* ... its rbp rule does not give rbp's entry value */

@@ -26,6 +26,15 @@ enum rule_verdict transfer_ret(const struct abs_state *st, char *why, size_t siz
     return v;
 }
 
+int transfer_ret_is_push_jump(const struct ir_insn *prev, const struct ir_insn *in)
+{
+    /* As the decoder lowers `push %r` or `push $imm`: rsp -= 8, then 8 bytes stored at rsp. */
+    return in->flow == IR_FLOW_RET && prev && prev->neffects == 2 && prev->effects[0].kind == IR_SET &&
+           prev->effects[0].dst == ABI_RSP && prev->effects[0].src == ABI_RSP && prev->effects[0].imm == -8 &&
+           prev->effects[1].kind == IR_STORE && prev->effects[1].base == ABI_RSP && prev->effects[1].imm == 0 &&
+           prev->effects[1].size == 8;
+}
+
 enum rule_verdict transfer_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
                                      const struct ir_insn *in, const struct abs_state *st,
                                      struct cross_fde *out)

@@ -6,7 +6,11 @@
  * A ret must pop the return address: rsp at CFA-8, the slot there holding
  * entry(RA); otherwise the code returns somewhere no table describes (a
  * hand-written epilogue that forgot an `add $8,%rsp`), whatever the row
- * says.  A jump (direct, conditional, or a resolved case of a jump table)
+ * says.  Except `push X; ret`, a ret reached by falling out of a push: it
+ * pops the word just pushed, so it is a jump to X that leaves the frame in
+ * place (gdb's test of a return into a non-executable page, position-
+ * independent jumps in hand-written code), and its row is checked as any
+ * instruction's.  A jump (direct, conditional, or a resolved case of a jump table)
  * that leaves its FDE for an address
  * another FDE covers (a .cold part, a shared tail, a tail call, another
  * function's middle) arrives with the jumping state: every rule of the
@@ -33,6 +37,10 @@
 /* Does the ret at this state return to the return address?  On RULE_FAILS,
  * WHY (SIZE bytes) says what it pops instead. */
 enum rule_verdict transfer_ret(const struct abs_state *st, char *why, size_t size);
+
+/* Is the ret IN the jump of `push X; ret`: PREV, the instruction that falls
+ * into it (NULL: none), a push of a whole word? */
+int transfer_ret_is_push_jump(const struct ir_insn *prev, const struct ir_insn *in);
 
 /* What a jump into another FDE found. */
 struct cross_fde {

@@ -17,6 +17,7 @@
 #include "synth/emit_row.h"
 #include "synth/functions.h"
 #include "verify/audit_file.h"
+#include "synth/synthesize.h"
 #include "verify/transfers.h"
 
 const char *provenance_name(enum provenance p)
@@ -40,6 +41,7 @@ struct collector {
     size_t nsegs, segs_cap;
     uint8_t *incomplete;           /* per function: synthesis has no row for some of its code */
     size_t *added_insns;           /* per function: its instructions in ADDED */
+    size_t *ending_insns;          /* ... of them, those whose row ends the stack */
     int oom;
 };
 
@@ -121,6 +123,18 @@ static int synthesised_row(const struct abs_state *st, struct unwind_row *row, s
     return 0;
 }
 
+/* The row of code no known path reaches: the return address undefined,
+ * the end of the stack (unwinders stop there; libgcc's _Unwind_RaiseException
+ * as where no FDE is), the CFA rsp+8 only because a row needs one. */
+static void stack_end_row(struct unwind_row *row)
+{
+    memset(row, 0, sizeof *row);
+    row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = ABI_ENTRY_CFA_OFFSET};
+    for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
+        row->reg[c].kind = REG_RULE_UNREFERENCED;
+    row->reg[ABI_RA].kind = REG_RULE_UNDEFINED;
+}
+
 /* The row H_valid has where some rule of AT's DWARF row fails: DWARF's,
  * with synthesis's rule in each failing column.  0, or -1 (keep DWARF's). */
 static int repaired_row(const struct check_at *at, struct unwind_row *row, struct synth_row_exprs *ex)
@@ -149,19 +163,35 @@ static int starts_function(const struct function_index *ix, uint64_t addr)
     return i != (size_t)-1 && ix->funcs[i].lo == addr;
 }
 
-/* A jump from AT (in function FI) to another function's start with its
- * frame still in place (V8's builtins pass stack arguments so): the target
- * is entered in two frames, and a table of its entry from the ABI would be
- * wrong for this one, so it gets none. */
+/* Does state ST differ from a function's entry as the ABI has it (rsp at
+ * CFA-8, each callee-saved register its entry value) where synthesis knows
+ * the values? */
+static int not_an_abi_entry(const struct abs_state *st)
+{
+    const struct absval *sp = &st->reg[ABI_RSP];
+    if (!(sp->kind == AV_CFA && sp->off == -ABI_ENTRY_CFA_OFFSET))
+        return 1;
+    for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++) {
+        unsigned r = abi_callee_saved_regs[i];
+        const struct absval *v = &st->reg[r];
+        if (v->kind != AV_UNKNOWN && !(v->kind == AV_ENTRY && v->reg == r && v->off == 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* A jump from AT (in function FI) to another function's start in another
+ * frame than the ABI's entry: its own frame still in place (V8's builtins
+ * pass stack arguments so), or callee-saved registers it changed (V8's
+ * builtins keep none).  The target is entered in two frames, and a table
+ * of its entry from the ABI would be wrong for this one, so it gets none. */
 static void note_jump_with_frame(struct collector *k, const struct check_at *at, size_t fi)
 {
     const struct ir_insn *in = at->insn;
     if (at->reached != 1 || (in->flow != IR_FLOW_JUMP && in->flow != IR_FLOW_COND))
         return;
     size_t to = function_index_at(k->index, in->target);
-    const struct absval *sp = &at->state->reg[ABI_RSP];
-    if (to != (size_t)-1 && to != fi && k->index->funcs[to].lo == in->target &&
-        !(sp->kind == AV_CFA && sp->off == -ABI_ENTRY_CFA_OFFSET))
+    if (to != (size_t)-1 && to != fi && k->index->funcs[to].lo == in->target && not_an_abi_entry(at->state))
         k->incomplete[to] = 1;
 }
 
@@ -179,14 +209,27 @@ static void at_address(void *arg, const struct check_at *at)
         if (at->reached != 1 && (at->insn->is_padding || at->reached == SYNTH_PADDING))
             return;   /* alignment, never executed (a trap that code falls into is reached) */
         char why[96];
-        if (at->insn->flow == IR_FLOW_RET && transfer_ret(at->state, why, sizeof why) == RULE_FAILS) {
+        if (at->insn->flow == IR_FLOW_RET && transfer_ret(at->state, why, sizeof why) == RULE_FAILS &&
+            !transfer_ret_is_push_jump(synth_session_previous(at->session, at->insn), at->insn)) {
             /* A ret that pops a word of its own frame (V8's prologue
              * helpers): no row describes where control goes. */
             if (fi != (size_t)-1)
                 k->incomplete[fi] = 1;
             return;
         }
-        if (at->reached == 1 && at->entered_ordinarily && synthesised_row(at->state, &row, &ex) == 0) {
+        int ok = at->entered_ordinarily;
+        if (ok && at->reached != 1) {
+            /* No known path reaches it (dead code, a case of a jump table
+             * synthesis could not read): a row that ends the stack, which
+             * is never wrong, so that the rest of the function gets its
+             * rows.  (An FDE cut at such code would make each piece a
+             * function of its own, entered in the ABI's frame.) */
+            stack_end_row(&row);
+            if (fi != (size_t)-1)
+                k->ending_insns[fi]++;
+        } else
+            ok = ok && synthesised_row(at->state, &row, &ex) == 0;
+        if (ok) {
             k->oom |= append_rules(&k->added, NULL, start, end, &row, PROVENANCE_SYNTHESISED,
                                   starts_function(k->index, start)) != 0;
             if (fi != (size_t)-1)
@@ -407,10 +450,12 @@ static int covered_between(struct fde_lookup *l, uint64_t lo, uint64_t hi)
 }
 
 /* New FDEs for the code no FDE covered: one per function that synthesis
- * gives a row at every instruction (reached from its entry, its CFA known),
+ * gives a row at every instruction it reaches from its entry (its CFA
+ * known there; code no known path reaches has a row that ends the stack),
  * from its first row to its last, the padding between (never executed)
- * getting the row before it (split where an FDE of the file lies between).  A function with code
- * synthesis has no row for gets none: no table is better than a guess. */
+ * getting the row before it (split where an FDE of the file lies between).
+ * A function with reached code synthesis has no row for gets none, nor one
+ * whose every row would end the stack: no table is better than a guess. */
 static int lay_out_added(struct collector *k, struct audit_file *af, size_t *cap)
 {
     struct validated_table *vt = k->vt;
@@ -421,7 +466,7 @@ static int lay_out_added(struct collector *k, struct audit_file *af, size_t *cap
                !starts_function(&af->prog.index, a->rows[i + n].start) &&
                !covered_between(&af->dw, a->rows[i + n - 1].end, a->rows[i + n].start))
             n++;
-        if (fi != (size_t)-1 && k->incomplete[fi]) {
+        if (fi != (size_t)-1 && (k->incomplete[fi] || k->ending_insns[fi] == k->added_insns[fi])) {
             vt->functions_not_added += i == 0 || function_index_at(&af->prog.index, a->rows[i - 1].start) != fi;
             i += n;
             continue;
@@ -443,8 +488,10 @@ static int lay_out_added(struct collector *k, struct audit_file *af, size_t *cap
                 return -1;
         }
         f->rows_repaired = f->table.nrows;
-        if (fi != (size_t)-1 && (i == 0 || function_index_at(&af->prog.index, a->rows[i - 1].start) != fi))
+        if (fi != (size_t)-1 && (i == 0 || function_index_at(&af->prog.index, a->rows[i - 1].start) != fi)) {
             vt->addresses[PROVENANCE_SYNTHESISED] += k->added_insns[fi];
+            vt->addresses_ending_stack += k->ending_insns[fi];
+        }
         vt->fdes_added++;
         vt->rows_repaired += f->rows_repaired;
         i += n;
@@ -458,10 +505,12 @@ int validated_table_build(struct audit_file *af, const struct check_options *opt
     memset(vt, 0, sizeof *vt);
     struct collector k = {.vt = vt, .index = &af->prog.index,
                           .incomplete = calloc(af->prog.index.nfuncs + 1, 1),
-                          .added_insns = calloc(af->prog.index.nfuncs + 1, sizeof *k.added_insns)};
-    if (!k.incomplete || !k.added_insns) {
+                          .added_insns = calloc(af->prog.index.nfuncs + 1, sizeof *k.added_insns),
+                          .ending_insns = calloc(af->prog.index.nfuncs + 1, sizeof *k.ending_insns)};
+    if (!k.incomplete || !k.added_insns || !k.ending_insns) {
         free(k.incomplete);
         free(k.added_insns);
+        free(k.ending_insns);
         return error_set(err, errlen, "out of memory");
     }
     unwind_table_init(&k.fixes, 0, UINT64_MAX);
@@ -491,6 +540,7 @@ int validated_table_build(struct audit_file *af, const struct check_options *opt
     free(k.segs);
     free(k.incomplete);
     free(k.added_insns);
+    free(k.ending_insns);
     if (rc != 0) {
         validated_table_release(vt);
         check_result_release(r);

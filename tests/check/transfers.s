@@ -6,6 +6,10 @@
 #    rbx at c-16: clean, the jump checked;
 #  - ret_unpopped returns with its push still on the stack (its CFI follows
 #    the code, so no row is wrong): ret-mismatch at the ret;
+#  - push_jump_right ends in `push %rax; ret`, a jump to the pushed address
+#    with its frame in place, its CFI following the push: the ret-jump note
+#    only; push_jump_wrong's CFI does not follow the push (as GCC writes an
+#    asm's push): cfa-mismatch at the ret, and the note;
 #  - tail_swapped restores rbx and r12 from each other's slot before a tail
 #    call: the callee's row at its entry (rbx, r12 unchanged) does not hold:
 #    cross-fde-mismatch at the jump (and its own row's reg-mismatch there);
@@ -88,6 +92,31 @@ ret_unpopped:
 	ret
 	.cfi_endproc
 	.size	ret_unpopped, .-ret_unpopped
+
+	.globl	push_jump_right
+	.type	push_jump_right, @function
+push_jump_right:
+	.cfi_startproc
+	subq	$24, %rsp
+	.cfi_def_cfa_offset 32
+	movq	%rdi, %rax
+	pushq	%rax
+	.cfi_def_cfa_offset 40
+	ret
+	.cfi_endproc
+	.size	push_jump_right, .-push_jump_right
+
+	.globl	push_jump_wrong
+	.type	push_jump_wrong, @function
+push_jump_wrong:
+	.cfi_startproc
+	subq	$24, %rsp
+	.cfi_def_cfa_offset 32
+	movq	%rdi, %rax
+	pushq	%rax
+	ret
+	.cfi_endproc
+	.size	push_jump_wrong, .-push_jump_wrong
 
 	.globl	tail_swapped
 	.type	tail_swapped, @function

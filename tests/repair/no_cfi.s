@@ -6,6 +6,14 @@
 #  - passes_stack_argument jumps to shared_tail with a word still pushed,
 #    while call_tail calls it: shared_tail is entered in two frames, and a
 #    table from its ABI entry would be wrong for the jump: no FDE.
+#  - keeps_no_rbx changes rbx and jumps to after_rbx_changed, whose entry
+#    from the ABI (rbx its caller's) does not hold for that jump: no FDE
+#    for after_rbx_changed (keeps_no_rbx gets one, rbx undefined);
+#  - has_dead_code jumps over two instructions no path reaches: added, its
+#    rows for the dead code ending the stack (ra undefined), the others
+#    synthesis's;
+#  - push_jump ends in `push; ret`, a jump to has_dead_code: added (the ret
+#    pops the word it pushed, not its own frame's).
 	.text
 	.globl	plain_leaf
 	.type	plain_leaf, @function
@@ -56,3 +64,40 @@ call_tail:
 	addq	$8, %rsp
 	ret
 	.size	call_tail, .-call_tail
+
+	.globl	has_dead_code
+	.hidden	has_dead_code
+	.type	has_dead_code, @function
+has_dead_code:
+	pushq	%rbx
+	movq	%rdi, %rbx
+	jmp	1f
+	movq	$0, (%rdi)
+	addq	$1, %rax
+1:	movq	%rbx, %rax
+	popq	%rbx
+	ret
+	.size	has_dead_code, .-has_dead_code
+
+	.globl	push_jump
+	.type	push_jump, @function
+push_jump:
+	leaq	has_dead_code(%rip), %rax
+	pushq	%rax
+	ret
+	.size	push_jump, .-push_jump
+
+	.globl	keeps_no_rbx
+	.type	keeps_no_rbx, @function
+keeps_no_rbx:
+	movq	%rdi, %rbx
+	jmp	after_rbx_changed
+	.size	keeps_no_rbx, .-keeps_no_rbx
+
+	.globl	after_rbx_changed
+	.hidden	after_rbx_changed
+	.type	after_rbx_changed, @function
+after_rbx_changed:
+	movq	%rbx, %rax
+	ret
+	.size	after_rbx_changed, .-after_rbx_changed

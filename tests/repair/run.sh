@@ -83,23 +83,59 @@ if command -v gdb >/dev/null; then
 fi
 
 # Which functions without CFI get an FDE (tests/repair/no_cfi.s): those
-# synthesis has a row for everywhere; not one whose CFA it cannot follow,
-# nor one another function jumps to with its frame in place.
-cc -shared -nostdlib -Wl,--build-id=none -o "$work/no_cfi.so" "$here/no_cfi.s" || exit 1
+# synthesis has a row for wherever a known path reaches, dead code getting
+# rows that end the stack; not one whose CFA it cannot follow, nor one
+# another function jumps to with its frame in place or a callee-saved
+# register changed.
+cc -shared -nostdlib -Wl,--build-id -o "$work/no_cfi.so" "$here/no_cfi.s" || exit 1
 out=$("$dwsynth" repair -n --format=json "$work/no_cfi.so" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 added = sorted(f["function"] for f in d["fdes"] if f["change"] == "added")
-assert added == sorted(["plain_leaf", "pushes_rbx", "passes_stack_argument", "call_tail",
-                        "plain_leaf@plt", "shared_tail@plt"]), added
-assert d["functions_not_added"] == 2, d["functions_not_added"]
-print(" ".join(added))' 2>&1) && ok "functions without CFI given an FDE: $out; not dynamic_frame, shared_tail" ||
+assert added == sorted(["plain_leaf", "pushes_rbx", "passes_stack_argument", "call_tail", "has_dead_code",
+                        "push_jump", "keeps_no_rbx", "plain_leaf@plt", "shared_tail@plt"]), added
+assert d["functions_not_added"] == 3, d["functions_not_added"]
+assert d["addresses"]["ending_stack"] == 2, d["addresses"]
+print(" ".join(added))' 2>&1) && ok "functions without CFI given an FDE: $out; not dynamic_frame, shared_tail, after_rbx_changed" ||
     not_ok "functions without CFI: which get an FDE" "$out"
 "$dwsynth" repair "$work/no_cfi.so" -o "$work/repaired/no_cfi.so" >/dev/null
 fdes=$(readelf -wf "$work/repaired/no_cfi.so" | grep -c ' FDE cie=')
 audit=$("$dwcheck" "$work/repaired/no_cfi.so" | tail -1)
-[ "$fdes" -eq 6 ] && grep -q ' 0 errors' <<< "$audit" &&
-    ok "the copy: readelf reads its 6 FDEs, dwcheck finds 0 errors" || not_ok "no_cfi copy: 6 FDEs, 0 errors" "$fdes; $audit"
+[ "$fdes" -eq 9 ] && grep -q ' 0 errors' <<< "$audit" &&
+    ok "the copy: readelf reads its 9 FDEs, dwcheck finds 0 errors" || not_ok "no_cfi copy: 9 FDEs, 0 errors" "$fdes; $audit"
+# readelf's rows of has_dead_code: ra undefined from the instruction after
+# its jmp up to the jmp's target (objdump's addresses), c-8 everywhere else.
+rows=$(python3 - "$work/no_cfi.so" "$work/repaired/no_cfi.so" <<'PY' 2>&1
+import re, subprocess, sys
+dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", sys.argv[1]], capture_output=True, text=True).stdout
+body = dis.split("<has_dead_code>:\n")[1].split("\n\n")[0].splitlines()
+insns = [(int(l.split(":")[0], 16), l.split()[1:]) for l in body if l.strip()]
+j = next(k for k, (a, ops) in enumerate(insns) if ops[0] == "jmp")
+dead = (insns[j + 1][0], int(insns[j][1][1], 16))
+fdes = subprocess.run(["readelf", "-wF", sys.argv[2]], capture_output=True, text=True).stdout.split("\n\n")
+fde = next(f for f in fdes if re.search(r"pc=0*%x\.\." % insns[0][0], f))
+seen = []
+for line in fde.splitlines():
+    m = re.match(r"([0-9a-f]{16}) .* (\S+)\s*$", line)
+    if m:
+        a, ra = int(m.group(1), 16), m.group(2)
+        want = "u" if dead[0] <= a < dead[1] else "c-8"
+        assert ra == want, "row at %x: ra %s, want %s (dead code %x..%x)" % (a, ra, want, *dead)
+        seen.append("%x:%s" % (a, ra))
+assert any(x.endswith(":u") for x in seen), seen
+print("dead code %x..%x; rows %s" % (dead + (" ".join(seen),)))
+PY
+) && ok "has_dead_code's copy: ra undefined over its dead code only ($rows)" ||
+    not_ok "has_dead_code: ra undefined over the dead code only" "$rows"
+
+# Its eh_elf (dwcompile --repair) agrees with the copy's DWARF at every
+# address, the dead code's included: there the walk ends.
+out=$("$build/bin/dwcompile" -q --repair -o "$work/no_cfi.eh_elf.so" "$work/no_cfi.so" 2>&1) &&
+    out=$("$build/tests/eh_elf_equiv" "$work/repaired/no_cfi.so" "$work/no_cfi.eh_elf.so" 2>&1); rc=$?
+ends=$(grep -o 'end [0-9]*' <<< "$out" | tail -1)
+[ "$rc" -eq 0 ] && [ "${ends#end }" -ge 2 ] 2>/dev/null &&
+    ok "no_cfi.so's eh_elf and its copy agree, the walk ending in the dead code: $(tail -1 <<< "$out" | sed 's/^[^:]*: //')" ||
+    not_ok "no_cfi.so's eh_elf against its copy (exit $rc)" "$out"
 
 # The eh_elf of the validated table (dwcompile --repair): dwu_step tells
 # which frames' rows were synthesised.  Without it, the walk stops in the
