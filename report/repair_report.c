@@ -77,13 +77,14 @@ void repair_report_text(FILE *out, const char *path, const struct validated_tabl
             vt->fdes_repaired, vt->fdes_added, vt->rows_repaired, vt->addresses[PROVENANCE_PROVED],
             vt->addresses[PROVENANCE_UNCHECKED], vt->addresses_kept, vt->addresses[PROVENANCE_SYNTHESISED]);
     if (vt->addresses_ending_stack)
-        fprintf(out, " (%zu of them code no known path reaches, whose rows end the stack)",
+        fprintf(out, " (%zu of them code no known path reaches or whose CFA synthesis cannot say, whose "
+                "rows end the stack)",
                 vt->addresses_ending_stack);
     fputc('\n', out);
     if (vt->functions_not_added)
-        fprintf(out, "%s: %zu functions without an FDE left without one: synthesis has no row for some of "
-                "their code (a path it cannot follow, a CFA it cannot track, a ret that pops its own frame, "
-                "entered with another's frame)\n", path, vt->functions_not_added);
+        fprintf(out, "%s: %zu functions without an FDE left without one: a table from their entry as the "
+                "ABI has it would be wrong (entered by a jump in another frame, a ret that pops a word of "
+                "their own frame, not entered the ordinary way)\n", path, vt->functions_not_added);
     for (size_t k = 0; rows && k < vt->nfdes; k++) {
         const struct validated_fde *f = &vt->fdes[k];
         if (!f->repaired)

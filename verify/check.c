@@ -364,12 +364,18 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
         /* The end of the stack: a thread's or a process's entry (_start,
          * clone's child) says so from its FDE's first row.  Said in the
          * middle of a function whose return address synthesis knows to be
-         * at CFA-8, it cuts every stack through here short. */
+         * at CFA-8, and whose CFA a rule could give, it cuts every stack
+         * through here short.  (Where synthesis cannot say the CFA, after
+         * `sub %reg,%rsp`, no rule it knows would do better: the validated
+         * table ends the stack there itself.) */
         const struct cfi_fde *same;
         const struct unwind_row *first =
             reached == 1 ? fde_lookup_row(&c->targets, fde->pc_begin + endbr64_at(c, fde->pc_begin), &same) : NULL;
+        struct unwind_row syn;
+        struct synth_row_exprs syn_exprs;
         if (first && first->reg[ABI_RA].kind != REG_RULE_UNDEFINED &&
-            slot_holds_entry(st, AV_CFA, -8, ABI_RA) == RULE_HOLDS) {
+            slot_holds_entry(st, AV_CFA, -8, ABI_RA) == RULE_HOLDS &&
+            (synth_row_from_state(st, &syn, &syn_exprs), syn.cfa.kind != CFA_RULE_UNKNOWN)) {
             add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, "u", "c-8",
                         "ra rule u ends the stack here, though the return address is at c-8 "
                         "(the FDE's first row has one): unwinders stop at this frame");

@@ -218,17 +218,17 @@ static void at_address(void *arg, const struct check_at *at)
             return;
         }
         int ok = at->entered_ordinarily;
-        if (ok && at->reached != 1) {
+        if (ok && (at->reached != 1 || synthesised_row(at->state, &row, &ex) != 0)) {
             /* No known path reaches it (dead code, a case of a jump table
-             * synthesis could not read): a row that ends the stack, which
-             * is never wrong, so that the rest of the function gets its
-             * rows.  (An FDE cut at such code would make each piece a
-             * function of its own, entered in the ABI's frame.) */
+             * synthesis could not read), or synthesis cannot say its CFA
+             * (after `sub %reg,%rsp`): a row that ends the stack, which is
+             * never wrong, so that the rest of the function gets its rows.
+             * (An FDE cut at such code would make each piece a function of
+             * its own, entered in the ABI's frame.) */
             stack_end_row(&row);
             if (fi != (size_t)-1)
                 k->ending_insns[fi]++;
-        } else
-            ok = ok && synthesised_row(at->state, &row, &ex) == 0;
+        }
         if (ok) {
             k->oom |= append_rules(&k->added, NULL, start, end, &row, PROVENANCE_SYNTHESISED,
                                   starts_function(k->index, start)) != 0;
@@ -449,13 +449,14 @@ static int covered_between(struct fde_lookup *l, uint64_t lo, uint64_t hi)
     return a < l->n && l->by_pc[a]->pc_begin < hi;
 }
 
-/* New FDEs for the code no FDE covered: one per function that synthesis
- * gives a row at every instruction it reaches from its entry (its CFA
- * known there; code no known path reaches has a row that ends the stack),
- * from its first row to its last, the padding between (never executed)
- * getting the row before it (split where an FDE of the file lies between).
- * A function with reached code synthesis has no row for gets none, nor one
- * whose every row would end the stack: no table is better than a guess. */
+/* New FDEs for the code no FDE covered: one per function entered the
+ * ordinary way, with synthesis's rows (code no known path reaches, or
+ * whose CFA synthesis cannot say, has a row that ends the stack), from its
+ * first row to its last, the padding between (never executed) getting the
+ * row before it (split where an FDE of the file lies between).  A function
+ * marked incomplete (a table from its ABI entry would be wrong) gets none,
+ * nor one whose every row would end the stack: no table is better than a
+ * guess. */
 static int lay_out_added(struct collector *k, struct audit_file *af, size_t *cap)
 {
     struct validated_table *vt = k->vt;

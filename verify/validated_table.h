@@ -11,11 +11,11 @@
  *     `undefined`, which is never wrong; a row judged as the canonical form
  *     of a CFA of its own is replaced whole);
  *   - synthesis's rows for code no FDE covers, in functions entered the
- *     ordinary way (named, called, the PLT), where a known path reaches it;
- *     where none does (dead code, a jump table's case synthesis cannot
- *     read), a row whose return address is undefined: the end of the
- *     stack, never a wrong frame, so that the rest of the function gets
- *     its rows.
+ *     ordinary way (named, called, the PLT), where a known path reaches it
+ *     and synthesis can say the CFA; elsewhere (dead code, a jump table's
+ *     case synthesis cannot read, after `sub %reg,%rsp`), a row whose
+ *     return address is undefined: the end of the stack, never a wrong
+ *     frame, so that the rest of the function gets its rows.
  * Every row keeps its provenance: proved DWARF (every rule holds at every
  * address), unchecked DWARF (some rule undecided somewhere), synthesised.
  *
@@ -63,10 +63,12 @@ struct validated_table {
     size_t addresses[PROVENANCES]; /* instruction addresses by the provenance of their rule */
     size_t addresses_kept;         /* covered addresses not judged (unreached, padding ...) */
     size_t fdes_repaired, fdes_added, rows_repaired;
-    size_t addresses_ending_stack; /* of the synthesised ones: code no known path reaches, in
-                                      added functions, whose row ends the stack */
-    size_t functions_not_added;    /* code no FDE covers, of functions synthesis has no row for
-                                      somewhere (reached by no known path, a CFA it cannot follow) */
+    size_t addresses_ending_stack; /* of the synthesised ones: in added functions, code no known
+                                      path reaches or whose CFA synthesis cannot say, whose row
+                                      ends the stack */
+    size_t functions_not_added;    /* code no FDE covers, of functions not entered the ordinary
+                                      way, entered by a jump in another frame, or with a ret that
+                                      pops a word of their own frame */
 };
 
 struct audit_file;

@@ -462,13 +462,14 @@ out=$("$dwcheck" "$work/partial_fde.so" 2>&1); rc=$?
 
 # The end of the stack said in the middle of an ordinary function: an
 # ra-mismatch there; said from an entry's first row (after endbr64 too): the
-# outermost frame, not checked.
+# outermost frame, not checked; said where synthesis cannot say the CFA
+# (after sub %reg,%rsp): not reported either.
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/undefined_ra.so" tests/check/undefined_ra.s || exit 1
 out=$(audit_json "$work/undefined_ra.so" '
 assert [g[:3] for g in got] == [("ra-mismatch", "cut_short", 4)], got
-assert d["addresses_outermost"] >= 6, d["addresses_outermost"]
+assert d["addresses_outermost"] >= 9, d["addresses_outermost"]
 print("%d addresses outermost" % d["addresses_outermost"])') &&
-    ok ".cfi_undefined rip inside an ordinary function: ra-mismatch where it cuts stacks; entries that start with it (after endbr64 too) are outermost frames ($out)" ||
+    ok ".cfi_undefined rip inside an ordinary function: ra-mismatch where it cuts stacks; entries that start with it (after endbr64 too), or where the CFA is unknown, are outermost frames ($out)" ||
     not_ok ".cfi_undefined rip: one ra-mismatch in cut_short expected" "$out"
 
 # A frame-pointer epilogue that leaves the CFA on the restored rbp: found at

@@ -2,7 +2,10 @@
 # function, whose return address is still at CFA-8: cut_short's rows from
 # there end every stack through it, ra-mismatch.  thread_entry says so from
 # its first row, and cet_start after its endbr64 as CET builds of _start
-# do: the outermost frames they are, not checked.
+# do: the outermost frames they are, not checked.  after_dynamic_sub says
+# it once rsp has moved by a register, where synthesis cannot say the CFA
+# (as dwsynth repair writes such code's rows): no rule it knows would do
+# better, not reported.
 	.text
 	.globl	cut_short
 	.type	cut_short, @function
@@ -43,3 +46,15 @@ cet_start:
 	hlt
 	.cfi_endproc
 	.size	cet_start, .-cet_start
+
+	.globl	after_dynamic_sub
+	.type	after_dynamic_sub, @function
+after_dynamic_sub:
+	.cfi_startproc
+	subq	%rdi, %rsp
+	.cfi_undefined %rip
+	movq	$0, (%rsp)
+	addq	%rdi, %rsp
+	ret
+	.cfi_endproc
+	.size	after_dynamic_sub, .-after_dynamic_sub

@@ -2,7 +2,8 @@
 #  - plain_leaf, pushes_rbx: synthesis has a row at every instruction:
 #    added;
 #  - dynamic_frame moves rsp by a register (the CFA is then no offset from
-#    rsp synthesis can follow): no row there, so no FDE at all;
+#    rsp synthesis can follow): added, its rows from there on ending the
+#    stack;
 #  - passes_stack_argument jumps to shared_tail with a word still pushed,
 #    while call_tail calls it: shared_tail is entered in two frames, and a
 #    table from its ABI entry would be wrong for the jump: no FDE.
