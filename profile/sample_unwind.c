@@ -77,22 +77,41 @@ static enum frame_source source_of(struct dwu_space *space, uint64_t pc, uint32_
     return map_status == DWU_MAP_EH_ELF ? FRAME_EH_ELF : FRAME_DWARF;
 }
 
+/* S's user registers (DWARF numbers, its IP exact) and stack copy, as
+ * the walk reads them; 0, or -1 when S has none (a kernel thread). */
+static int user_state(const struct perf_sample *s, struct dwu_regs *regs, struct dwu_stack_copy *copy)
+{
+    const uint64_t need = (1ull << PERF_X86_SP) | (1ull << PERF_X86_IP);
+    if (!s->regs_abi || (s->regs_mask & need) != need)
+        return -1;
+    *regs = (struct dwu_regs){.flags = DWU_FLAG_EXACT_IP};
+    for (int r = 0; r < PERF_X86_NREGS; r++)
+        if ((s->regs_mask >> r & 1) && dwarf_of_perf[r] >= 0) {
+            regs->r[dwarf_of_perf[r]] = s->regs[r];
+            regs->valid |= 1u << dwarf_of_perf[r];
+        }
+    *copy = (struct dwu_stack_copy){s->regs[PERF_X86_SP], s->stack, s->stack ? s->stack_size : 0};
+    return 0;
+}
+
+void sample_prefetch(const struct dwu_space *space, const struct perf_sample *s)
+{
+    struct dwu_regs regs;
+    struct dwu_stack_copy copy;
+    if (space && user_state(s, &regs, &copy) == 0)
+        dwu_space_prefetch(space, &regs, &(struct dwu_memory){dwu_read_stack_copy, &copy});
+}
+
 int sample_unwind(struct dwu_space *space, const struct perf_sample *s, struct sample_frame *frames,
                   enum stop_reason *stop)
 {
     int n = kernel_frames(s, frames, SAMPLE_MAX_FRAMES);
-    const uint64_t need = (1ull << PERF_X86_SP) | (1ull << PERF_X86_IP);
-    if (!space || !s->regs_abi || (s->regs_mask & need) != need) {
+    struct dwu_regs regs;
+    struct dwu_stack_copy copy;
+    if (!space || user_state(s, &regs, &copy) != 0) {
         *stop = STOP_NO_USER;
         return n;
     }
-    struct dwu_regs regs = {.flags = DWU_FLAG_EXACT_IP};
-    for (int r = 0; r < PERF_X86_NREGS; r++)
-        if ((s->regs_mask >> r & 1) && dwarf_of_perf[r] >= 0) {
-            regs.r[dwarf_of_perf[r]] = s->regs[r];
-            regs.valid |= 1u << dwarf_of_perf[r];
-        }
-    struct dwu_stack_copy copy = {s->regs[PERF_X86_SP], s->stack, s->stack ? s->stack_size : 0};
     struct dwu_memory mem = {dwu_read_stack_copy, &copy};
     *stop = STOP_MAX;
     while (n < SAMPLE_MAX_FRAMES) {

@@ -61,4 +61,10 @@ const char *stop_reason_text(enum stop_reason r);
 int sample_unwind(struct dwu_space *space, const struct perf_sample *s, struct sample_frame *frames,
                   enum stop_reason *stop);
 
+/* Ask for the memory sample_unwind(SPACE, S) reads first, without waiting
+ * for it (dwu_space_prefetch): called as soon as S is read, before the
+ * work left on the previous sample, it lets that work overlap S's cache
+ * misses.  SPACE may be NULL (then nothing is asked for). */
+void sample_prefetch(const struct dwu_space *space, const struct perf_sample *s);
+
 #endif

@@ -199,6 +199,16 @@ int dwu_space_step(struct dwu_space *space, struct dwu_regs *regs, const struct 
 int dwu_space_unwind(struct dwu_space *space, struct dwu_regs *regs, const struct dwu_memory *mem,
                      uint64_t *ips, int max, int *status);
 
+/* Ask for the memory a later dwu_space_unwind or dwu_space_step of these
+ * REGS in SPACE through MEM reads first (the stack copy above rsp, when MEM
+ * reads a dwu_stack_copy, and the space's object lookup), without waiting
+ * for it: a caller that walks many samples calls it for the next sample
+ * before it finishes with the current one (its walk, or its output), so
+ * that the next one's cache misses overlap that work.  Reads nothing
+ * through MEM->read and changes nothing; SPACE, REGS and MEM need to stay
+ * valid only during the call. */
+void dwu_space_prefetch(const struct dwu_space *space, const struct dwu_regs *regs, const struct dwu_memory *mem);
+
 /* The mapping that holds ADDR in SPACE: its start, file offset, path,
  * name (PATH when it was given none) and build-id (the file's), and its
  * dwu_map_status in *STATUS; 0, or -1 when ADDR is in none.  Pointers

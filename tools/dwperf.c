@@ -11,9 +11,11 @@
  * runtime's address spaces); profile/sample_unwind walks each sample's
  * copied user stack in its process's space; profile/script_output prints
  * it; profile/eh_elf_compile compiles the eh_elfs the recording needs into
- * the cache, in the background, when that pays.  A summary on stderr
- * counts samples, frames by the table that unwound them, and the samples
- * whose stacks stopped early, by reason.
+ * the cache, in the background, when that pays.  A sample is printed
+ * once the next one is read and the memory its walk reads first asked for
+ * (sample_prefetch), so that printing overlaps that walk's cache misses.
+ * A summary on stderr counts samples, frames by the table that unwound
+ * them, and the samples whose stacks stopped early, by reason.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -140,6 +142,77 @@ static void print_summary(const char *input, const struct summary *sum, const st
                 st->unknown);
 }
 
+/* A sample walked, not yet printed nor counted.  Printed after the next
+ * record is read, it keeps the fields of its perf_sample that printing
+ * reads (its event's attribute and name copied: the reader's pointers do
+ * not outlive that read). */
+struct walked_sample {
+    int pending;
+    struct perf_sample s;          /* callchain, registers and stack not used any more */
+    struct perf_attr attr;
+    char *attr_name;               /* owned; attr.name */
+    size_t attr_name_cap;
+    struct dwu_space *space;
+    struct sample_frame frames[SAMPLE_MAX_FRAMES];
+    int n;
+    enum stop_reason stop;
+};
+
+/* Keep S (walked in SPACE) in W; -1 when out of memory. */
+static int keep_sample(struct walked_sample *w, const struct perf_sample *s, struct dwu_space *space)
+{
+    w->s = *s;
+    w->s.callchain = NULL;
+    w->s.stack = NULL;
+    w->space = space;
+    if (s->attr) {
+        w->attr = *s->attr;
+        size_t len = strlen(s->attr->name) + 1;
+        if (len > w->attr_name_cap) {
+            char *name = realloc(w->attr_name, len);
+            if (!name)
+                return -1;
+            w->attr_name = name;
+            w->attr_name_cap = len;
+        }
+        w->attr.name = memcpy(w->attr_name, s->attr->name, len);
+        w->s.attr = &w->attr;
+    }
+    w->pending = 1;
+    return 0;
+}
+
+/* What run keeps across records. */
+struct run_state {
+    struct processes *procs;
+    struct script_output *out;
+    struct compile_queue *q;
+    struct summary sum;
+    int progress;
+    double next_progress;
+};
+
+/* What is left to do on the walked sample: print it, count it, and every
+ * 256 samples take the eh_elfs compiled since and show the progress. */
+static void finish_sample(struct run_state *rs, struct walked_sample *w)
+{
+    if (!w->pending)
+        return;
+    w->pending = 0;
+    char unknown[16];
+    script_output_sample(rs->out, &w->s, processes_comm(rs->procs, w->s.tid, unknown, sizeof unknown), w->space,
+                         w->frames, w->n);
+    count_sample(&rs->sum, rs->q, w->space, w->frames, w->n, w->stop);
+    if ((rs->sum.samples & 255) == 0) {
+        if (compile_queue_poll(rs->q))
+            processes_each_space(rs->procs, refresh_space, NULL);
+        if (rs->progress && now() >= rs->next_progress) {
+            fprintf(stderr, "\rdwperf: %" PRIu64 " samples, %" PRIu64 " frames", rs->sum.samples, rs->sum.frames);
+            rs->next_progress = now() + 0.5;
+        }
+    }
+}
+
 static int run(const struct options *opt)
 {
     char err[256];
@@ -149,56 +222,54 @@ static int run(const struct options *opt)
         return EXIT_TROUBLE;
     }
     char dwcompile[PATH_MAX];
-    struct processes *procs = processes_new(opt->cache_dir);
-    struct script_output *out = script_output_new(stdout, opt->format, opt->cache_dir);
-    struct compile_queue *q = opt->cache_dir && opt->compile != COMPILE_NEVER
-                                  ? compile_queue_new(opt->cache_dir, find_dwcompile(dwcompile, sizeof dwcompile),
-                                                      opt->compile)
-                                  : NULL;
-    struct summary sum = {0};
-    static struct sample_frame frames[SAMPLE_MAX_FRAMES];
-    int status = EXIT_CLEAN, progress = !opt->quiet && isatty(2);
-    double next_progress = now() + 0.5;
+    struct run_state rs = {
+        .procs = processes_new(opt->cache_dir),
+        .out = script_output_new(stdout, opt->format, opt->cache_dir),
+        .q = opt->cache_dir && opt->compile != COMPILE_NEVER
+                 ? compile_queue_new(opt->cache_dir, find_dwcompile(dwcompile, sizeof dwcompile), opt->compile)
+                 : NULL,
+        .progress = !opt->quiet && isatty(2),
+        .next_progress = now() + 0.5,
+    };
+    static struct walked_sample walked;
+    int status = EXIT_CLEAN;
     struct perf_event ev;
     int rc = 0;
-    if (!procs || !out) {
+    if (!rs.procs || !rs.out) {
         cli_error(opt->input, "out of memory");
         status = EXIT_TROUBLE;
     }
     while (status == EXIT_CLEAN && (rc = perf_data_next(pd, &ev)) > 0) {
         if (ev.kind != PERF_EVENT_SAMPLE) {
-            processes_apply(procs, &ev);
+            finish_sample(&rs, &walked);   /* in the process as it was */
+            processes_apply(rs.procs, &ev);
             continue;
         }
         const struct perf_sample *s = &ev.u.sample;
-        struct dwu_space *space = processes_space(procs, s->pid);
-        enum stop_reason stop;
-        int n = sample_unwind(space, s, frames, &stop);
-        char unknown[16];
-        script_output_sample(out, s, processes_comm(procs, s->tid, unknown, sizeof unknown), space, frames, n);
-        count_sample(&sum, q, space, frames, n, stop);
-        if ((sum.samples & 255) == 0) {
-            if (compile_queue_poll(q))
-                processes_each_space(procs, refresh_space, NULL);
-            if (progress && now() >= next_progress) {
-                fprintf(stderr, "\rdwperf: %" PRIu64 " samples, %" PRIu64 " frames", sum.samples, sum.frames);
-                next_progress = now() + 0.5;
-            }
+        struct dwu_space *space = processes_space(rs.procs, s->pid);
+        sample_prefetch(space, s);
+        finish_sample(&rs, &walked);
+        walked.n = sample_unwind(space, s, walked.frames, &walked.stop);
+        if (keep_sample(&walked, s, space) != 0) {
+            cli_error(opt->input, "out of memory");
+            status = EXIT_TROUBLE;
         }
     }
-    if (progress)
+    finish_sample(&rs, &walked);
+    free(walked.attr_name);
+    if (rs.progress)
         fputs("\r\033[K", stderr);
     if (status == EXIT_CLEAN && rc < 0) {
         cli_error(opt->input, "%s", perf_data_error(pd));
         status = EXIT_TROUBLE;
     }
-    script_output_finish(out);
-    if (q && compile_queue_wait(q) && !opt->quiet)
+    script_output_finish(rs.out);
+    if (rs.q && compile_queue_wait(rs.q) && !opt->quiet)
         fprintf(stderr, "dwperf: waited for the eh_elfs being compiled (the next run uses them)\n");
     if (!opt->quiet)
-        print_summary(opt->input, &sum, perf_data_stats(pd), q);
-    compile_queue_free(q);
-    processes_free(procs);
+        print_summary(opt->input, &rs.sum, perf_data_stats(pd), rs.q);
+    compile_queue_free(rs.q);
+    processes_free(rs.procs);
     perf_data_close(pd);
     return status;
 }

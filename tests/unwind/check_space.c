@@ -138,6 +138,18 @@ static void check_space_walks(int depth, const struct copy *cp)
     int ngot = dwu_space_unwind(space, &r, &cp->mem, got, MAX_FRAMES, &got_rc);
     compare(depth, "dwu_space_unwind", want, nwant, want_rc, got, ngot, got_rc);
 
+    /* Asking for a sample's memory ahead changes nothing, whatever its rsp
+     * (in the copy, below it, past it). */
+    static const uint64_t rsp_moves[] = {0, (uint64_t)-4096, 1u << 20};
+    for (size_t k = 0; k < sizeof rsp_moves / sizeof *rsp_moves; k++) {
+        r = cp->regs;
+        r.r[DWU_RSP] += rsp_moves[k];
+        dwu_space_prefetch(space, &r, &cp->mem);
+    }
+    r = cp->regs;
+    ngot = dwu_space_unwind(space, &r, &cp->mem, got, MAX_FRAMES, &got_rc);
+    compare(depth, "dwu_space_unwind after dwu_space_prefetch", want, nwant, want_rc, got, ngot, got_rc);
+
     /* A clone walks the same. */
     struct dwu_space *clone = dwu_space_clone(space);
     r = cp->regs;
