@@ -10,12 +10,12 @@
  * pops the word just pushed, so it is a jump to X that leaves the frame in
  * place (gdb's test of a return into a non-executable page, position-
  * independent jumps in hand-written code), and its row is checked as any
- * instruction's.  A jump (direct, conditional, or a resolved case of a jump table)
- * that leaves its FDE for an address
- * another FDE covers (a .cold part, a shared tail, a tail call, another
- * function's middle) arrives with the jumping state: every rule of the
- * target's row (CFA, ra, the callee-saved registers) must hold in it,
- * exactly as the rules of the jumping instruction's own row do.  Unknown
+ * instruction's.  A jump (direct, conditional, or a resolved case of a
+ * jump table) that leaves its FDE for an address another FDE covers (a
+ * .cold part, a shared tail, a tail call, another function's middle)
+ * arrives with the jumping state: every rule of the target's row (CFA, ra,
+ * the callee-saved registers) must hold in it, exactly as the rules of the
+ * jumping instruction's own row do.  Unknown
  * never refutes: what the state does not know leaves a transfer unchecked.
  *
  * Pure verdicts over one state; the audit (verify/check) turns them into

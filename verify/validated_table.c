@@ -16,8 +16,8 @@
 #include "semantics/cfi_eval.h"
 #include "synth/emit_row.h"
 #include "synth/functions.h"
-#include "verify/audit_file.h"
 #include "synth/synthesize.h"
+#include "verify/audit_file.h"
 #include "verify/transfers.h"
 
 const char *provenance_name(enum provenance p)
@@ -39,7 +39,8 @@ struct collector {
     struct unwind_table added;     /* synthesis's rows for code no FDE covers */
     struct segment *segs;
     size_t nsegs, segs_cap;
-    uint8_t *incomplete;           /* per function: synthesis has no row for some of its code */
+    uint8_t *incomplete;           /* per function: a table from its entry as the ABI has it
+                                      would be wrong somewhere */
     size_t *added_insns;           /* per function: its instructions in ADDED */
     size_t *ending_insns;          /* ... of them, those whose row ends the stack */
     int oom;
@@ -123,9 +124,10 @@ static int synthesised_row(const struct abs_state *st, struct unwind_row *row, s
     return 0;
 }
 
-/* The row of code no known path reaches: the return address undefined,
- * the end of the stack (unwinders stop there; libgcc's _Unwind_RaiseException
- * as where no FDE is), the CFA rsp+8 only because a row needs one. */
+/* The row of code synthesis has none for (no known path reaches it, or
+ * its CFA cannot be said): the return address undefined, the end of the
+ * stack (unwinders stop there, libgcc's _Unwind_RaiseException as where no
+ * FDE is), the CFA rsp+8 only because a row needs one. */
 static void stack_end_row(struct unwind_row *row)
 {
     memset(row, 0, sizeof *row);
