@@ -84,7 +84,8 @@ void repair_report_text(FILE *out, const char *path, const struct validated_tabl
     if (vt->functions_not_added)
         fprintf(out, "%s: %zu functions without an FDE left without one: a table from their entry as the "
                 "ABI has it would be wrong (entered by a jump in another frame, a ret that pops a word of "
-                "their own frame, not entered the ordinary way)\n", path, vt->functions_not_added);
+                "their own frame, not entered the ordinary way), or all of whose code no FDE covers would end the "
+                "stack\n", path, vt->functions_not_added);
     for (size_t k = 0; rows && k < vt->nfdes; k++) {
         const struct validated_fde *f = &vt->fdes[k];
         if (!f->repaired)

@@ -229,8 +229,12 @@ int synth_session_loop_entry(const struct synth_session *ss, const struct ir_ins
 const struct ir_insn *synth_session_previous(const struct synth_session *ss, const struct ir_insn *in)
 {
     const struct function_code *code = ss->observed;
-    if (!code || in <= code->insns || in >= code->insns + code->n)
+    const struct cfg *g = ss->observed_cfg;
+    if (!code || !g || in <= code->insns || in >= code->insns + code->n)
         return NULL;
+    size_t i = (size_t)(in - code->insns);
     const struct ir_insn *prev = in - 1;
-    return prev->flow == IR_FLOW_NEXT && prev->addr + prev->len == in->addr ? prev : NULL;
+    /* In one block: no jump (direct, of a table, to a label) lands on IN. */
+    return prev->flow == IR_FLOW_NEXT && prev->addr + prev->len == in->addr && g->block_of[i] == g->block_of[i - 1]
+               ? prev : NULL;
 }

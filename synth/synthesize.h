@@ -151,7 +151,8 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
 int synth_session_loop_entry(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out);
 
 /* While an observer is shown instruction IN: the instruction before it,
- * when that one falls through into IN; else NULL. */
+ * when that one is IN's only way in (it falls through into IN, and no jump
+ * lands on IN); else NULL. */
 const struct ir_insn *synth_session_previous(const struct synth_session *ss, const struct ir_insn *in);
 
 #endif

@@ -257,6 +257,8 @@ static int run(const struct options *opt)
     }
     finish_sample(&rs, &walked);
     free(walked.attr_name);
+    walked.attr_name = NULL;
+    walked.attr_name_cap = 0;
     if (rs.progress)
         fputs("\r\033[K", stderr);
     if (status == EXIT_CLEAN && rc < 0) {

@@ -375,7 +375,8 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
         struct synth_row_exprs syn_exprs;
         if (first && first->reg[ABI_RA].kind != REG_RULE_UNDEFINED &&
             slot_holds_entry(st, AV_CFA, -8, ABI_RA) == RULE_HOLDS &&
-            (synth_row_from_state(st, &syn, &syn_exprs), syn.cfa.kind != CFA_RULE_UNKNOWN)) {
+            (synth_row_from_state(st, &syn, &syn_exprs),
+             syn.cfa.kind != CFA_RULE_UNKNOWN && syn.cfa.kind != CFA_RULE_UNSET)) {
             add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, "u", "c-8",
                         "ra rule u ends the stack here, though the return address is at c-8 "
                         "(the FDE's first row has one): unwinders stop at this frame");

@@ -211,7 +211,8 @@ static void at_address(void *arg, const struct check_at *at)
         if (at->reached != 1 && (at->insn->is_padding || at->reached == SYNTH_PADDING))
             return;   /* alignment, never executed (a trap that code falls into is reached) */
         char why[96];
-        if (at->insn->flow == IR_FLOW_RET && transfer_ret(at->state, why, sizeof why) == RULE_FAILS &&
+        if (at->reached == 1 && at->insn->flow == IR_FLOW_RET &&
+            transfer_ret(at->state, why, sizeof why) == RULE_FAILS &&
             !transfer_ret_is_push_jump(synth_session_previous(at->session, at->insn), at->insn)) {
             /* A ret that pops a word of its own frame (V8's prologue
              * helpers): no row describes where control goes. */
@@ -457,8 +458,9 @@ static int covered_between(struct fde_lookup *l, uint64_t lo, uint64_t hi)
  * first row to its last, the padding between (never executed) getting the
  * row before it (split where an FDE of the file lies between).  A function
  * marked incomplete (a table from its ABI entry would be wrong) gets none,
- * nor one whose every row would end the stack: no table is better than a
- * guess. */
+ * nor one whose every new row would end the stack: no table is better than
+ * a guess.  (A piece split off by an FDE between may still be all such
+ * rows: never wrong, only of no use.) */
 static int lay_out_added(struct collector *k, struct audit_file *af, size_t *cap)
 {
     struct validated_table *vt = k->vt;

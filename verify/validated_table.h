@@ -67,8 +67,9 @@ struct validated_table {
                                       path reaches or whose CFA synthesis cannot say, whose row
                                       ends the stack */
     size_t functions_not_added;    /* code no FDE covers, of functions not entered the ordinary
-                                      way, entered by a jump in another frame, or with a ret that
-                                      pops a word of their own frame */
+                                      way, entered by a jump in another frame, with a ret that
+                                      pops a word of their own frame, or all of whose rows there
+                                      would end the stack */
 };
 
 struct audit_file;

@@ -414,12 +414,13 @@ want = sorted([("cross-fde-mismatch", "into_cold_wrong"), ("cfa-mismatch", "into
                ("ret-mismatch", "ret_unpopped"), ("clobbered-not-described", "tail_swapped"),
                ("clobbered-not-described", "tail_swapped"), ("cross-fde-mismatch", "tail_swapped"),
                ("cross-fde-mismatch", "case_into_cold_wrong"), ("cfa-mismatch", "case_into_cold_wrong.cold"),
-               ("ret-jump", "push_jump_right"), ("ret-jump", "push_jump_wrong"), ("cfa-mismatch", "push_jump_wrong")])
+               ("ret-jump", "push_jump_right"), ("ret-jump", "push_jump_wrong"), ("cfa-mismatch", "push_jump_wrong"),
+               ("ret-mismatch", "push_jump_joined")])
 assert got == want, got
 assert d["cross_fde_jumps_checked"] >= 5, d["cross_fde_jumps_checked"]
 assert d["rets_checked"] >= 4, d["rets_checked"]
 print("%d jumps into other FDEs, %d rets decided" % (d["cross_fde_jumps_checked"], d["rets_checked"]))' 2>&1) &&
-    ok "transfers: a jump and a jump-table case into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; push-ret jumps noted, the one whose CFI misses the push found; the right ones, a switch whose bound check jumps into another function, and one whose default is a piece of another frame, clean ($msg)" ||
+    ok "transfers: a jump and a jump-table case into a cold part whose row is wrong, a ret with its push on the stack, a tail call with rbx and r12 swapped found; push-ret jumps noted, the one whose CFI misses the push found, a ret also reached by a jump not taken for one; the right ones, a switch whose bound check jumps into another function, and one whose default is a piece of another frame, clean ($msg)" ||
     not_ok "transfers: exactly the expected findings" "$msg"
 
 # A stack-clash probe loop (tests/check/probe_loop.s): GCC's CFI (CFA in r11)

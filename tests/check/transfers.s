@@ -10,6 +10,9 @@
 #    with its frame in place, its CFI following the push: the ret-jump note
 #    only; push_jump_wrong's CFI does not follow the push (as GCC writes an
 #    asm's push): cfa-mismatch at the ret, and the note;
+#  - push_jump_joined's ret follows a push but is also a jump's target,
+#    whose path has a word of its own frame on top: ret-mismatch, not the
+#    note;
 #  - tail_swapped restores rbx and r12 from each other's slot before a tail
 #    call: the callee's row at its entry (rbx, r12 unchanged) does not hold:
 #    cross-fde-mismatch at the jump (and its own row's reg-mismatch there);
@@ -117,6 +120,24 @@ push_jump_wrong:
 	ret
 	.cfi_endproc
 	.size	push_jump_wrong, .-push_jump_wrong
+
+	.globl	push_jump_joined
+	.type	push_jump_joined, @function
+push_jump_joined:
+	.cfi_startproc
+	testq	%rdi, %rdi
+	je	2f
+	subq	$16, %rsp
+	.cfi_def_cfa_offset 24
+	jmp	1f
+	.cfi_def_cfa_offset 8
+2:	subq	$8, %rsp
+	.cfi_def_cfa_offset 16
+	pushq	%rax
+	.cfi_def_cfa_offset 24
+1:	ret
+	.cfi_endproc
+	.size	push_jump_joined, .-push_jump_joined
 
 	.globl	tail_swapped
 	.type	tail_swapped, @function

@@ -10,7 +10,8 @@
 #  - keeps_no_rbx changes rbx and jumps to after_rbx_changed, whose entry
 #    from the ABI (rbx its caller's) does not hold for that jump: no FDE
 #    for after_rbx_changed (keeps_no_rbx gets one, rbx undefined);
-#  - has_dead_code jumps over two instructions no path reaches: added, its
+#  - has_dead_code jumps over three instructions no path reaches (a ret
+#    among them, whose state means nothing): added, its
 #    rows for the dead code ending the stack (ra undefined), the others
 #    synthesis's;
 #  - push_jump ends in `push; ret`, a jump to has_dead_code: added (the ret
@@ -75,6 +76,7 @@ has_dead_code:
 	jmp	1f
 	movq	$0, (%rdi)
 	addq	$1, %rax
+	ret
 1:	movq	%rbx, %rax
 	popq	%rbx
 	ret
