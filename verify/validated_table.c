@@ -18,6 +18,7 @@
 #include "synth/functions.h"
 #include "synth/synthesize.h"
 #include "verify/audit_file.h"
+#include "verify/slot_truth.h"
 #include "verify/transfers.h"
 
 const char *provenance_name(enum provenance p)
@@ -173,12 +174,9 @@ static int not_an_abi_entry(const struct abs_state *st)
     const struct absval *sp = &st->reg[ABI_RSP];
     if (!(sp->kind == AV_CFA && sp->off == -ABI_ENTRY_CFA_OFFSET))
         return 1;
-    for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++) {
-        unsigned r = abi_callee_saved_regs[i];
-        const struct absval *v = &st->reg[r];
-        if (v->kind != AV_UNKNOWN && !(v->kind == AV_ENTRY && v->reg == r && v->off == 0))
+    for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++)
+        if (holds_entry(st->reg[abi_callee_saved_regs[i]], abi_callee_saved_regs[i]) == RULE_FAILS)
             return 1;
-    }
     return 0;
 }
 
