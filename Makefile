@@ -68,6 +68,7 @@ object_SRCS := \
 	object/signals.c \
 	object/output_file.c \
 	object/elf_rewrite.c \
+	object/elf_layout.c \
 	object/debug_file.c \
 	object/identity.c \
 	object/debug_info.c

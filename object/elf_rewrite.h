@@ -3,33 +3,39 @@
  * sections, in a new read-only loadable segment (dwsynth repair adds a new
  * .eh_frame and .eh_frame_hdr this way, and with --sframe an .sframe).
  *
- * The input's bytes stay where they are, byte for byte; of the ELF header
- * only e_phoff, e_phnum, e_shoff and e_shnum change.  After them come:
+ * The input's bytes stay where they are, byte for byte, but for the ELF
+ * header's e_phoff, e_phnum, e_shoff and e_shnum and the section headers
+ * of .shstrtab and of the sections renamed.  The new bytes follow them:
  *
- *   zeros (a hole, when needed) up to O, an 8-aligned offset, mapped at
- *   address V (V and O alike modulo the page):
- *     the new segment (PT_LOAD, PF_R, p_align 0x1000):
- *       the program header table: the old entries, the new PT_LOAD right
- *         after the last PT_LOAD, PT_PHDR (if any) pointing at this table,
- *         PT_GNU_EH_FRAME at a new section named .eh_frame_hdr and
- *         PT_GNU_SFRAME at a new section named .sframe (each appended
- *         when the file has none, re-pointed when it has one)
- *       the new sections, in the order given, each at its alignment
- *   a copy of .shstrtab with the new names appended (its header points here)
- *   the section header table: every section at its old index (symbols and
- *     sh_link refer to them), then the new sections
+ *   the new section headers, right after the input's section header table
+ *     when that is the input's last bytes (it then stays in place);
+ *   a new read-only PT_LOAD (p_align 0x1000): the program header table,
+ *     then the new sections in the order given, each at its alignment;
+ *   a copy of .shstrtab with the new names appended (its header points
+ *     there), then the section header table unless it stayed in place.
  *
- * For what the kernel may run (an executable, or a library with PT_INTERP),
- * V - O is the first PT_LOAD's p_vaddr - p_offset, so every way a loader
- * finds the program headers in memory gives the new table: the kernel's
- * load base + e_phoff (before Linux 5.18), the PT_LOAD holding e_phoff
- * (since), PT_PHDR (ld.so for the main program); O grows (a hole, sparse
- * on disk) when the segments' .bss reaches past the file.  A library only
- * ld.so maps (it finds the table in the PT_LOAD that holds e_phoff) has
- * O at the file's end and V in the first page above the segments, so that
- * no hole grows it.  V's page lies above every PT_LOAD's end, rounded up to
- * a page, so PT_LOADs stay sorted by address and share no page; O is at
- * least the file's size rounded up to 8.
+ * The program header table holds the old entries, the new PT_LOAD(s) where
+ * the order by address puts them, PT_PHDR (if any) pointing at the table,
+ * PT_GNU_EH_FRAME at a new section named .eh_frame_hdr and PT_GNU_SFRAME
+ * at a new section named .sframe (each appended when the file has none,
+ * re-pointed when it has one).  It must be where every loader looks:
+ * Linux before 5.18 at the first PT_LOAD's p_vaddr - p_offset + e_phoff
+ * (AT_PHDR), since then in the PT_LOAD holding e_phoff; ld.so at PT_PHDR
+ * for the main program; ld.so (glibc) for a library at PT_PHDR, else in
+ * the first PT_LOAD whose pages map e_phoff.  So:
+ *   - an ET_EXEC's new PT_LOAD lies below its first one's page (and above
+ *     64 KiB), the first PT_LOAD of the table;
+ *   - a library that is no program (ET_DYN without PT_INTERP) has it in
+ *     the first page above its segments, and gains a PT_PHDR if it has none;
+ *   - a PIE (or an ET_EXEC with no room below) has the table at offset T
+ *     and address T + its first PT_LOAD's p_vaddr - p_offset.  When that
+ *     address would fall among the segments (a .bss past the file), the
+ *     table moves out of the new PT_LOAD into one of its own, last in the
+ *     file, past the sections and names, which so fill the pages the .bss
+ *     spans; zeros (a hole, sparse on disk) fill what they do not.  The
+ *     sections' PT_LOAD then lies in the pages above the table's.
+ * New PT_LOADs share no page with the input's, and all stay sorted by
+ * address.
  * An existing section named like a new one is renamed NAME.orig, so that
  * gdb, readelf and perf read the new one.
  *
@@ -62,10 +68,11 @@ struct elf_new_section {
     const uint8_t *bytes;    /* in for elf_rewrite_write: SIZE bytes (NULL when SIZE is 0) */
 };
 
-/* Where the new segment goes (what readelf -lW shows of its PT_LOAD). */
+/* Where the new sections' segment goes (what readelf -lW shows of its PT_LOAD). */
 struct elf_rewrite_segment {
     uint64_t offset, addr, size;
     size_t phnum;            /* entries in the new program header table */
+    uint64_t hole;           /* zeros the copy holds besides alignment (sparse on disk): elf_rewrite.h */
 };
 
 /*

@@ -28,9 +28,10 @@ static void report_unrepaired(FILE *out, const char *path, const struct eh_frame
     }
 }
 
-/* What was written, and how much the file grew for its new tables. */
+/* What was written, and how much the file grew: its new tables, the
+ * headers that locate and name them, and any hole SEG has before them. */
 static void report_written(FILE *out, const struct repair_options *opt, const struct eh_frame_build *b,
-                           const struct sframe_build *sf)
+                           const struct sframe_build *sf, const struct elf_rewrite_segment *seg)
 {
     struct stat in, copy;
     fprintf(out, "%s: written: .eh_frame %" PRIu64 " bytes, .eh_frame_hdr %" PRIu64 " bytes, %zu FDEs (%zu of no "
@@ -40,12 +41,17 @@ static void report_written(FILE *out, const struct repair_options *opt, const st
         fprintf(out, ", .sframe %" PRIu64 " bytes", sf->summary.size);
         tables += sf->summary.size;
     }
-    /* On disk too: a program's copy may have a hole (object/elf_rewrite). */
-    if (stat(opt->input, &in) == 0 && stat(opt->output, &copy) == 0 && copy.st_size >= in.st_size && tables) {
+    if (stat(opt->input, &in) == 0 && stat(opt->output, &copy) == 0 && copy.st_size >= in.st_size && tables &&
+        (uint64_t)(copy.st_size - in.st_size) >= tables + seg->hole) {
         long long grew = (long long)(copy.st_size - in.st_size);
         long long disk = ((long long)copy.st_blocks - (long long)in.st_blocks) * 512;
-        fprintf(out, "; the file grew by %lld bytes (%lld on disk), %.2fx (%.2fx) its new tables", grew, disk,
-                (double)grew / (double)tables, (double)disk / (double)tables);
+        fprintf(out, "; the file grew by %lld bytes (%lld on disk), %.2fx (%.2fx) its new tables: "
+                "%" PRIu64 " of tables, %" PRIu64 " of headers, names and alignment (%zu program headers, section "
+                "headers, .shstrtab), %" PRIu64 " of hole", grew, disk, (double)grew / (double)tables,
+                (double)disk / (double)tables, tables, (uint64_t)grew - tables - seg->hole, seg->phnum, seg->hole);
+        if (seg->hole)
+            fprintf(out, " (sparse on disk: its .bss reaches past the file, and kernels before Linux 5.18 "
+                    "find the program headers at the first segment's distance from their offset)");
     }
     fputc('\n', out);
 }
@@ -75,7 +81,7 @@ static int write_debug_file(const struct repair_options *opt, struct audit_file 
 /* Place, write and copy: the new sections at the addresses the plan gives
  * (.sframe last, when SF is not NULL). */
 static int write_copy(const struct repair_options *opt, struct audit_file *af, struct eh_frame_build *b,
-                      struct sframe_build *sf, char *err, size_t errlen)
+                      struct sframe_build *sf, struct elf_rewrite_segment *seg, char *err, size_t errlen)
 {
     struct elf_new_section secs[3] = {
         {.name = ".eh_frame_hdr", .size = b->eh_frame_hdr_size, .align = 4},
@@ -83,7 +89,7 @@ static int write_copy(const struct repair_options *opt, struct audit_file *af, s
         {.name = ".sframe", .size = sf ? sf->summary.size : 0, .align = 8},
     };
     size_t n = sf ? 3 : 2;
-    if (elf_rewrite_plan(&af->ef, secs, n, NULL, err, errlen) != 0 ||
+    if (elf_rewrite_plan(&af->ef, secs, n, seg, err, errlen) != 0 ||
         eh_frame_build_write(b, secs[1].addr, secs[0].addr, err, errlen) != 0 ||
         (sf && sframe_build_write(sf, secs[2].addr, err, errlen) != 0))
         return -1;
@@ -110,6 +116,7 @@ int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t e
     struct eh_frame_build b;
     struct sframe_build sfb, *sf = NULL;
     char debug_path[4096] = "";
+    struct elf_rewrite_segment seg = {0};
     size_t debug_size = 0;
     int rc = eh_frame_build_prepare(&b, &vt, &af.prog.eh, err, errlen);
     if (rc == 0 && opt->sframe && !opt->debug_frame_only &&
@@ -118,7 +125,7 @@ int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t e
     if (rc == 0 && !opt->dry_run)
         rc = opt->debug_frame_only
                  ? write_debug_file(opt, &af, &b, debug_path, sizeof debug_path, &debug_size, err, errlen)
-                 : write_copy(opt, &af, &b, sf, err, errlen);
+                 : write_copy(opt, &af, &b, sf, &seg, err, errlen);
     if (rc == 0) {
         if (opt->json) {
             repair_report_json(out, opt->input, &vt, &af.dw, sf ? &sf->summary : NULL);
@@ -134,7 +141,7 @@ int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t e
                 fprintf(out, "%s: note: it has its own .debug_info, and gdb reads no separate debug file "
                         "for such a file: strip it with `strip --strip-debug` first\n", opt->input);
             else if (!opt->dry_run)
-                report_written(out, opt, &b, sf);
+                report_written(out, opt, &b, sf, &seg);
             if (!sf && !opt->debug_frame_only && elf_file_section(&af.ef, ".sframe"))
                 fprintf(out, "%s: note: it has an .sframe of its own, kept as it was (PT_GNU_SFRAME still locates "
                         "it): --sframe writes one from the validated table\n", opt->input);

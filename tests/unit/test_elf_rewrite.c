@@ -6,6 +6,12 @@
  *     LOAD and section without a warning, the program finds the section's
  *     bytes at the planned address through dl_iterate_phdr (so the loader
  *     used the new program header table), and every other byte is kept;
+ *   - the copy grows by the new sections and headers only: no hole for a
+ *     non-PIE executable or a library with a large .bss, nor for a PIE
+ *     whose new sections fill the pages its .bss spans past the file; for
+ *     one with a 1 MiB .bss, just the hole that kernels before Linux 5.18
+ *     need; and every program's table lies where those kernels look for
+ *     it (the first PT_LOAD's p_vaddr - p_offset + e_phoff);
  *   - a C++ exception thrown in a library and caught in the executable
  *     still works when .eh_frame_hdr is moved into the new segment and the
  *     old one is zeroed: libgcc finds FDEs through the new PT_GNU_EH_FRAME
@@ -54,14 +60,17 @@ static const char check_c[] =
     "  }\n"
     "  return 1;\n"
     "}\n"
+    "#ifdef BSS_SIZE\nstatic volatile char bss[BSS_SIZE];\n#endif\n"
     "int main(int argc, char **argv) {\n"
     "  if (argc != 4) return 2; args = argv;\n"
+    "#ifdef BSS_SIZE\n  bss[BSS_SIZE - argc] = 1;\n#endif\n"
     "#ifdef USE_LIB\n  if (lib_value() != 42) return 5;\n#endif\n"
     "#ifdef USE_DLOPEN\n  void *h = dlopen(argv[1], RTLD_NOW); if (!h) return 4;\n"
     "  int (*f)(void) = (int (*)(void))dlsym(h, \"lib_value\"); if (!f || f() != 42) return 5;\n#endif\n"
     "  dl_iterate_phdr(visit, 0);\n  return found;\n}\n";
 
-static const char lib_c[] = "int lib_value(void) { return 42; }\n";
+static const char lib_c[] = "#ifdef BSS_SIZE\nvolatile char lib_bss[BSS_SIZE];\n#endif\n"
+                            "int lib_value(void) { return 42; }\n";
 
 static const char thrower_cc[] =
     "#include <stdexcept>\n"
@@ -90,6 +99,11 @@ static int group_setup(void **state)
     const char *d = dir;
     return run("cd %s && mkdir r && cc -O1 -fPIE -pie check.c -o pie -ldl && "
                "cc -O1 -fno-pie -no-pie check.c -o nopie -ldl && "
+               "cc -O1 -fPIE -pie -DBSS_SIZE=16384 check.c -o pie_bss16k -ldl && "
+               "cc -O1 -fPIE -pie -DBSS_SIZE=1048576 check.c -o pie_bss1m -ldl && "
+               "cc -O1 -fno-pie -no-pie -DBSS_SIZE=1048576 check.c -o nopie_bss1m -ldl && "
+               "cc -O1 -fno-pie -no-pie -Wl,-Ttext-segment=0x10000 -DBSS_SIZE=1048576 check.c -o nopie_low -ldl && "
+               "cc -O1 -fPIC -shared -DBSS_SIZE=1048576 lib.c -o libbss.so && "
                "cc -O1 -fPIC -shared lib.c -o libt.so && "
                "cc -O1 -DUSE_LIB check.c -L. -lt -ldl -o linked && "
                "cc -O1 -DUSE_DLOPEN check.c -ldl -o dlo && "
@@ -144,15 +158,33 @@ static uint8_t *slurp(const char *path, size_t *n)
     return b;
 }
 
+static uint64_t get_le(const uint8_t *p, unsigned bytes)
+{
+    uint64_t v = 0;
+    for (unsigned i = bytes; i-- > 0;)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* Whether the section header table of the file B of N bytes is its last bytes. */
+static int shdrs_last(const uint8_t *b, size_t n)
+{
+    return get_le(b + 40, 8) + 64 * get_le(b + 60, 2) == n;
+}
+
 /* OUT holds IN's bytes at their offsets, but for the header's e_phoff,
- * e_shoff, e_phnum and e_shnum; and BYTES at OFFSET. */
+ * e_shoff, e_phnum and e_shnum, and when IN's section header table is its
+ * last bytes (it stays in place), .shstrtab's sh_offset and sh_size; and
+ * BYTES at OFFSET. */
 static void assert_kept(const char *in, const char *out, const struct elf_new_section *s)
 {
     size_t ni, no;
     uint8_t *a = slurp(in, &ni), *b = slurp(out, &no);
     assert_true(no > ni);
+    uint64_t strtab = shdrs_last(a, ni) ? get_le(a + 40, 8) + 64 * get_le(a + 62, 2) : UINT64_MAX;
     for (size_t i = 0; i < ni; i++)
-        if (!((i >= 32 && i < 48) || (i >= 56 && i < 58) || (i >= 60 && i < 62)))
+        if (!((i >= 32 && i < 48) || (i >= 56 && i < 58) || (i >= 60 && i < 62) ||
+              (i >= strtab + 24 && i < strtab + 40)))
             assert_int_equal(a[i], b[i]);
     assert_true(s->offset + s->size <= no);
     assert_memory_equal(b + s->offset, s->bytes, s->size);
@@ -160,11 +192,63 @@ static void assert_kept(const char *in, const char *out, const struct elf_new_se
     free(b);
 }
 
-/* Add .dwcheck.test (PATTERN) and a 5000-byte .dwcheck.big to IN as OUT.
+/* The little-endian field of BYTES bytes at OFF of the N bytes of B. */
+static uint64_t field(const uint8_t *b, size_t n, uint64_t off, unsigned bytes)
+{
+    assert_true(off + bytes <= n);
+    return get_le(b + off, bytes);
+}
+
+/* OUT grew by IN's N new sections S, its new program header table, the
+ * copy of its section name table and section headers (all of them, or the
+ * new ones when IN's table is its last bytes), HOLE and alignment only;
+ * and when OUT is a program (PT_INTERP), its program header table lies
+ * where kernels before Linux 5.18 look for it: at the first PT_LOAD's
+ * p_vaddr - p_offset + e_phoff, which PT_PHDR names and the PT_LOAD holding
+ * e_phoff maps.  Returns OUT's size. */
+static size_t assert_growth(const char *in, const char *out, const struct elf_new_section *s, size_t n,
+                            uint64_t hole)
+{
+    size_t ni, no;
+    uint8_t *a = slurp(in, &ni), *b = slurp(out, &no);
+    uint64_t phoff = field(b, no, 32, 8), phnum = field(b, no, 56, 2), shoff = field(b, no, 40, 8);
+    uint64_t shnum = field(b, no, 60, 2), shstrndx = field(b, no, 62, 2);
+    uint64_t parts = phnum * 56 + field(b, no, shoff + 64 * shstrndx + 32, 8) +
+                     64 * (shdrs_last(a, ni) ? n : shnum);
+    uint64_t slack = 4 * 8;
+    for (size_t i = 0; i < n; i++)
+        parts += s[i].size, slack += s[i].align;
+    assert_true(no - ni >= parts + hole);
+    if (no - ni - parts - hole >= slack)
+        fail_msg("%s grew by %zu bytes: %llu of sections and headers, %llu of hole, %zu more", out, no - ni,
+                 (unsigned long long)parts, (unsigned long long)hole, (size_t)(no - ni - parts - hole));
+    int interp = 0, first = 1;
+    uint64_t first_bias = 0, phdr_addr = 0, holder_addr = 0;
+    for (uint64_t j = 0; j < phnum; j++) {
+        uint64_t p = phoff + 56 * j, type = field(b, no, p, 4), off = field(b, no, p + 8, 8);
+        uint64_t vaddr = field(b, no, p + 16, 8), filesz = field(b, no, p + 32, 8);
+        interp |= type == PT_INTERP;
+        if (type == PT_PHDR)
+            phdr_addr = vaddr;
+        if (type == PT_LOAD && first)
+            first_bias = vaddr - off, first = 0;
+        if (type == PT_LOAD && off <= phoff && phoff < off + filesz)
+            holder_addr = vaddr + (phoff - off);
+    }
+    if (interp) {
+        assert_int_equal(first_bias + phoff, phdr_addr);
+        assert_int_equal(holder_addr, phdr_addr);
+    }
+    free(a);
+    free(b);
+    return no;
+}
+
+/* Add .dwcheck.test (PATTERN) and a 64 KiB .dwcheck.big to IN as OUT.
  * Returns the address of .dwcheck.test; the new segment in *SEG. */
 static uint64_t add_pattern(const char *in, const char *out, struct elf_rewrite_segment *seg)
 {
-    static uint8_t big[5000];
+    static uint8_t big[65536];
     for (size_t i = 0; i < sizeof big; i++)
         big[i] = (uint8_t)(i * 7);
     struct elf_new_section s[2] = {{.name = ".dwcheck.test", .size = strlen(PATTERN), .align = 16},
@@ -186,14 +270,16 @@ static uint64_t add_pattern(const char *in, const char *out, struct elf_rewrite_
     elf_file_close(&ef);
     assert_kept(in, out, &s[0]);
     assert_kept(in, out, &s[1]);
+    assert_growth(in, out, s, 2, seg->hole);
     assert_true(readelf_line(out, "LOAD", hex("0x%016llx", seg->addr)));
     assert_true(readelf_line(out, ".dwcheck.test", hex("%016llx", s[0].addr)));
     assert_true(readelf_line(out, ".dwcheck.big", hex("%016llx", s[1].addr)));
     return s[0].addr;
 }
 
-/* An executable: the copy runs and sees its new bytes; a copy of the copy too. */
-static void check_executable(const char *name)
+/* An executable: the copy runs and sees its new bytes; a copy of the copy
+ * too.  The first copy's new segment in *SEG. */
+static void check_executable(const char *name, struct elf_rewrite_segment *seg_out)
 {
     struct elf_rewrite_segment seg;
     char in[512], out[512], out2[512], base[64];
@@ -207,21 +293,63 @@ static void check_executable(const char *name)
     assert_int_equal(run("%s '' %llx %s", in, (unsigned long long)addr, PATTERN), 3);   /* not there before */
     struct elf_rewrite_segment seg2;
     uint64_t addr2 = add_pattern(out, out2, &seg2);
-    assert_true(seg2.addr > seg.addr + seg.size - 1);
+    assert_true(seg2.addr >= seg.addr + seg.size || seg2.addr + seg2.size <= seg.addr);
     assert_int_equal(run("%s '' %llx %s", out2, (unsigned long long)addr2, PATTERN), 0);
     assert_int_equal(run("%s '' %llx %s", out2, (unsigned long long)addr, PATTERN), 0);
+    *seg_out = seg;
+}
+
+/* The highest end of IN's PT_LOADs, rounded up to a page, less the first
+ * one's p_vaddr - p_offset: the least offset at which kernels before 5.18
+ * find a program header table past them. */
+static uint64_t past_loads(const char *in)
+{
+    size_t n;
+    uint8_t *b = slurp(in, &n);
+    uint64_t phoff = field(b, n, 32, 8), end = 0, bias = UINT64_MAX;
+    for (uint64_t j = 0; j < field(b, n, 56, 2); j++) {
+        uint64_t p = phoff + 56 * j;
+        if (field(b, n, p, 4) != PT_LOAD)
+            continue;
+        uint64_t vaddr = field(b, n, p + 16, 8), memsz = field(b, n, p + 40, 8);
+        if (bias == UINT64_MAX)
+            bias = vaddr - field(b, n, p + 8, 8);
+        if (vaddr + memsz > end)
+            end = vaddr + memsz;
+    }
+    free(b);
+    return (end + 0xfff) / 0x1000 * 0x1000 - bias;
 }
 
 static void test_pie(void **state)
 {
     (void)state;
-    check_executable("pie");
+    struct elf_rewrite_segment seg;
+    check_executable("pie", &seg);
+    assert_int_equal(seg.hole, 0);
+    /* Its .bss spans pages past the file, which its new sections fill. */
+    check_executable("pie_bss16k", &seg);
+    assert_true(past_loads(at("pie_bss16k")) > seg.offset);
+    assert_int_equal(seg.hole, 0);
+    /* They fill only part of 1 MiB: the hole is what old kernels need. */
+    check_executable("pie_bss1m", &seg);
+    assert_true(seg.hole > 0);
+    size_t n;
+    free(slurp(at("pie_bss1m.out"), &n));
+    assert_int_equal(n, past_loads(at("pie_bss1m")) + seg.phnum * 56);
 }
 
 static void test_non_pie(void **state)
 {
     (void)state;
-    check_executable("nopie");
+    struct elf_rewrite_segment seg;
+    check_executable("nopie", &seg);
+    assert_int_equal(seg.hole, 0);
+    check_executable("nopie_bss1m", &seg);
+    assert_int_equal(seg.hole, 0);
+    /* No room below its segments: above them, as a PIE. */
+    check_executable("nopie_low", &seg);
+    assert_true(seg.hole > 0);
 }
 
 /* A library, loaded as a program's dependency and by dlopen. */
@@ -234,6 +362,10 @@ static void test_shared_library(void **state)
     assert_int_equal(run("LD_LIBRARY_PATH=%s %s libt.so %llx %s", at("r"), at("linked"), a, PATTERN), 0);
     assert_int_equal(run("%s %s %llx %s", at("dlo"), at("r/libt.so"), a, PATTERN), 0);
     assert_int_equal(run("LD_LIBRARY_PATH=%s %s libt.so %llx %s", dir, at("linked"), a, PATTERN), 3);
+    /* A 1 MiB .bss past the file: no hole. */
+    addr = add_pattern(at("libbss.so"), at("r/libbss.so"), &seg);
+    assert_int_equal(seg.hole, 0);
+    assert_int_equal(run("%s %s %llx %s", at("dlo"), at("r/libbss.so"), (unsigned long long)addr, PATTERN), 0);
 }
 
 static void put32(uint8_t *p, int32_t v)

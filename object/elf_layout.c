@@ -1,0 +1,422 @@
+/*
+ * elf_layout: place a copy's new bytes (elf_layout.h; the layout in
+ * elf_rewrite.h).
+ */
+#include "elf_layout.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "checked_math.h"
+#include "error.h"
+
+#define PAGE 0x1000u
+#define PHDR_SIZE ELF_PHDR_SIZE
+#define SHDR_SIZE ELF_SHDR_SIZE
+#define MAX_PHDRS ELF_MAX_PHDRS
+#define ORIG_SUFFIX ".orig"
+/* Linux maps nothing below vm.mmap_min_addr, 64 KiB by default. */
+#define LOWEST_MAPPABLE 0x10000u
+
+void elf_layout_release(struct elf_layout *l)
+{
+    free(l->phdrs);
+    free(l->sec_offset);
+    free(l->names);
+    free(l->name_at);
+    free(l->orig_at);
+    memset(l, 0, sizeof *l);
+}
+
+const char *elf_layout_section_name(struct elf_file *ef, size_t shstrndx, size_t index)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = elf_getscn(ef->elf, index);
+    const char *name = scn && gelf_getshdr(scn, &sh) ? elf_strptr(ef->elf, shstrndx, sh.sh_name) : NULL;
+    return name ? name : "";
+}
+
+/* What elf_file_open checks, again (EF may come from elf_file_open_object),
+ * and what this module needs besides: the entry sizes it writes, the
+ * section headers, no extended numbering. */
+static int check_input(struct elf_file *ef, struct elf_layout *l, char *err, size_t errlen)
+{
+    const GElf_Ehdr *eh = &ef->ehdr;
+    if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
+        eh->e_machine != EM_X86_64)
+        return error_set(err, errlen, "not a little-endian ELF64 x86_64 file");
+    if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
+        return error_set(err, errlen, "not an executable or shared object (ET_EXEC, ET_DYN): "
+                         "only linked files are rewritten");
+    if (eh->e_shoff == 0 || eh->e_shnum == 0)
+        return error_set(err, errlen, "no section headers: the new sections could not be named");
+    if (eh->e_phnum == PN_XNUM || eh->e_shstrndx == SHN_XINDEX)
+        return error_set(err, errlen, "extended section or program header numbering is not supported");
+    if (eh->e_phentsize != PHDR_SIZE || eh->e_shentsize != SHDR_SIZE)
+        return error_set(err, errlen, "unexpected program or section header entry size (%u, %u)",
+                         eh->e_phentsize, eh->e_shentsize);
+    if (eh->e_shstrndx == SHN_UNDEF || eh->e_shstrndx >= eh->e_shnum)
+        return error_set(err, errlen, "no section name table (e_shstrndx %u)", eh->e_shstrndx);
+    size_t shnum;
+    if (elf_getshdrnum(ef->elf, &shnum) != 0 || shnum != eh->e_shnum || ef->nphdrs != eh->e_phnum)
+        return error_set(err, errlen, "cannot read the section or program headers: %s", elf_errmsg(-1));
+    struct stat st;
+    if (fstat(ef->fd, &st) != 0)
+        return error_set(err, errlen, "%s", strerror(errno));
+    l->file_size = (uint64_t)st.st_size;
+    l->shnum = shnum;
+    l->shstrndx = eh->e_shstrndx;
+    return 0;
+}
+
+static int check_new_sections(const struct elf_new_section *secs, size_t n, char *err, size_t errlen)
+{
+    if (n == 0)
+        return error_set(err, errlen, "no section to add");
+    for (size_t i = 0; i < n; i++) {
+        if (!secs[i].name || !secs[i].name[0])
+            return error_set(err, errlen, "new section %zu has no name", i);
+        uint64_t a = secs[i].align;
+        if (a == 0 || (a & (a - 1)) || a > PAGE)
+            return error_set(err, errlen, "section %s: alignment %#llx is not a power of two up to "
+                             "a page", secs[i].name, (unsigned long long)a);
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(secs[i].name, secs[j].name) == 0)
+                return error_set(err, errlen, "two new sections named %s", secs[i].name);
+    }
+    return 0;
+}
+
+/* What the new segment's place depends on: the first PT_LOAD's index,
+ * address and p_vaddr - p_offset, the last one's index, and the end of
+ * the highest. */
+struct loads {
+    size_t first, last;
+    uint64_t first_addr, bias, end;
+};
+
+static int read_loads(const struct elf_file *ef, uint64_t file_size, struct loads *ld, char *err, size_t errlen)
+{
+    int seen = 0;
+    memset(ld, 0, sizeof *ld);
+    for (size_t i = 0; i < ef->nphdrs; i++) {
+        const GElf_Phdr *p = &ef->phdrs[i];
+        if (p->p_type != PT_LOAD)
+            continue;
+        uint64_t file_end, mem_end;
+        if (!add_ok(p->p_offset, p->p_filesz, &file_end) || file_end > file_size)
+            return error_set(err, errlen, "truncated file: segment %zu lies past the end of the file", i);
+        if (!add_ok(p->p_vaddr, p->p_memsz, &mem_end) || p->p_filesz > p->p_memsz)
+            return error_set(err, errlen, "corrupt program header %zu: its addresses wrap around or "
+                             "hold less than its file bytes", i);
+        if (!seen) {
+            /* A new segment above may keep this difference (elf_rewrite.h); it
+             * must be a whole number of pages for the loaders to map it. */
+            if (p->p_vaddr < p->p_offset || (p->p_vaddr - p->p_offset) % PAGE)
+                return error_set(err, errlen, "the first PT_LOAD's address and offset differ by "
+                                 "no whole number of pages");
+            ld->first = i;
+            ld->first_addr = p->p_vaddr;
+            ld->bias = p->p_vaddr - p->p_offset;
+        }
+        seen = 1;
+        ld->last = i;
+        if (mem_end > ld->end)
+            ld->end = mem_end;
+    }
+    return seen ? 0 : error_set(err, errlen, "no PT_LOAD segment");
+}
+
+static int has_phdr(const struct elf_file *ef, uint32_t type)
+{
+    for (size_t i = 0; i < ef->nphdrs; i++)
+        if (ef->phdrs[i].p_type == type)
+            return 1;
+    return 0;
+}
+
+#ifndef PT_GNU_SFRAME
+#define PT_GNU_SFRAME 0x6474e554   /* binutils 2.40's elf/common.h; not in every <elf.h> */
+#endif
+
+/* The new sections a program header locates, so that loaders and
+ * unwinders find them without section headers: its type and alignment. */
+static const struct {
+    const char *section;
+    uint32_t type;
+    uint64_t align;
+} located[] = {
+    {".eh_frame_hdr", PT_GNU_EH_FRAME, 4},
+    {".sframe", PT_GNU_SFRAME, 8},
+};
+#define NLOCATED (sizeof located / sizeof located[0])
+
+/* The index in SECS of the new section named NAME, or -1. */
+static long new_section(const struct elf_new_section *secs, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(secs[i].name, name) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* Whether the table needs a new entry for located[K]: its section is new
+ * and the input has no such entry to re-point. */
+static int adds_phdr(const struct elf_file *ef, const struct elf_new_section *secs, size_t n, size_t k)
+{
+    return new_section(secs, n, located[k].section) >= 0 && !has_phdr(ef, located[k].type);
+}
+
+/* Whether the table needs a PT_PHDR first: a library that has none.  ld.so
+ * (glibc) then takes the table from it, instead of the first PT_LOAD that
+ * maps e_phoff with its pages: the last page of the input's data segment
+ * may map where the table now lies, and be .bss in memory. */
+static int adds_pt_phdr(const struct elf_file *ef)
+{
+    return ef->ehdr.e_type == ET_DYN && !has_phdr(ef, PT_INTERP) && !has_phdr(ef, PT_PHDR);
+}
+
+/* Point the entries of the new table that describe it, and those that
+ * locate a new section (PT_GNU_EH_FRAME, PT_GNU_SFRAME), at their new places. */
+static void retarget_phdrs(struct elf_layout *l, const struct elf_new_section *secs, size_t n)
+{
+    for (size_t i = 0; i < l->nphdrs; i++) {
+        GElf_Phdr *p = &l->phdrs[i];
+        if (p->p_type == PT_PHDR) {
+            p->p_offset = l->phdr_offset;
+            p->p_vaddr = p->p_paddr = l->phdr_addr;
+            p->p_filesz = p->p_memsz = l->nphdrs * PHDR_SIZE;
+        }
+        for (size_t k = 0; k < NLOCATED; k++) {
+            long s = new_section(secs, n, located[k].section);
+            if (p->p_type != located[k].type || s < 0)
+                continue;
+            p->p_offset = l->sec_offset[s];
+            p->p_vaddr = p->p_paddr = l->seg_addr + (l->sec_offset[s] - l->seg_offset);
+            p->p_filesz = p->p_memsz = secs[s].size;
+        }
+    }
+}
+
+/* The new program header table: the input's, with the new PT_LOADs where
+ * the order by address puts them (before the first PT_LOAD when BELOW,
+ * else after the last), and at the end the PT_GNU_EH_FRAME and
+ * PT_GNU_SFRAME the input lacks for its new sections. */
+static int build_phdrs(struct elf_layout *l, const struct elf_file *ef, const struct loads *ld, int below,
+                       const struct elf_new_section *secs, size_t n, char *err, size_t errlen)
+{
+    l->phdrs = calloc(l->nphdrs, sizeof *l->phdrs);
+    if (!l->phdrs)
+        return error_set(err, errlen, "out of memory");
+    const uint64_t table_size = l->nphdrs * PHDR_SIZE;
+    const GElf_Phdr table = {.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = l->phdr_offset,
+                             .p_vaddr = l->phdr_addr, .p_paddr = l->phdr_addr,
+                             .p_filesz = table_size, .p_memsz = table_size, .p_align = PAGE};
+    const GElf_Phdr load = {.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = l->seg_offset,
+                            .p_vaddr = l->seg_addr, .p_paddr = l->seg_addr,
+                            .p_filesz = l->seg_size, .p_memsz = l->seg_size, .p_align = PAGE};
+    size_t k = 0;
+    if (adds_pt_phdr(ef))
+        l->phdrs[k++] = (GElf_Phdr){.p_type = PT_PHDR, .p_flags = PF_R, .p_align = 8};
+    for (size_t i = 0; i < ef->nphdrs; i++) {
+        if (below && i == ld->first)
+            l->phdrs[k++] = load;
+        l->phdrs[k++] = ef->phdrs[i];
+        if (!below && i == ld->last) {
+            if (l->phdr_apart)
+                l->phdrs[k++] = table;
+            l->phdrs[k++] = load;
+        }
+    }
+    for (size_t j = 0; j < NLOCATED; j++)
+        if (adds_phdr(ef, secs, n, j))
+            l->phdrs[k++] = (GElf_Phdr){.p_type = located[j].type, .p_flags = PF_R, .p_align = located[j].align};
+    return 0;
+}
+
+/* Each new section's offset from START, the segment's size from
+ * l->seg_offset. */
+static int place_sections(struct elf_layout *l, const struct elf_new_section *secs, size_t n, uint64_t start,
+                          char *err, size_t errlen)
+{
+    uint64_t off = start;
+    for (size_t i = 0; i < n; i++)
+        if (!align_ok(off, secs[i].align, &l->sec_offset[i]) ||
+            !add_ok(l->sec_offset[i], secs[i].size, &off) || off > INT64_MAX)
+            return error_set(err, errlen, "section %s does not fit the file", secs[i].name);
+    l->seg_size = off - l->seg_offset;
+    return 0;
+}
+
+/* The address, in *ADDR, of a segment of SIZE bytes at OFFSET ending in the
+ * pages below the first PT_LOAD's, and not below LOWEST_MAPPABLE: 0, or -1
+ * when it does not fit there. */
+static int below_first_load(uint64_t first_addr, uint64_t offset, uint64_t size, uint64_t *addr)
+{
+    uint64_t in_page = offset % PAGE, pages;
+    if (!align_ok(in_page + size, PAGE, &pages) || first_addr / PAGE * PAGE < LOWEST_MAPPABLE + pages)
+        return -1;
+    *addr = first_addr / PAGE * PAGE - pages + in_page;
+    return 0;
+}
+
+/* The copy of .shstrtab at START, then the section header table, 8-aligned,
+ * unless it stays in place: their end in *END. */
+static int place_names(struct elf_layout *l, size_t n, uint64_t start, uint64_t *end, char *err, size_t errlen)
+{
+    l->str_offset = start;
+    if (!add_ok(l->str_offset, l->str_size, end) ||
+        (!l->shdr_in_place && (!align_ok(*end, 8, &l->shdr_offset) ||
+                               !add_ok(l->shdr_offset, (uint64_t)(l->shnum + n) * SHDR_SIZE, end))) ||
+        *end > INT64_MAX)
+        return error_set(err, errlen, "the output would be too large");
+    return 0;
+}
+
+/* Where the new bytes go, from TAIL on (elf_rewrite.h): the segment, the
+ * program header table, the names, the section headers. */
+static int place_new_bytes(struct elf_layout *l, const struct elf_file *ef, const struct elf_new_section *secs,
+                           size_t n, uint64_t tail, char *err, size_t errlen)
+{
+    struct loads ld;
+    uint64_t end_page, names_end, seg_end, o_addr, table_end;
+    if (read_loads(ef, l->file_size, &ld, err, errlen) != 0)
+        return -1;
+    l->sec_offset = calloc(n, sizeof *l->sec_offset);
+    if (!l->sec_offset)
+        return error_set(err, errlen, "out of memory");
+    l->nphdrs = ef->nphdrs + 1 + (size_t)adds_pt_phdr(ef);   /* the new PT_LOAD, a PT_PHDR */
+    for (size_t k = 0; k < NLOCATED; k++)
+        l->nphdrs += (size_t)adds_phdr(ef, secs, n, k);
+    /* O: the tail, 8-aligned (a segment's offset need only equal its
+     * address modulo the page).  Above the segments, a new one's first
+     * page must lie past every segment's last, END_PAGE. */
+    if (!align_ok(tail, 8, &l->seg_offset) || !align_ok(ld.end, PAGE, &end_page) ||
+        end_page > UINT64_MAX - PAGE || end_page < ld.bias || !add_ok(l->seg_offset, ld.bias, &o_addr))
+        return error_set(err, errlen, "the file or its segments reach the end of the address space");
+    uint64_t in_page = l->seg_offset % PAGE;
+    int library = ef->ehdr.e_type == ET_DYN && !has_phdr(ef, PT_INTERP);
+    int below = 0;
+    if (library || ef->ehdr.e_type == ET_EXEC || o_addr >= end_page) {
+        /* The table at the segment's start: below the first PT_LOAD (an
+         * ET_EXEC, when it fits), at O + bias, or in the first page above
+         * the segments (a library). */
+        l->phdr_offset = l->seg_offset;
+        if (place_sections(l, secs, n, l->seg_offset + l->nphdrs * PHDR_SIZE, err, errlen) != 0)
+            return -1;
+        below = ef->ehdr.e_type == ET_EXEC &&
+                below_first_load(ld.first_addr, l->seg_offset, l->seg_size, &l->seg_addr) == 0;
+        if (!below)
+            l->seg_addr = o_addr < end_page ? end_page + in_page : o_addr;
+        if (!below && !library && l->seg_addr != o_addr)
+            l->phdr_apart = 1;    /* an ET_EXEC that fits nowhere below: as a program, next */
+        else if (place_names(l, n, l->seg_offset + l->seg_size, &names_end, err, errlen) != 0)
+            return -1;
+        l->phdr_addr = l->seg_addr;
+    } else {
+        l->phdr_apart = 1;
+    }
+    if (l->phdr_apart) {
+        /* A program whose .bss reaches past O: the table at T = T's address
+         * - bias, past the sections and names and at END_PAGE or above, so
+         * that they fill the gap; a hole only for what they do not fill.
+         * The sections' PT_LOAD in the pages above the table's. */
+        l->nphdrs++;
+        if (place_sections(l, secs, n, l->seg_offset, err, errlen) != 0 ||
+            place_names(l, n, l->seg_offset + l->seg_size, &names_end, err, errlen) != 0 ||
+            !align_ok(names_end, 8, &names_end))
+            return error_set(err, errlen, "the output would be too large");
+        l->phdr_offset = names_end > end_page - ld.bias ? names_end : end_page - ld.bias;
+        l->hole = l->phdr_offset - names_end;
+        if (!add_ok(l->phdr_offset, ld.bias, &l->phdr_addr) ||
+            !add_ok(l->phdr_addr, l->nphdrs * PHDR_SIZE, &table_end) ||
+            !align_ok(table_end, PAGE, &l->seg_addr) || !add_ok(l->seg_addr, in_page, &l->seg_addr))
+            return error_set(err, errlen, "the new segment does not fit the address space");
+    }
+    if (l->nphdrs > MAX_PHDRS)
+        return error_set(err, errlen, "%zu program headers: Linux loads at most %u", l->nphdrs,
+                         (unsigned)MAX_PHDRS);
+    if (!add_ok(l->seg_addr, l->seg_size, &seg_end) || l->phdr_offset > INT64_MAX - MAX_PHDRS * PHDR_SIZE)
+        return error_set(err, errlen, "the new segment does not fit the address space");
+    if (build_phdrs(l, ef, &ld, below, secs, n, err, errlen) != 0)
+        return -1;
+    retarget_phdrs(l, secs, n);
+    return 0;
+}
+
+/* The copy of .shstrtab (struct elf_layout): the input's bytes, then a NUL,
+ * each new section's name, and NAME.orig for the input's section it
+ * replaces. */
+static int build_names(struct elf_layout *l, struct elf_file *ef, const struct elf_new_section *secs,
+                       size_t n, char *err, size_t errlen)
+{
+    GElf_Shdr sh;
+    Elf_Scn *scn = elf_getscn(ef->elf, l->shstrndx);
+    uint64_t str_end;
+    if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB || (sh.sh_flags & SHF_ALLOC))
+        return error_set(err, errlen, "section %zu is no section name table", l->shstrndx);
+    if (!add_ok(sh.sh_offset, sh.sh_size, &str_end) || str_end > l->file_size)
+        return error_set(err, errlen, "truncated file: the section name table lies past its end");
+    l->str_in_offset = sh.sh_offset;
+    l->str_in_size = sh.sh_size;
+    size_t cap = 1;
+    for (size_t i = 0; i < n; i++)
+        cap += 2 * strlen(secs[i].name) + sizeof ORIG_SUFFIX + 1;
+    l->names = malloc(cap);
+    l->name_at = calloc(n, sizeof *l->name_at);
+    l->orig_at = calloc(n, sizeof *l->orig_at);
+    if (!l->names || !l->name_at || !l->orig_at)
+        return error_set(err, errlen, "out of memory");
+    if (sh.sh_size + cap > UINT32_MAX)   /* sh_name is 32 bits */
+        return error_set(err, errlen, "the section name table would be too large");
+    size_t k = 0;
+    l->names[k++] = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(secs[i].name);
+        l->name_at[i] = (uint32_t)(sh.sh_size + k);
+        memcpy(l->names + k, secs[i].name, len + 1);
+        k += len + 1;
+        for (size_t j = 1; j < l->shnum && !l->orig_at[i]; j++)
+            if (strcmp(elf_layout_section_name(ef, l->shstrndx, j), secs[i].name) == 0) {
+                l->orig_at[i] = (uint32_t)(sh.sh_size + k);
+                memcpy(l->names + k, secs[i].name, len);
+                memcpy(l->names + k + len, ORIG_SUFFIX, sizeof ORIG_SUFFIX);
+                k += len + sizeof ORIG_SUFFIX;
+            }
+    }
+    l->names_len = k;
+    l->str_size = sh.sh_size + k;
+    if (l->shnum + n >= SHN_LORESERVE)
+        return error_set(err, errlen, "too many sections (%zu)", l->shnum + n);
+    return 0;
+}
+
+/* Where the new bytes may start: past the section header table when it
+ * stays in place, as the input's last bytes (8-aligned, no byte after
+ * it) so that its new entries follow it; else at the input's end. */
+static uint64_t place_section_headers(struct elf_layout *l, const struct elf_file *ef, size_t n)
+{
+    uint64_t table_end;
+    l->shdr_in_place = ef->ehdr.e_shoff % 8 == 0 &&
+                       add_ok(ef->ehdr.e_shoff, (uint64_t)l->shnum * SHDR_SIZE, &table_end) &&
+                       table_end == l->file_size;
+    if (!l->shdr_in_place)
+        return l->file_size;
+    l->shdr_offset = ef->ehdr.e_shoff;
+    return table_end + (uint64_t)n * SHDR_SIZE;
+}
+
+int elf_layout_plan(struct elf_file *ef, const struct elf_new_section *secs, size_t n,
+                       struct elf_layout *l, char *err, size_t errlen)
+{
+    memset(l, 0, sizeof *l);
+    if (check_input(ef, l, err, errlen) != 0 || check_new_sections(secs, n, err, errlen) != 0 ||
+        build_names(l, ef, secs, n, err, errlen) != 0 ||
+        place_new_bytes(l, ef, secs, n, place_section_headers(l, ef, n), err, errlen) != 0) {
+        elf_layout_release(l);
+        return -1;
+    }
+    return 0;
+}
