@@ -20,7 +20,11 @@ the same frames unless --strict; so is a pair where perf's list is
 dwperf's with frames left out between its first and its last, each of
 them a call site (objdump, from the start of its function, shows a `call`
 at the address): perf stepped over a frame (seen in corpus programs'
-alloca and VLA frames, in samples inside memset).  Where perf's stack does not reach main (perf stopped early, or the
+alloca and VLA frames, in samples inside memset).  A pair where one of
+perf's callers is at no call site (objdump: its walk read a word that is
+no return address, seen after it stepped over such a frame) while each of
+dwperf's is at one is left out of the samples reaching main, and counted
+apart.  Where perf's stack does not reach main (perf stopped early, or the
 sample is in code main does not call: the dynamic loader, a thread's
 start), the pair is counted as the same, as dwperf going further (perf's
 frames a prefix of dwperf's longer list), or as differing; there the
@@ -207,6 +211,20 @@ def skipped_by_perf(pu, d_frames, call_site):
     return k == len(pu) and bool(extra) and all(call_site(*f) for f in extra)
 
 
+def callers(frames):
+    """The user-space frames of a stack after its first (the sample's own
+    address): (dso, address, symbol) each, return addresses all."""
+    return [f for f in frames if not is_kernel(f)][1:]
+
+
+def perf_broken(p_frames, d_frames, call_site):
+    """Whether perf's walk went wrong where dwperf's did not: one of perf's
+    callers (P_FRAMES) is at no call site (CALL_SITE), while each of
+    dwperf's (D_FRAMES) is at one."""
+    return (any(not call_site(*f) for f in callers(p_frames)) and
+            all(call_site(*f) for f in callers(d_frames)))
+
+
 def compare(perf_text, dwperf_text, label="", min_identical=99.0, show=5, user_only=False, strict=False,
             out=sys.stdout, call_site=objdump_call_site):
     """Compare two outputs; returns (passed, counts)."""
@@ -215,7 +233,8 @@ def compare(perf_text, dwperf_text, label="", min_identical=99.0, show=5, user_o
     pairs, only_perf, only_dwperf = pair(perf, dwperf)
     c = dict(samples=len(perf), dwperf_samples=len(dwperf), paired=len(pairs),
              only_perf=len(only_perf), only_dwperf=len(only_dwperf),
-             main=0, identical=0, main_deeper=0, perf_skipped=0, differing=0, main_shorter=0, kernel_only=0,
+             main=0, identical=0, main_deeper=0, perf_skipped=0, perf_broken=0, differing=0, main_shorter=0,
+             kernel_only=0,
              lines_identical=0,
              early=0, early_same=0, early_deeper=0, early_deeper_to_main=0, early_shorter=0,
              early_differing=0)
@@ -236,6 +255,9 @@ def compare(perf_text, dwperf_text, label="", min_identical=99.0, show=5, user_o
                 c["main_deeper"] += 1
             elif skipped_by_perf(pu, [f for f in d.frames if not (user_only and is_kernel(f))][:len(du)], call_site):
                 c["perf_skipped"] += 1
+            elif perf_broken(p.frames, d.frames, call_site):
+                c["main"] -= 1
+                c["perf_broken"] += 1
             else:
                 c["differing"] += 1
                 c["main_shorter"] += len(du) < len(pu) and pu[:len(du)] == du
@@ -274,7 +296,8 @@ def compare(perf_text, dwperf_text, label="", min_identical=99.0, show=5, user_o
               f"the same frames as far as perf goes: {pct:.2f}%{' (--strict: identical only)' if strict else ''}; "
               f"differing {c['differing']} ({c['main_shorter']} where dwperf stops early: its frames a prefix of perf's"
               f"{'; %d in kernel frames only' % c['kernel_only'] if c['kernel_only'] else ''}); "
-              f"identical lines (symbols too) {c['lines_identical']}\n")
+              f"identical lines (symbols too) {c['lines_identical']}"
+              f"{'; left out: %d where perf has a caller at no call site and dwperf none (objdump)' % c['perf_broken'] if c['perf_broken'] else ''}\n")
     out.write(f"{prefix}perf's stack stops before main: {c['early']}; the same {c['early_same']}, "
               f"dwperf deeper {c['early_deeper']} (to main: {c['early_deeper_to_main']}), "
               f"dwperf shorter {c['early_shorter']}, differing {c['early_differing']}\n")
@@ -358,6 +381,13 @@ def self_test():
     check("a frame dwperf has more that is no call site differs", not ok_ and c["differing"] == 1)
     ok_, c = compare(over, SAMPLE_A, out=Null(), call_site=lambda dso, addr, sym: True)
     check("dwperf leaving a frame out differs", not ok_ and c["differing"] == 1)
+    # perf's walk read a word that is no return address: left out when
+    # dwperf's callers are all call sites, a difference when not.
+    junk = SAMPLE_A.replace("1299 fib+0x29 (/bin/prog)\n", "1299 fib+0x29 (/bin/prog)\n\t 2dbf junk+0x7 (/bin/prog)\n")
+    ok_, c = compare(junk, SAMPLE_A, out=Null(), call_site=lambda dso, addr, sym: sym != "junk+0x7")
+    check("perf's caller at no call site left out", ok_ and c["perf_broken"] == 1 and c["main"] == 1)
+    ok_, c = compare(junk, SAMPLE_A, out=Null(), call_site=lambda dso, addr, sym: sym != "main+0x25")
+    check("not when dwperf's callers are not all call sites", not ok_ and c["differing"] == 1)
     garbage = SAMPLE_A.replace("23a9 main+0x79 (/bin/prog)\n", "23a9 main+0x79 (/bin/prog)\n\t 202020202020201 [unknown] ([unknown])\n")
     ok_, c = compare(garbage, skipped, out=Null())
     check("a perf walk through an address in no mapping after main is not a stack reaching main",
