@@ -28,32 +28,24 @@ static void report_unrepaired(FILE *out, const char *path, const struct eh_frame
     }
 }
 
-/* What was written, and how much the file grew: its new tables, the
- * headers that locate and name them, and any hole SEG has before them. */
-static void report_written(FILE *out, const struct repair_options *opt, const struct eh_frame_build *b,
-                           const struct sframe_build *sf, const struct elf_rewrite_segment *seg)
+/* What was written to OPT->output (SF: NULL without --sframe, SEG: as
+ * placed), and how much the file grew. */
+static struct repair_written written(const struct repair_options *opt, const struct eh_frame_build *b,
+                                     const struct sframe_build *sf, const struct elf_rewrite_segment *seg)
 {
+    struct repair_written w = {.output = opt->output, .eh_frame = b->eh_frame_size,
+                               .eh_frame_hdr = b->eh_frame_hdr_size, .sframe = sf ? sf->summary.size : 0,
+                               .fdes = b->nfdes, .dropped = b->dropped, .hole = seg->hole, .phnum = seg->phnum};
     struct stat in, copy;
-    fprintf(out, "%s: written: .eh_frame %" PRIu64 " bytes, .eh_frame_hdr %" PRIu64 " bytes, %zu FDEs (%zu of no "
-            "code left out)", opt->output, b->eh_frame_size, b->eh_frame_hdr_size, b->nfdes, b->dropped);
-    uint64_t tables = b->eh_frame_size + b->eh_frame_hdr_size;
-    if (sf) {
-        fprintf(out, ", .sframe %" PRIu64 " bytes", sf->summary.size);
-        tables += sf->summary.size;
+    uint64_t tables = w.eh_frame + w.eh_frame_hdr + w.sframe;
+    if (stat(opt->input, &in) == 0 && stat(opt->output, &copy) == 0 &&
+        (uint64_t)copy.st_size >= (uint64_t)in.st_size + tables + seg->hole) {
+        w.sized = 1;
+        w.grew = (int64_t)(copy.st_size - in.st_size);
+        w.grew_on_disk = ((int64_t)copy.st_blocks - (int64_t)in.st_blocks) * 512;
+        w.headers = (uint64_t)w.grew - tables - seg->hole;
     }
-    if (stat(opt->input, &in) == 0 && stat(opt->output, &copy) == 0 && copy.st_size >= in.st_size && tables &&
-        (uint64_t)(copy.st_size - in.st_size) >= tables + seg->hole) {
-        long long grew = (long long)(copy.st_size - in.st_size);
-        long long disk = ((long long)copy.st_blocks - (long long)in.st_blocks) * 512;
-        fprintf(out, "; the file grew by %lld bytes (%lld on disk), %.2fx (%.2fx) its new tables: "
-                "%" PRIu64 " of tables, %" PRIu64 " of headers, names and alignment (%zu program headers, section "
-                "headers, .shstrtab), %" PRIu64 " of hole", grew, disk, (double)grew / (double)tables,
-                (double)disk / (double)tables, tables, (uint64_t)grew - tables - seg->hole, seg->phnum, seg->hole);
-        if (seg->hole)
-            fprintf(out, " (sparse on disk: its .bss reaches past the file, and kernels before Linux 5.18 "
-                    "find the program headers at the first segment's distance from their offset)");
-    }
-    fputc('\n', out);
+    return w;
 }
 
 /* The table as .debug_frame in a separate debug file under OPT->output,
@@ -127,8 +119,10 @@ int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t e
                  ? write_debug_file(opt, &af, &b, debug_path, sizeof debug_path, &debug_size, err, errlen)
                  : write_copy(opt, &af, &b, sf, &seg, err, errlen);
     if (rc == 0) {
+        int wrote = !opt->dry_run && !opt->debug_frame_only;
+        struct repair_written w = wrote ? written(opt, &b, sf, &seg) : (struct repair_written){0};
         if (opt->json) {
-            repair_report_json(out, opt->input, &vt, &af.dw, sf ? &sf->summary : NULL);
+            repair_report_json(out, opt->input, &vt, &af.dw, sf ? &sf->summary : NULL, wrote ? &w : NULL);
         } else {
             repair_report_text(out, opt->input, &vt, &af.dw, opt->dry_run || opt->rows);
             report_unrepaired(out, opt->input, &b);
@@ -140,8 +134,8 @@ int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t e
             if (debug_path[0] && elf_file_section(&af.ef, ".debug_info"))
                 fprintf(out, "%s: note: it has its own .debug_info, and gdb reads no separate debug file "
                         "for such a file: strip it with `strip --strip-debug` first\n", opt->input);
-            else if (!opt->dry_run)
-                report_written(out, opt, &b, sf, &seg);
+            else if (wrote)
+                repair_report_written_text(out, &w);
             if (!sf && !opt->debug_frame_only && elf_file_section(&af.ef, ".sframe"))
                 fprintf(out, "%s: note: it has an .sframe of its own, kept as it was (PT_GNU_SFRAME still locates "
                         "it): --sframe writes one from the validated table\n", opt->input);

@@ -156,8 +156,45 @@ void repair_report_sframe_text(FILE *out, const char *path, const struct repair_
     }
 }
 
+static uint64_t written_tables(const struct repair_written *w)
+{
+    return w->eh_frame + w->eh_frame_hdr + w->sframe;
+}
+
+void repair_report_written_text(FILE *out, const struct repair_written *w)
+{
+    fprintf(out, "%s: written: .eh_frame %" PRIu64 " bytes, .eh_frame_hdr %" PRIu64 " bytes, %zu FDEs (%zu of no "
+            "code left out)", w->output, w->eh_frame, w->eh_frame_hdr, w->fdes, w->dropped);
+    if (w->sframe)
+        fprintf(out, ", .sframe %" PRIu64 " bytes", w->sframe);
+    uint64_t tables = written_tables(w);
+    if (w->sized && tables)
+        fprintf(out, "; the file grew by %" PRId64 " bytes (%" PRId64 " on disk), %.2fx (%.2fx) its new tables: "
+                "%" PRIu64 " of tables, %" PRIu64 " of headers, names and alignment (%zu program headers, "
+                "section headers, .shstrtab), %" PRIu64 " of hole", w->grew, w->grew_on_disk,
+                (double)w->grew / (double)tables, (double)w->grew_on_disk / (double)tables, tables, w->headers,
+                w->phnum, w->hole);
+    if (w->sized && w->hole)
+        fprintf(out, " (sparse on disk: the tables do not fill the pages its .bss spans past the file, where "
+                "kernels before Linux 5.18 look for the program headers)");
+    fputc('\n', out);
+}
+
+static void json_written(FILE *out, const struct repair_written *w)
+{
+    fputs(",\"written\":{\"output\":", out);
+    print_json_string(out, w->output);
+    fprintf(out, ",\"eh_frame\":%" PRIu64 ",\"eh_frame_hdr\":%" PRIu64 ",\"sframe\":%" PRIu64 ",\"fdes\":%zu,"
+            "\"fdes_left_out\":%zu", w->eh_frame, w->eh_frame_hdr, w->sframe, w->fdes, w->dropped);
+    if (w->sized)
+        fprintf(out, ",\"grew\":%" PRId64 ",\"grew_on_disk\":%" PRId64 ",\"tables\":%" PRIu64 ",\"headers\":%" PRIu64
+                ",\"program_headers\":%zu,\"hole\":%" PRIu64, w->grew, w->grew_on_disk, written_tables(w),
+                w->headers, w->phnum, w->hole);
+    fputc('}', out);
+}
+
 void repair_report_json(FILE *out, const char *path, const struct validated_table *vt, struct fde_lookup *dw,
-                        const struct repair_sframe *sf)
+                        const struct repair_sframe *sf, const struct repair_written *w)
 {
     fputs("{\"file\":", out);
     print_json_string(out, path);
@@ -190,5 +227,7 @@ void repair_report_json(FILE *out, const char *path, const struct validated_tabl
     fputc(']', out);
     if (sf)
         json_sframe(out, sf);
+    if (w)
+        json_written(out, w);
     fputs("}\n", out);
 }

@@ -171,6 +171,27 @@ growth=$(( $(stat -c %s "$work/bss/libbig_bss.so") - $(stat -c %s "$work/libbig_
     ok "a stripped library with a 64 MiB .bss grows by $growth bytes for $tables bytes of tables, runs, and ld.so gives its new program headers" ||
     not_ok "big .bss: growth $growth for ${tables:-?} bytes of tables (exit $rc)" "$out"
 
+# The JSON report's "written" member against readelf and stat: the new
+# sections' sizes, the growth, and of it the program headers, the two new
+# section headers (the table stays in place) and .shstrtab's copy (with at
+# most 8 bytes of alignment each).
+out=$("$dwsynth" repair --format=json "$work/libbig_bss.so" -o "$work/bss/json.so" 2>&1); rc=$?
+got=$(python3 -c '
+import json, sys
+w = json.loads(sys.argv[1])["written"]
+print(w["eh_frame"] + w["eh_frame_hdr"], w["tables"], w["grew"], w["headers"], w["hole"], w["program_headers"])' "$out" 2>&1)
+read -r sum tables grew headers hole phnum <<< "$got"
+sec() { echo $((0x$(readelf -SW "$work/bss/json.so" | awk -v n="$1" '$2 == n { print $6 }'))); }
+want_tables=$(( $(sec .eh_frame) + $(sec .eh_frame_hdr) ))
+want_grew=$(( $(stat -c %s "$work/bss/json.so") - $(stat -c %s "$work/libbig_bss.so") ))
+want_headers=$(( $(readelf -hW "$work/bss/json.so" | awk '/Number of program headers/ {print $5}') * 56 + 2 * 64 + $(sec .shstrtab) ))
+[ "$rc" -eq 0 ] && [ "$sum" = "$tables" ] && [ "$tables" = "$want_tables" ] && [ "$grew" = "$want_grew" ] &&
+    [ "$phnum" = "$(readelf -hW "$work/bss/json.so" | awk '/Number of program headers/ {print $5}')" ] &&
+    [ "$hole" = 0 ] && [ "$headers" -ge "$want_headers" ] && [ "$headers" -lt $((want_headers + 24)) ] &&
+    [ "$grew" -eq $((tables + headers)) ] &&
+    ok "--format=json's \"written\": $tables bytes of tables, $headers of headers ($phnum program headers, 2 section headers, .shstrtab), as readelf and stat show" ||
+    not_ok "--format=json's \"written\" (exit $rc): got '$got'; readelf: tables $want_tables, headers $want_headers; stat: grew $want_grew" "$out"
+
 # --- libc.so.6 -------------------------------------------------------------------
 libc=/lib/x86_64-linux-gnu/libc.so.6
 mkdir -p "$work/libc"
