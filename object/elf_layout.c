@@ -5,6 +5,7 @@
 #include "elf_layout.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,8 +18,12 @@
 #define SHDR_SIZE ELF_SHDR_SIZE
 #define MAX_PHDRS ELF_MAX_PHDRS
 #define ORIG_SUFFIX ".orig"
+#define MAX_ORIG 99
 /* Linux maps nothing below vm.mmap_min_addr, 64 KiB by default. */
 #define LOWEST_MAPPABLE 0x10000u
+/* The top of x86_64's user address space (4-level paging); no input's
+ * segment or file offset lies past it, so sums of them fit an int64_t. */
+#define USER_TOP 0x7ffffffff000ull
 
 void elf_layout_release(struct elf_layout *l)
 {
@@ -89,12 +94,12 @@ static int check_new_sections(const struct elf_new_section *secs, size_t n, char
     return 0;
 }
 
-/* What the new segment's place depends on: the first PT_LOAD's index,
- * address and p_vaddr - p_offset, the last one's index, and the end of
- * the highest. */
+/* What the new segments' places depend on: the first PT_LOAD's address and
+ * p_vaddr - p_offset (DELTA, which may be negative: a segment an earlier
+ * repair put below an ET_EXEC's), and the end of the highest. */
 struct loads {
-    size_t first, last;
-    uint64_t first_addr, bias, end;
+    uint64_t first_addr, end;
+    int64_t delta;
 };
 
 static int read_loads(const struct elf_file *ef, uint64_t file_size, struct loads *ld, char *err, size_t errlen)
@@ -111,22 +116,69 @@ static int read_loads(const struct elf_file *ef, uint64_t file_size, struct load
         if (!add_ok(p->p_vaddr, p->p_memsz, &mem_end) || p->p_filesz > p->p_memsz)
             return error_set(err, errlen, "corrupt program header %zu: its addresses wrap around or "
                              "hold less than its file bytes", i);
+        if (mem_end > USER_TOP)
+            return error_set(err, errlen, "segment %zu lies past the user address space", i);
         if (!seen) {
-            /* A new segment above may keep this difference (elf_rewrite.h); it
-             * must be a whole number of pages for the loaders to map it. */
-            if (p->p_vaddr < p->p_offset || (p->p_vaddr - p->p_offset) % PAGE)
+            /* A new segment may keep this difference (elf_rewrite.h); it must
+             * be a whole number of pages for the loaders to map it. */
+            ld->delta = (int64_t)p->p_vaddr - (int64_t)p->p_offset;   /* both below 2^62 */
+            if (ld->delta % (int64_t)PAGE)
                 return error_set(err, errlen, "the first PT_LOAD's address and offset differ by "
                                  "no whole number of pages");
-            ld->first = i;
             ld->first_addr = p->p_vaddr;
-            ld->bias = p->p_vaddr - p->p_offset;
         }
         seen = 1;
-        ld->last = i;
         if (mem_end > ld->end)
             ld->end = mem_end;
     }
     return seen ? 0 : error_set(err, errlen, "no PT_LOAD segment");
+}
+
+/* Whether SIZE bytes at ADDR (ADDR >= 0) take pages no PT_LOAD of EF takes,
+ * at FLOOR or above and within the user address space. */
+static int pages_free(const struct elf_file *ef, int64_t addr, uint64_t size, uint64_t floor)
+{
+    if (addr < 0 || size > USER_TOP || (uint64_t)addr / PAGE * PAGE < floor || (uint64_t)addr > USER_TOP - size)
+        return 0;
+    uint64_t lo = (uint64_t)addr / PAGE * PAGE, hi = ((uint64_t)addr + size + PAGE - 1) / PAGE * PAGE;
+    for (size_t i = 0; i < ef->nphdrs; i++) {
+        const GElf_Phdr *p = &ef->phdrs[i];
+        if (p->p_type == PT_LOAD && p->p_vaddr / PAGE * PAGE < hi &&
+            lo < (p->p_vaddr + p->p_memsz + PAGE - 1) / PAGE * PAGE)
+            return 0;
+    }
+    return 1;
+}
+
+/* The least offset T >= FROM, 8-aligned, at which SIZE bytes mapped at T +
+ * DELTA take free pages (pages_free): a PT_LOAD in the way moves T past its
+ * last page.  0, or -1 when none is left below the user address space. */
+static int first_free_offset(const struct elf_file *ef, uint64_t from, uint64_t size, int64_t delta,
+                             uint64_t floor, uint64_t *t)
+{
+    int64_t at = (int64_t)from;
+    if (at + delta < (int64_t)floor)
+        at = (int64_t)floor - delta;
+    at = (at + 7) / 8 * 8;
+    for (size_t tries = 0; tries <= ef->nphdrs + 1; tries++) {
+        if (pages_free(ef, at + delta, size, floor)) {
+            *t = (uint64_t)at;
+            return 0;
+        }
+        /* Past the pages of the PT_LOADs in the way. */
+        uint64_t lo = (uint64_t)(at + delta) / PAGE * PAGE, past = 0;
+        uint64_t hi = ((uint64_t)(at + delta) + size + PAGE - 1) / PAGE * PAGE;
+        for (size_t i = 0; i < ef->nphdrs; i++) {
+            const GElf_Phdr *p = &ef->phdrs[i];
+            uint64_t end = (p->p_vaddr + p->p_memsz + PAGE - 1) / PAGE * PAGE;
+            if (p->p_type == PT_LOAD && p->p_vaddr / PAGE * PAGE < hi && lo < end && end > past)
+                past = end;
+        }
+        if (past == 0 || past > USER_TOP)
+            return -1;
+        at = (int64_t)past - delta;
+    }
+    return -1;
 }
 
 static int has_phdr(const struct elf_file *ef, uint32_t type)
@@ -169,13 +221,22 @@ static int adds_phdr(const struct elf_file *ef, const struct elf_new_section *se
     return new_section(secs, n, located[k].section) >= 0 && !has_phdr(ef, located[k].type);
 }
 
-/* Whether the table needs a PT_PHDR first: a library that has none.  ld.so
- * (glibc) then takes the table from it, instead of the first PT_LOAD that
- * maps e_phoff with its pages: the last page of the input's data segment
- * may map where the table now lies, and be .bss in memory. */
+/* Whether the table needs a PT_PHDR first: a shared object that has none.
+ * ld.so (glibc) then takes the table from it, instead of the first PT_LOAD
+ * that maps e_phoff with its pages: the last page of the input's data
+ * segment may map where the table now lies, and be .bss in memory. */
 static int adds_pt_phdr(const struct elf_file *ef)
 {
-    return ef->ehdr.e_type == ET_DYN && !has_phdr(ef, PT_INTERP) && !has_phdr(ef, PT_PHDR);
+    return ef->ehdr.e_type == ET_DYN && !has_phdr(ef, PT_PHDR);
+}
+
+/* Whether the kernel may run EF, or EF read its own program headers at its
+ * base + e_phoff (ld.so, a static PIE): an ET_EXEC, a file with PT_INTERP
+ * or an entry point.  Its table must then be at the first PT_LOAD's
+ * p_vaddr - p_offset + e_phoff (elf_rewrite.h). */
+static int may_run(const struct elf_file *ef)
+{
+    return ef->ehdr.e_type == ET_EXEC || has_phdr(ef, PT_INTERP) || ef->ehdr.e_entry != 0;
 }
 
 /* Point the entries of the new table that describe it, and those that
@@ -200,35 +261,37 @@ static void retarget_phdrs(struct elf_layout *l, const struct elf_new_section *s
     }
 }
 
-/* The new program header table: the input's, with the new PT_LOADs where
- * the order by address puts them (before the first PT_LOAD when BELOW,
- * else after the last), and at the end the PT_GNU_EH_FRAME and
- * PT_GNU_SFRAME the input lacks for its new sections. */
-static int build_phdrs(struct elf_layout *l, const struct elf_file *ef, const struct loads *ld, int below,
-                       const struct elf_new_section *secs, size_t n, char *err, size_t errlen)
+/* The new program header table: a PT_PHDR first when adds_pt_phdr, the
+ * input's entries with each new PT_LOAD before the first PT_LOAD above it
+ * (after the last when none is), so that they stay sorted by address, and
+ * at the end the PT_GNU_EH_FRAME and PT_GNU_SFRAME the input lacks for its
+ * new sections. */
+static int build_phdrs(struct elf_layout *l, const struct elf_file *ef, const struct elf_new_section *secs,
+                       size_t n, char *err, size_t errlen)
 {
     l->phdrs = calloc(l->nphdrs, sizeof *l->phdrs);
     if (!l->phdrs)
         return error_set(err, errlen, "out of memory");
     const uint64_t table_size = l->nphdrs * PHDR_SIZE;
-    const GElf_Phdr table = {.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = l->phdr_offset,
-                             .p_vaddr = l->phdr_addr, .p_paddr = l->phdr_addr,
-                             .p_filesz = table_size, .p_memsz = table_size, .p_align = PAGE};
-    const GElf_Phdr load = {.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = l->seg_offset,
-                            .p_vaddr = l->seg_addr, .p_paddr = l->seg_addr,
-                            .p_filesz = l->seg_size, .p_memsz = l->seg_size, .p_align = PAGE};
-    size_t k = 0;
+    GElf_Phdr loads[2] = {
+        {.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = l->phdr_offset, .p_vaddr = l->phdr_addr,
+         .p_paddr = l->phdr_addr, .p_filesz = table_size, .p_memsz = table_size, .p_align = PAGE},
+        {.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = l->seg_offset, .p_vaddr = l->seg_addr,
+         .p_paddr = l->seg_addr, .p_filesz = l->seg_size, .p_memsz = l->seg_size, .p_align = PAGE},
+    };
+    size_t next = l->phdr_apart ? 0 : 1, last_load = 0, k = 0;   /* the table's first, when apart: lower */
+    for (size_t i = 0; i < ef->nphdrs; i++)
+        if (ef->phdrs[i].p_type == PT_LOAD)
+            last_load = i;
     if (adds_pt_phdr(ef))
         l->phdrs[k++] = (GElf_Phdr){.p_type = PT_PHDR, .p_flags = PF_R, .p_align = 8};
     for (size_t i = 0; i < ef->nphdrs; i++) {
-        if (below && i == ld->first)
-            l->phdrs[k++] = load;
-        l->phdrs[k++] = ef->phdrs[i];
-        if (!below && i == ld->last) {
-            if (l->phdr_apart)
-                l->phdrs[k++] = table;
-            l->phdrs[k++] = load;
-        }
+        const GElf_Phdr *p = &ef->phdrs[i];
+        while (next < 2 && p->p_type == PT_LOAD && p->p_vaddr > loads[next].p_vaddr)
+            l->phdrs[k++] = loads[next++];
+        l->phdrs[k++] = *p;
+        while (next < 2 && i == last_load)
+            l->phdrs[k++] = loads[next++];
     }
     for (size_t j = 0; j < NLOCATED; j++)
         if (adds_phdr(ef, secs, n, j))
@@ -281,7 +344,7 @@ static int place_new_bytes(struct elf_layout *l, const struct elf_file *ef, cons
                            size_t n, uint64_t tail, char *err, size_t errlen)
 {
     struct loads ld;
-    uint64_t end_page, names_end, seg_end, o_addr, table_end;
+    uint64_t end_page, names_end;
     if (read_loads(ef, l->file_size, &ld, err, errlen) != 0)
         return -1;
     l->sec_offset = calloc(n, sizeof *l->sec_offset);
@@ -291,59 +354,75 @@ static int place_new_bytes(struct elf_layout *l, const struct elf_file *ef, cons
     for (size_t k = 0; k < NLOCATED; k++)
         l->nphdrs += (size_t)adds_phdr(ef, secs, n, k);
     /* O: the tail, 8-aligned (a segment's offset need only equal its
-     * address modulo the page).  Above the segments, a new one's first
-     * page must lie past every segment's last, END_PAGE. */
-    if (!align_ok(tail, 8, &l->seg_offset) || !align_ok(ld.end, PAGE, &end_page) ||
-        end_page > UINT64_MAX - PAGE || end_page < ld.bias || !add_ok(l->seg_offset, ld.bias, &o_addr))
+     * address modulo the page).  New segments lie above the first PT_LOAD's
+     * page (an ET_DYN's stays first) or, in an ET_EXEC, anywhere mappable. */
+    if (!align_ok(tail, 8, &l->seg_offset) || l->seg_offset > USER_TOP || !align_ok(ld.end, PAGE, &end_page))
         return error_set(err, errlen, "the file or its segments reach the end of the address space");
-    uint64_t in_page = l->seg_offset % PAGE;
-    int library = ef->ehdr.e_type == ET_DYN && !has_phdr(ef, PT_INTERP);
-    int below = 0;
-    if (library || ef->ehdr.e_type == ET_EXEC || o_addr >= end_page) {
-        /* The table at the segment's start: below the first PT_LOAD (an
-         * ET_EXEC, when it fits), at O + bias, or in the first page above
-         * the segments (a library). */
-        l->phdr_offset = l->seg_offset;
-        if (place_sections(l, secs, n, l->seg_offset + l->nphdrs * PHDR_SIZE, err, errlen) != 0)
-            return -1;
-        below = ef->ehdr.e_type == ET_EXEC &&
-                below_first_load(ld.first_addr, l->seg_offset, l->seg_size, &l->seg_addr) == 0;
-        if (!below)
-            l->seg_addr = o_addr < end_page ? end_page + in_page : o_addr;
-        if (!below && !library && l->seg_addr != o_addr)
-            l->phdr_apart = 1;    /* an ET_EXEC that fits nowhere below: as a program, next */
-        else if (place_names(l, n, l->seg_offset + l->seg_size, &names_end, err, errlen) != 0)
-            return -1;
-        l->phdr_addr = l->seg_addr;
+    const uint64_t floor = ef->ehdr.e_type == ET_EXEC ? LOWEST_MAPPABLE : ld.first_addr / PAGE * PAGE;
+    const uint64_t in_page = l->seg_offset % PAGE;
+    const int64_t o_addr = (int64_t)l->seg_offset + ld.delta;
+    if (place_sections(l, secs, n, l->seg_offset + l->nphdrs * PHDR_SIZE, err, errlen) != 0)
+        return -1;
+    l->phdr_offset = l->seg_offset;
+    if (!may_run(ef)) {
+        /* A library: the table at the segment's start, at O + delta when
+         * those pages are free, else in the first page above the segments. */
+        l->seg_addr = pages_free(ef, o_addr, l->seg_size, floor) ? (uint64_t)o_addr : end_page + in_page;
+    } else if (ef->ehdr.e_type == ET_EXEC &&
+               below_first_load(ld.first_addr, l->seg_offset, l->seg_size, &l->seg_addr) == 0) {
+        /* The new first PT_LOAD, with the table at its start. */
+    } else if (pages_free(ef, o_addr, l->seg_size, floor)) {
+        l->seg_addr = (uint64_t)o_addr;   /* the table at O + delta: above the segments, or between them */
     } else {
+        /* The table in a PT_LOAD of its own at T + delta, T past the
+         * sections and names, which so fill the pages up to it; a hole for
+         * what they do not fill.  The sections' PT_LOAD above every other. */
         l->phdr_apart = 1;
-    }
-    if (l->phdr_apart) {
-        /* A program whose .bss reaches past O: the table at T = T's address
-         * - bias, past the sections and names and at END_PAGE or above, so
-         * that they fill the gap; a hole only for what they do not fill.
-         * The sections' PT_LOAD in the pages above the table's. */
         l->nphdrs++;
+        uint64_t table_end;
         if (place_sections(l, secs, n, l->seg_offset, err, errlen) != 0 ||
-            place_names(l, n, l->seg_offset + l->seg_size, &names_end, err, errlen) != 0 ||
-            !align_ok(names_end, 8, &names_end))
-            return error_set(err, errlen, "the output would be too large");
-        l->phdr_offset = names_end > end_page - ld.bias ? names_end : end_page - ld.bias;
-        l->hole = l->phdr_offset - names_end;
-        if (!add_ok(l->phdr_offset, ld.bias, &l->phdr_addr) ||
-            !add_ok(l->phdr_addr, l->nphdrs * PHDR_SIZE, &table_end) ||
-            !align_ok(table_end, PAGE, &l->seg_addr) || !add_ok(l->seg_addr, in_page, &l->seg_addr))
-            return error_set(err, errlen, "the new segment does not fit the address space");
+            place_names(l, n, l->seg_offset + l->seg_size, &names_end, err, errlen) != 0)
+            return -1;
+        if (first_free_offset(ef, names_end, l->nphdrs * PHDR_SIZE, ld.delta, floor, &l->phdr_offset) != 0)
+            return error_set(err, errlen, "no pages left for the program headers in the address space");
+        l->hole = l->phdr_offset - ((names_end + 7) / 8 * 8);
+        l->phdr_addr = (uint64_t)((int64_t)l->phdr_offset + ld.delta);
+        table_end = l->phdr_addr + l->nphdrs * PHDR_SIZE;
+        l->seg_addr = ((table_end > end_page ? table_end : end_page) + PAGE - 1) / PAGE * PAGE + in_page;
+    }
+    if (!l->phdr_apart) {
+        l->phdr_addr = l->seg_addr;
+        if (place_names(l, n, l->seg_offset + l->seg_size, &names_end, err, errlen) != 0)
+            return -1;
     }
     if (l->nphdrs > MAX_PHDRS)
         return error_set(err, errlen, "%zu program headers: Linux loads at most %u", l->nphdrs,
                          (unsigned)MAX_PHDRS);
-    if (!add_ok(l->seg_addr, l->seg_size, &seg_end) || l->phdr_offset > INT64_MAX - MAX_PHDRS * PHDR_SIZE)
+    if (l->seg_size > USER_TOP || l->seg_addr > USER_TOP - l->seg_size || l->phdr_offset > USER_TOP)
         return error_set(err, errlen, "the new segment does not fit the address space");
-    if (build_phdrs(l, ef, &ld, below, secs, n, err, errlen) != 0)
+    if (build_phdrs(l, ef, secs, n, err, errlen) != 0)
         return -1;
     retarget_phdrs(l, secs, n);
     return 0;
+}
+
+/* In OUT (room for NAME.origNN), the name an input's section NAME takes:
+ * NAME.orig, or NAME.orig2 ... NAME.orig99 when a repaired file's own
+ * NAME.orig is there.  -1 when they all are. */
+static int orig_name(struct elf_file *ef, const struct elf_layout *l, const char *name, char *out)
+{
+    for (int k = 1; k <= MAX_ORIG; k++) {
+        if (k == 1)
+            sprintf(out, "%s" ORIG_SUFFIX, name);
+        else
+            sprintf(out, "%s" ORIG_SUFFIX "%d", name, k);
+        size_t j = 1;
+        while (j < l->shnum && strcmp(elf_layout_section_name(ef, l->shstrndx, j), out) != 0)
+            j++;
+        if (j == l->shnum)
+            return 0;
+    }
+    return -1;
 }
 
 /* The copy of .shstrtab (struct elf_layout): the input's bytes, then a NUL,
@@ -363,7 +442,7 @@ static int build_names(struct elf_layout *l, struct elf_file *ef, const struct e
     l->str_in_size = sh.sh_size;
     size_t cap = 1;
     for (size_t i = 0; i < n; i++)
-        cap += 2 * strlen(secs[i].name) + sizeof ORIG_SUFFIX + 1;
+        cap += 2 * strlen(secs[i].name) + sizeof ORIG_SUFFIX + 2 + 1;   /* NAME, NAME.origNN */
     l->names = malloc(cap);
     l->name_at = calloc(n, sizeof *l->name_at);
     l->orig_at = calloc(n, sizeof *l->orig_at);
@@ -380,10 +459,11 @@ static int build_names(struct elf_layout *l, struct elf_file *ef, const struct e
         k += len + 1;
         for (size_t j = 1; j < l->shnum && !l->orig_at[i]; j++)
             if (strcmp(elf_layout_section_name(ef, l->shstrndx, j), secs[i].name) == 0) {
+                if (orig_name(ef, l, secs[i].name, l->names + k) != 0)
+                    return error_set(err, errlen, "sections %s.orig to %s.orig%d are all taken", secs[i].name,
+                                     secs[i].name, MAX_ORIG);
                 l->orig_at[i] = (uint32_t)(sh.sh_size + k);
-                memcpy(l->names + k, secs[i].name, len);
-                memcpy(l->names + k + len, ORIG_SUFFIX, sizeof ORIG_SUFFIX);
-                k += len + sizeof ORIG_SUFFIX;
+                k += strlen(l->names + k) + 1;
             }
     }
     l->names_len = k;

@@ -16,6 +16,7 @@
 #include "output_file.h"
 
 #define CHUNK (1u << 16)
+#define SPARSE_BLOCK 4096u       /* CHUNK is a multiple of it */
 
 int elf_rewrite_plan(struct elf_file *ef, struct elf_new_section *secs, size_t n,
                      struct elf_rewrite_segment *seg, char *err, size_t errlen)
@@ -52,6 +53,20 @@ static int write_at(int fd, uint64_t off, const void *p, size_t len)
     return 0;
 }
 
+/* Write the LEN bytes of P at offset OFF of FD but for their whole blocks
+ * of zeros, left as holes (the copy is a new file, longer than the input:
+ * they read as zeros, and take no disk, as in a sparse input). */
+static int write_nonzero(int fd, uint64_t off, const uint8_t *p, size_t len)
+{
+    static const uint8_t zeros[SPARSE_BLOCK];
+    for (size_t at = 0; at < len; at += SPARSE_BLOCK) {
+        size_t n = len - at < SPARSE_BLOCK ? len - at : SPARSE_BLOCK;
+        if ((n < SPARSE_BLOCK || memcmp(p + at, zeros, n) != 0) && write_at(fd, off + at, p + at, n) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Copy LEN bytes of the input IN at FROM to TO in OUT, a CHUNK at a time
  * through BUF.  A short read means the input changed under us (ENODATA). */
 static int copy_at(int out, uint64_t to, int in, uint64_t from, uint64_t len, uint8_t *buf)
@@ -65,7 +80,7 @@ static int copy_at(int out, uint64_t to, int in, uint64_t from, uint64_t len, ui
                 errno = ENODATA;
             return -1;
         }
-        if (write_at(out, to, buf, (size_t)r) != 0)
+        if (write_nonzero(out, to, buf, (size_t)r) != 0)
             return -1;
         from += (uint64_t)r, to += (uint64_t)r, len -= (uint64_t)r;
     }

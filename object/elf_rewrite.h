@@ -9,8 +9,9 @@
  *
  *   the new section headers, right after the input's section header table
  *     when that is the input's last bytes (it then stays in place);
- *   a new read-only PT_LOAD (p_align 0x1000): the program header table,
- *     then the new sections in the order given, each at its alignment;
+ *   a new read-only PT_LOAD (p_align 0x1000): the program header table
+ *     (unless it takes a PT_LOAD of its own, last: below), then the new
+ *     sections in the order given, each at its alignment;
  *   a copy of .shstrtab with the new names appended (its header points
  *     there), then the section header table unless it stayed in place.
  *
@@ -21,23 +22,33 @@
  * re-pointed when it has one).  It must be where every loader looks:
  * Linux before 5.18 at the first PT_LOAD's p_vaddr - p_offset + e_phoff
  * (AT_PHDR), since then in the PT_LOAD holding e_phoff; ld.so at PT_PHDR
- * for the main program; ld.so (glibc) for a library at PT_PHDR, else in
- * the first PT_LOAD whose pages map e_phoff.  So:
- *   - an ET_EXEC's new PT_LOAD lies below its first one's page (and above
- *     64 KiB), the first PT_LOAD of the table;
- *   - a library that is no program (ET_DYN without PT_INTERP) has it in
- *     the first page above its segments, and gains a PT_PHDR if it has none;
- *   - a PIE (or an ET_EXEC with no room below) has the table at offset T
- *     and address T + its first PT_LOAD's p_vaddr - p_offset.  When that
- *     address would fall among the segments (a .bss past the file), the
- *     table moves out of the new PT_LOAD into one of its own, last in the
- *     file, past the sections and names, which so fill the pages the .bss
- *     spans; zeros (a hole, sparse on disk) fill what they do not.  The
- *     sections' PT_LOAD then lies in the pages above the table's.
+ * for the main program, and at its own base + e_phoff for itself (a static
+ * PIE's start-up likewise, through AT_PHDR); ld.so (glibc) for a library
+ * at PT_PHDR, else in the first PT_LOAD whose pages map e_phoff.  So:
+ *   - a file the kernel may run or that may read its own headers (an
+ *     ET_EXEC, a file with PT_INTERP or an entry point: programs, ld.so,
+ *     static PIEs) has its table at offset T and address T + the first
+ *     PT_LOAD's p_vaddr - p_offset:
+ *       - an ET_EXEC's new PT_LOAD lies below its first one's page (and
+ *         above 64 KiB) when it fits there, the table at its start;
+ *       - else the new PT_LOAD starts with the table at T = the new bytes'
+ *         start when those pages are free: above the segments, or between
+ *         them (files linked with 2 MiB pages);
+ *       - else the table takes a PT_LOAD of its own, last in the file, past
+ *         the new sections and names, which so fill the file up to the
+ *         first offset whose pages are free (a .bss past the file's end
+ *         takes them); zeros (a hole, sparse on disk) fill what they do
+ *         not.  The sections' PT_LOAD lies in the pages above all others;
+ *   - a library (none of those) has its table at the start of the new
+ *     PT_LOAD, at the same distance when those pages are free, else in
+ *     the first page above its segments;
+ *   - a shared object without PT_PHDR gains one.
  * New PT_LOADs share no page with the input's, and all stay sorted by
- * address.
- * An existing section named like a new one is renamed NAME.orig, so that
- * gdb, readelf and perf read the new one.
+ * address.  A copy is written sparse: whole blocks of zeros, and the
+ * hole, take no disk.
+ * An existing section named like a new one is renamed NAME.orig (NAME.orig2
+ * ... when a repaired file is repaired again), so that gdb, readelf and
+ * perf read the new one.
  *
  * Two phases, because the caller's section contents depend on their
  * addresses but their sizes do not: elf_rewrite_plan places the sections,

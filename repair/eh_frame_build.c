@@ -125,6 +125,13 @@ int eh_frame_build_prepare(struct eh_frame_build *b, const struct validated_tabl
         if (take_fde(b, &ev, eh, &vt->fdes[i]) < 0)
             rc = error_set(err, errlen, "out of memory");
     cfi_eval_release(&ev);
+    /* The added FDEs' CIE only when one is written: a copy's copy keeps
+     * the CIEs it has, and gains none. */
+    int entry_cie_used = 0;
+    for (size_t k = 0; k < b->nfdes; k++)
+        entry_cie_used |= b->fdes[k].cie == eh->ncies;
+    if (!entry_cie_used)
+        b->ncies = eh->ncies;
     const char *why = NULL;
     if (rc == 0 && eh_frame_size(b->cies, b->ncies, b->fdes, b->nfdes, &b->eh_frame_size, &why) != 0)
         rc = error_set(err, errlen, "cannot write its unwind table again: %s", why);

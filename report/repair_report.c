@@ -175,8 +175,9 @@ void repair_report_written_text(FILE *out, const struct repair_written *w)
                 (double)w->grew / (double)tables, (double)w->grew_on_disk / (double)tables, tables, w->headers,
                 w->phnum, w->hole);
     if (w->sized && w->hole)
-        fprintf(out, " (sparse on disk: the tables do not fill the pages its .bss spans past the file, where "
-                "kernels before Linux 5.18 look for the program headers)");
+        fprintf(out, " (zeros, sparse on disk: kernels before Linux 5.18 look for a program's headers at its "
+                "first segment's distance from their offset, which must be past its pages, and the new tables "
+                "do not fill the file up to there)");
     fputc('\n', out);
 }
 

@@ -383,8 +383,9 @@ seg=$(readelf -lW "$copy" | awk '$1 == "GNU_SFRAME" { printf "%s %s", $3, $5 }')
 read -r saddr ssize <<< "$sec"
 read -r paddr psize <<< "$seg"
 [ -n "$sec" ] && [ -n "$seg" ] && [ $((saddr)) -eq $((paddr)) ] && [ $((ssize)) -eq $((psize)) ] &&
+    added=$(new_loads "$libc" "$copy") &&
     [ "$(readelf -hW "$copy" | awk '/Number of program headers/ {print $5}')" -eq \
-      $(( $(readelf -hW "$libc" | awk '/Number of program headers/ {print $5}') + $(new_loads "$libc" "$copy") + 1 )) ] &&
+      $(( $(readelf -hW "$libc" | awk '/Number of program headers/ {print $5}') + added + 1 )) ] &&
     ok "readelf -lW: GNU_SFRAME at $paddr, $psize bytes: the new .sframe" ||
     not_ok "GNU_SFRAME should locate .sframe" "section: $sec; segment: $seg"
 
@@ -399,7 +400,8 @@ if printf 'nop\n' | as --gsframe -o "$work/sframe/probe.o" - 2>/dev/null; then
     out=$("$work/sframe/own-copy" 2>&1); run=$?
     sf_addr=$(readelf -SW "$work/sframe/own-copy" | awk '$2 == ".sframe" { print $4 }')
     [ "$rc" -eq 0 ] && [ "$names" = ".sframe .sframe.orig " ] && [ "$run" -eq 0 ] &&
-        [ "$(phs "$work/sframe/own-copy")" -eq $(( $(phs "$work/sframe/own") + $(new_loads "$work/sframe/own" "$work/sframe/own-copy") )) ] &&
+        added=$(new_loads "$work/sframe/own" "$work/sframe/own-copy") &&
+        [ "$(phs "$work/sframe/own-copy")" -eq $(( $(phs "$work/sframe/own") + added )) ] &&
         readelf -lW "$work/sframe/own-copy" | grep -q "GNU_SFRAME .* 0x0*$sf_addr " &&
         ok "a file with its own .sframe: renamed .sframe.orig, GNU_SFRAME re-pointed at the new one, the copy runs ($out)" ||
         not_ok "a file with its own .sframe (repair exit $rc, run $run)" "$names

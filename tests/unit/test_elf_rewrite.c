@@ -8,10 +8,15 @@
  *     used the new program header table), and every other byte is kept;
  *   - the copy grows by the new sections and headers only: no hole for a
  *     non-PIE executable or a library with a large .bss, nor for a PIE
- *     whose new sections fill the pages its .bss spans past the file; for
- *     one with a 1 MiB .bss, just the hole that kernels before Linux 5.18
- *     need; and every program's table lies where those kernels look for
- *     it (the first PT_LOAD's p_vaddr - p_offset + e_phoff);
+ *     whose new sections fill the pages its .bss spans past the file, nor
+ *     for one linked with 2 MiB pages (the new segment between its
+ *     segments); for one with a 1 MiB .bss, just the hole that kernels
+ *     before Linux 5.18 need; and the table of every file they may run or
+ *     that reads its own (a static PIE, ld.so) lies where those kernels
+ *     look for it (the first PT_LOAD's p_vaddr - p_offset + e_phoff);
+ *   - a repaired ld.so runs a program and gives its own new program
+ *     headers to dl_iterate_phdr; a non-PIE executable larger than its
+ *     first segment's address is repaired twice;
  *   - a C++ exception thrown in a library and caught in the executable
  *     still works when .eh_frame_hdr is moved into the new segment and the
  *     old one is zeroed: libgcc finds FDEs through the new PT_GNU_EH_FRAME
@@ -61,6 +66,7 @@ static const char check_c[] =
     "  return 1;\n"
     "}\n"
     "#ifdef BSS_SIZE\nstatic volatile char bss[BSS_SIZE];\n#endif\n"
+    "#ifdef DATA_SIZE\nvolatile char data[DATA_SIZE] = {1};\n#endif\n"
     "int main(int argc, char **argv) {\n"
     "  if (argc != 4) return 2; args = argv;\n"
     "#ifdef BSS_SIZE\n  bss[BSS_SIZE - argc] = 1;\n#endif\n"
@@ -102,6 +108,10 @@ static int group_setup(void **state)
                "cc -O1 -fPIE -pie -DBSS_SIZE=16384 check.c -o pie_bss16k -ldl && "
                "cc -O1 -fPIE -pie -DBSS_SIZE=1048576 check.c -o pie_bss1m -ldl && "
                "cc -O1 -fno-pie -no-pie -DBSS_SIZE=1048576 check.c -o nopie_bss1m -ldl && "
+               "cc -O1 -fno-pie -no-pie -DDATA_SIZE=5242880 check.c -o nopie_data5m -ldl && "
+               "cc -O1 -fPIE -pie -Wl,-z,max-page-size=0x200000 -Wl,-z,noseparate-code check.c -o pie_2m -ldl && "
+               "cc -O1 -static-pie -DBSS_SIZE=1048576 check.c -o spie_bss && "
+               "cp /lib64/ld-linux-x86-64.so.2 ldso && "
                "cc -O1 -fno-pie -no-pie -Wl,-Ttext-segment=0x10000 -DBSS_SIZE=1048576 check.c -o nopie_low -ldl && "
                "cc -O1 -fPIC -shared -DBSS_SIZE=1048576 lib.c -o libbss.so && "
                "cc -O1 -fPIC -shared lib.c -o libt.so && "
@@ -222,12 +232,14 @@ static size_t assert_growth(const char *in, const char *out, const struct elf_ne
     if (no - ni - parts - hole >= slack)
         fail_msg("%s grew by %zu bytes: %llu of sections and headers, %llu of hole, %zu more", out, no - ni,
                  (unsigned long long)parts, (unsigned long long)hole, (size_t)(no - ni - parts - hole));
-    int interp = 0, first = 1;
+    /* ET_EXEC, PT_INTERP or an entry point: the kernel may run it, or it
+     * may read its own headers at its base + e_phoff (ld.so). */
+    int runs = field(b, no, 16, 2) == ET_EXEC || field(b, no, 24, 8) != 0, first = 1;
     uint64_t first_bias = 0, phdr_addr = 0, holder_addr = 0;
     for (uint64_t j = 0; j < phnum; j++) {
         uint64_t p = phoff + 56 * j, type = field(b, no, p, 4), off = field(b, no, p + 8, 8);
         uint64_t vaddr = field(b, no, p + 16, 8), filesz = field(b, no, p + 32, 8);
-        interp |= type == PT_INTERP;
+        runs |= type == PT_INTERP;
         if (type == PT_PHDR)
             phdr_addr = vaddr;
         if (type == PT_LOAD && first)
@@ -235,9 +247,10 @@ static size_t assert_growth(const char *in, const char *out, const struct elf_ne
         if (type == PT_LOAD && off <= phoff && phoff < off + filesz)
             holder_addr = vaddr + (phoff - off);
     }
-    if (interp) {
-        assert_int_equal(first_bias + phoff, phdr_addr);
-        assert_int_equal(holder_addr, phdr_addr);
+    if (runs) {
+        assert_int_equal(first_bias + phoff, holder_addr);
+        if (phdr_addr)
+            assert_int_equal(holder_addr, phdr_addr);
     }
     free(a);
     free(b);
@@ -339,11 +352,36 @@ static void test_pie(void **state)
     assert_int_equal(n, past_loads(at("pie_bss1m")) + seg.phnum * 56);
 }
 
+/* A PIE linked with 2 MiB pages: the new segment between its segments. */
+static void test_pie_2m(void **state)
+{
+    (void)state;
+    struct elf_rewrite_segment seg;
+    check_executable("pie_2m", &seg);
+    assert_true(past_loads(at("pie_2m")) > seg.offset);
+    assert_int_equal(seg.hole, 0);
+}
+
+/* A static PIE (run by the kernel without PT_INTERP), and ld.so, which
+ * reads its own program headers at its base + e_phoff. */
+static void test_static_pie_and_ld_so(void **state)
+{
+    (void)state;
+    struct elf_rewrite_segment seg;
+    check_executable("spie_bss", &seg);
+    uint64_t addr = add_pattern(at("ldso"), at("ldso.out"), &seg);
+    assert_int_equal(run("%s %s ldso.out %llx %s", at("ldso.out"), at("pie"), (unsigned long long)addr, PATTERN), 0);
+    assert_int_equal(run("%s %s ldso %llx %s", at("ldso"), at("pie"), (unsigned long long)addr, PATTERN), 3);
+}
+
 static void test_non_pie(void **state)
 {
     (void)state;
     struct elf_rewrite_segment seg;
     check_executable("nopie", &seg);
+    assert_int_equal(seg.hole, 0);
+    /* Its new first segment's offset is past its address: a copy's copy. */
+    check_executable("nopie_data5m", &seg);
     assert_int_equal(seg.hole, 0);
     check_executable("nopie_bss1m", &seg);
     assert_int_equal(seg.hole, 0);
@@ -560,6 +598,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pie),
         cmocka_unit_test(test_non_pie),
+        cmocka_unit_test(test_pie_2m),
+        cmocka_unit_test(test_static_pie_and_ld_so),
         cmocka_unit_test(test_shared_library),
         cmocka_unit_test(test_eh_frame_hdr_executable),
         cmocka_unit_test(test_eh_frame_hdr_library),
