@@ -98,7 +98,7 @@ static int check_new_sections(const struct elf_new_section *secs, size_t n, char
  * p_vaddr - p_offset (DELTA, which may be negative: a segment an earlier
  * repair put below an ET_EXEC's), and the end of the highest. */
 struct loads {
-    uint64_t first_addr, end;
+    uint64_t first_addr, last_addr, end;
     int64_t delta;
 };
 
@@ -118,6 +118,10 @@ static int read_loads(const struct elf_file *ef, uint64_t file_size, struct load
                              "hold less than its file bytes", i);
         if (mem_end > USER_TOP)
             return error_set(err, errlen, "segment %zu lies past the user address space", i);
+        if (seen && p->p_vaddr < ld->last_addr)
+            return error_set(err, errlen, "PT_LOAD %zu lies below the one before it: the ELF specification "
+                             "sorts them by address, and new ones could not be placed among them", i);
+        ld->last_addr = p->p_vaddr;
         if (!seen) {
             /* A new segment may keep this difference (elf_rewrite.h); it must
              * be a whole number of pages for the loaders to map it. */
@@ -230,13 +234,32 @@ static int adds_pt_phdr(const struct elf_file *ef)
     return ef->ehdr.e_type == ET_DYN && !has_phdr(ef, PT_PHDR);
 }
 
-/* Whether the kernel may run EF, or EF read its own program headers at its
- * base + e_phoff (ld.so, a static PIE): an ET_EXEC, a file with PT_INTERP
- * or an entry point.  Its table must then be at the first PT_LOAD's
- * p_vaddr - p_offset + e_phoff (elf_rewrite.h). */
-static int may_run(const struct elf_file *ef)
+/* Whether EF names a library it needs (DT_NEEDED in its SHT_DYNAMIC). */
+static int needs_libraries(struct elf_file *ef)
 {
-    return ef->ehdr.e_type == ET_EXEC || has_phdr(ef, PT_INTERP) || ef->ehdr.e_entry != 0;
+    Elf_Scn *scn = NULL;
+    GElf_Shdr sh;
+    while ((scn = elf_nextscn(ef->elf, scn)) != NULL) {
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || sh.sh_entsize == 0)
+            continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        GElf_Dyn dyn;
+        for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize && gelf_getdyn(d, (int)i, &dyn); i++)
+            if (dyn.d_tag == DT_NEEDED)
+                return 1;
+    }
+    return 0;
+}
+
+/* Whether the kernel may run EF, or EF read its own program headers at its
+ * base + e_phoff: an ET_EXEC, a file with PT_INTERP, or one with an entry
+ * point that needs no library (ld.so, a static PIE; a library some linkers
+ * gave an entry point needs libc).  Its table must then be at the first
+ * PT_LOAD's p_vaddr - p_offset + e_phoff (elf_rewrite.h). */
+static int may_run(struct elf_file *ef)
+{
+    return ef->ehdr.e_type == ET_EXEC || has_phdr(ef, PT_INTERP) ||
+           (ef->ehdr.e_entry != 0 && !needs_libraries(ef));
 }
 
 /* Point the entries of the new table that describe it, and those that
@@ -340,7 +363,7 @@ static int place_names(struct elf_layout *l, size_t n, uint64_t start, uint64_t 
 
 /* Where the new bytes go, from TAIL on (elf_rewrite.h): the segment, the
  * program header table, the names, the section headers. */
-static int place_new_bytes(struct elf_layout *l, const struct elf_file *ef, const struct elf_new_section *secs,
+static int place_new_bytes(struct elf_layout *l, struct elf_file *ef, const struct elf_new_section *secs,
                            size_t n, uint64_t tail, char *err, size_t errlen)
 {
     struct loads ld;
@@ -369,7 +392,8 @@ static int place_new_bytes(struct elf_layout *l, const struct elf_file *ef, cons
          * those pages are free, else in the first page above the segments. */
         l->seg_addr = pages_free(ef, o_addr, l->seg_size, floor) ? (uint64_t)o_addr : end_page + in_page;
     } else if (ef->ehdr.e_type == ET_EXEC &&
-               below_first_load(ld.first_addr, l->seg_offset, l->seg_size, &l->seg_addr) == 0) {
+               below_first_load(ld.first_addr, l->seg_offset, l->seg_size, &l->seg_addr) == 0 &&
+               pages_free(ef, (int64_t)l->seg_addr, l->seg_size, floor)) {
         /* The new first PT_LOAD, with the table at its start. */
     } else if (pages_free(ef, o_addr, l->seg_size, floor)) {
         l->seg_addr = (uint64_t)o_addr;   /* the table at O + delta: above the segments, or between them */

@@ -34,10 +34,10 @@ struct elf_layout {
     size_t shnum, shstrndx;      /* the input's section count (with index 0), .shstrtab's index */
     uint64_t str_in_offset, str_in_size;   /* the input's .shstrtab */
     uint64_t str_offset, str_size;         /* its copy: the input's bytes, then NAMES */
-    char *names;                 /* a NUL (the input's last name may lack one), each new NAME, NAME.orig */
+    char *names;                 /* a NUL (the input's last name may lack one), each new NAME, NAME.origN */
     size_t names_len;
     uint32_t *name_at;           /* each new section's name in the copy */
-    uint32_t *orig_at;           /* its NAME.orig, 0 when no section of the input is named NAME */
+    uint32_t *orig_at;           /* its NAME.orig (.orig2 ...), 0 when no section of the input is named NAME */
     uint64_t shdr_offset;        /* the section header table */
     int shdr_in_place;           /* it stays at the input's e_shoff (the input's last bytes) */
     uint64_t hole;               /* zeros before the table when apart, past the 8-alignment */

@@ -26,9 +26,9 @@
  * PIE's start-up likewise, through AT_PHDR); ld.so (glibc) for a library
  * at PT_PHDR, else in the first PT_LOAD whose pages map e_phoff.  So:
  *   - a file the kernel may run or that may read its own headers (an
- *     ET_EXEC, a file with PT_INTERP or an entry point: programs, ld.so,
- *     static PIEs) has its table at offset T and address T + the first
- *     PT_LOAD's p_vaddr - p_offset:
+ *     ET_EXEC, a file with PT_INTERP, or one with an entry point that
+ *     needs no library: programs, ld.so, static PIEs) has its table at
+ *     offset T and address T + the first PT_LOAD's p_vaddr - p_offset:
  *       - an ET_EXEC's new PT_LOAD lies below its first one's page (and
  *         above 64 KiB) when it fits there, the table at its start;
  *       - else the new PT_LOAD starts with the table at T = the new bytes'
@@ -44,7 +44,7 @@
  *     the first page above its segments;
  *   - a shared object without PT_PHDR gains one.
  * New PT_LOADs share no page with the input's, and all stay sorted by
- * address.  A copy is written sparse: whole blocks of zeros, and the
+ * address (an input whose PT_LOADs are not is refused).  A copy is written sparse: whole blocks of zeros, and the
  * hole, take no disk.
  * An existing section named like a new one is renamed NAME.orig (NAME.orig2
  * ... when a repaired file is repaired again), so that gdb, readelf and

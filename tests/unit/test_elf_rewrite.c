@@ -114,6 +114,7 @@ static int group_setup(void **state)
                "cp /lib64/ld-linux-x86-64.so.2 ldso && "
                "cc -O1 -fno-pie -no-pie -Wl,-Ttext-segment=0x10000 -DBSS_SIZE=1048576 check.c -o nopie_low -ldl && "
                "cc -O1 -fPIC -shared -DBSS_SIZE=1048576 lib.c -o libbss.so && "
+               "cc -O1 -fPIC -shared -Wl,-e,lib_value -DBSS_SIZE=1048576 lib.c -o libentry.so -Wl,--no-as-needed -lc && "
                "cc -O1 -fPIC -shared lib.c -o libt.so && "
                "cc -O1 -DUSE_LIB check.c -L. -lt -ldl -o linked && "
                "cc -O1 -DUSE_DLOPEN check.c -ldl -o dlo && "
@@ -232,9 +233,12 @@ static size_t assert_growth(const char *in, const char *out, const struct elf_ne
     if (no - ni - parts - hole >= slack)
         fail_msg("%s grew by %zu bytes: %llu of sections and headers, %llu of hole, %zu more", out, no - ni,
                  (unsigned long long)parts, (unsigned long long)hole, (size_t)(no - ni - parts - hole));
-    /* ET_EXEC, PT_INTERP or an entry point: the kernel may run it, or it
-     * may read its own headers at its base + e_phoff (ld.so). */
-    int runs = field(b, no, 16, 2) == ET_EXEC || field(b, no, 24, 8) != 0, first = 1;
+    /* ET_EXEC, PT_INTERP, or an entry point and no library needed
+     * (readelf -d): the kernel may run it, or it may read its own headers
+     * at its base + e_phoff (ld.so). */
+    int runs = field(b, no, 16, 2) == ET_EXEC ||
+               (field(b, no, 24, 8) != 0 && run("readelf -dW %s | grep -q NEEDED", out) != 0);
+    int first = 1;
     uint64_t first_bias = 0, phdr_addr = 0, holder_addr = 0;
     for (uint64_t j = 0; j < phnum; j++) {
         uint64_t p = phoff + 56 * j, type = field(b, no, p, 4), off = field(b, no, p + 8, 8);
@@ -400,10 +404,14 @@ static void test_shared_library(void **state)
     assert_int_equal(run("LD_LIBRARY_PATH=%s %s libt.so %llx %s", at("r"), at("linked"), a, PATTERN), 0);
     assert_int_equal(run("%s %s %llx %s", at("dlo"), at("r/libt.so"), a, PATTERN), 0);
     assert_int_equal(run("LD_LIBRARY_PATH=%s %s libt.so %llx %s", dir, at("linked"), a, PATTERN), 3);
-    /* A 1 MiB .bss past the file: no hole. */
+    /* A 1 MiB .bss past the file: no hole; nor with an entry point (some
+     * linkers give one to libraries), as it needs libc. */
     addr = add_pattern(at("libbss.so"), at("r/libbss.so"), &seg);
     assert_int_equal(seg.hole, 0);
     assert_int_equal(run("%s %s %llx %s", at("dlo"), at("r/libbss.so"), (unsigned long long)addr, PATTERN), 0);
+    addr = add_pattern(at("libentry.so"), at("r/libentry.so"), &seg);
+    assert_int_equal(seg.hole, 0);
+    assert_int_equal(run("%s %s %llx %s", at("dlo"), at("r/libentry.so"), (unsigned long long)addr, PATTERN), 0);
 }
 
 static void put32(uint8_t *p, int32_t v)
@@ -576,6 +584,21 @@ static void test_refusals(void **state)
     char why[64];
     snprintf(why, sizeof why, "segment %zu lies past the end", load);
     assert_refused(at("longseg"), out, 0, why);
+
+    /* Its first two PT_LOADs swapped: out of address order. */
+    assert_int_equal(run("cp %s %s", at("nopie"), at("unsorted")), 0);
+    size_t first;
+    long first_at = phdr_at(at("unsorted"), PT_LOAD, &first);
+    uint8_t entries[2 * sizeof(Elf64_Phdr)];
+    FILE *f = fopen(at("unsorted"), "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, first_at, SEEK_SET), 0);
+    assert_int_equal(fread(entries, 1, sizeof entries, f), sizeof entries);
+    assert_int_equal(fseek(f, first_at, SEEK_SET), 0);
+    assert_int_equal(fwrite(entries + sizeof(Elf64_Phdr), 1, sizeof(Elf64_Phdr), f), sizeof(Elf64_Phdr));
+    assert_int_equal(fwrite(entries, 1, sizeof(Elf64_Phdr), f), sizeof(Elf64_Phdr));
+    assert_int_equal(fclose(f), 0);
+    assert_refused(at("unsorted"), out, 0, "sorts them by address");
 
     write_text(at("text"), "not an ELF file at all\n");
     assert_refused(at("text"), out, 0, "not an ELF file");
