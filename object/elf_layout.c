@@ -138,20 +138,26 @@ static int read_loads(const struct elf_file *ef, uint64_t file_size, struct load
     return seen ? 0 : error_set(err, errlen, "no PT_LOAD segment");
 }
 
-/* Whether SIZE bytes at ADDR (ADDR >= 0) take pages no PT_LOAD of EF takes,
- * at FLOOR or above and within the user address space. */
-static int pages_free(const struct elf_file *ef, int64_t addr, uint64_t size, uint64_t floor)
+/* The end of the last page of the PT_LOADs of EF whose pages SIZE bytes
+ * at ADDR would share; 0 when none. */
+static uint64_t pages_taken_until(const struct elf_file *ef, uint64_t addr, uint64_t size)
 {
-    if (addr < 0 || size > USER_TOP || (uint64_t)addr / PAGE * PAGE < floor || (uint64_t)addr > USER_TOP - size)
-        return 0;
-    uint64_t lo = (uint64_t)addr / PAGE * PAGE, hi = ((uint64_t)addr + size + PAGE - 1) / PAGE * PAGE;
+    uint64_t lo = addr / PAGE * PAGE, hi = (addr + size + PAGE - 1) / PAGE * PAGE, until = 0;
     for (size_t i = 0; i < ef->nphdrs; i++) {
         const GElf_Phdr *p = &ef->phdrs[i];
-        if (p->p_type == PT_LOAD && p->p_vaddr / PAGE * PAGE < hi &&
-            lo < (p->p_vaddr + p->p_memsz + PAGE - 1) / PAGE * PAGE)
-            return 0;
+        uint64_t end = (p->p_vaddr + p->p_memsz + PAGE - 1) / PAGE * PAGE;   /* below USER_TOP */
+        if (p->p_type == PT_LOAD && p->p_vaddr / PAGE * PAGE < hi && lo < end && end > until)
+            until = end;
     }
-    return 1;
+    return until;
+}
+
+/* Whether SIZE bytes at ADDR take pages no PT_LOAD of EF takes, at FLOOR
+ * or above and within the user address space. */
+static int pages_free(const struct elf_file *ef, int64_t addr, uint64_t size, uint64_t floor)
+{
+    return addr >= 0 && size <= USER_TOP && (uint64_t)addr / PAGE * PAGE >= floor &&
+           (uint64_t)addr <= USER_TOP - size && pages_taken_until(ef, (uint64_t)addr, size) == 0;
 }
 
 /* The least offset T >= FROM, 8-aligned, at which SIZE bytes mapped at T +
@@ -164,21 +170,15 @@ static int first_free_offset(const struct elf_file *ef, uint64_t from, uint64_t 
     if (at + delta < (int64_t)floor)
         at = (int64_t)floor - delta;
     at = (at + 7) / 8 * 8;
-    for (size_t tries = 0; tries <= ef->nphdrs + 1; tries++) {
+    /* Each turn moves past a PT_LOAD: at most one turn each. */
+    for (size_t turns = 0; turns <= ef->nphdrs; turns++) {
         if (pages_free(ef, at + delta, size, floor)) {
             *t = (uint64_t)at;
             return 0;
         }
-        /* Past the pages of the PT_LOADs in the way. */
-        uint64_t lo = (uint64_t)(at + delta) / PAGE * PAGE, past = 0;
-        uint64_t hi = ((uint64_t)(at + delta) + size + PAGE - 1) / PAGE * PAGE;
-        for (size_t i = 0; i < ef->nphdrs; i++) {
-            const GElf_Phdr *p = &ef->phdrs[i];
-            uint64_t end = (p->p_vaddr + p->p_memsz + PAGE - 1) / PAGE * PAGE;
-            if (p->p_type == PT_LOAD && p->p_vaddr / PAGE * PAGE < hi && lo < end && end > past)
-                past = end;
-        }
-        if (past == 0 || past > USER_TOP)
+        uint64_t past = (uint64_t)(at + delta) <= USER_TOP - size
+                            ? pages_taken_until(ef, (uint64_t)(at + delta), size) : 0;
+        if (past == 0)
             return -1;
         at = (int64_t)past - delta;
     }
