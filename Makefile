@@ -255,9 +255,11 @@ $(BUILD)/bin/dwperf: $(BUILD)/obj/tools/dwperf.o $(LIB) $(LAYERS_OK) $(RUNTIME_A
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(RUNTIME_A) $(DWARF_LIBS) $(PKG_LIBS) -ldl -lpthread -o $@
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
+# Every cmocka binary links tests/unit/line_buffered.c (its messages stay in order).
+UNIT_MAIN := $(BUILD)/obj/tests/unit/line_buffered.o
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_MAIN) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -o $@
+	$(CC) $(LDFLAGS_ALL) $< $(UNIT_MAIN) $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -o $@
 
 .SECONDARY:
 
@@ -267,7 +269,13 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 include corpus/corpus.mk
 
 # ---- tests ---------------------------------------------------------------------
-check: check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge check-profile check-sframe
+# The suites run one after another, every one even when one fails
+# (tests/run-suites.sh): a line per suite, then the whole run's.
+CHECK_SUITES := check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
+	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
+	check-profile check-sframe
+check:
+	@MAKE='$(MAKE)' BUILD='$(BUILD)' tests/run-suites.sh $(CHECK_SUITES)
 
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
 check-setup:
@@ -384,9 +392,9 @@ check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/check_spac
 
 # Annotation: planning units, then dwsynth annotate on hand-written assembly
 # (exceptions, gdb and dwcheck on the result).
-$(BUILD)/tests/test_annotate: $(BUILD)/obj/tests/annotate/test_annotate.o $(LIB)
+$(BUILD)/tests/test_annotate: $(BUILD)/obj/tests/annotate/test_annotate.o $(UNIT_MAIN) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -o $@
+	$(CC) $(LDFLAGS_ALL) $< $(UNIT_MAIN) $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -o $@
 
 check-annotate: $(TOOL_BINS) $(BUILD)/tests/test_annotate
 	@tests/run-unit.sh $(BUILD)/tests/test_annotate
@@ -404,9 +412,9 @@ check-readme: $(TOOL_BINS)
 # then two shards under GNU parallel merged against one run, --cache (a
 # second run audits nothing, a damaged entry is audited again), --merge's
 # handling of malformed lines.
-$(BUILD)/tests/test_merge_units: $(BUILD)/obj/tests/merge/test_merge_units.o $(LIB)
+$(BUILD)/tests/test_merge_units: $(BUILD)/obj/tests/merge/test_merge_units.o $(UNIT_MAIN) $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_ALL) $< $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -o $@
+	$(CC) $(LDFLAGS_ALL) $< $(UNIT_MAIN) $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -o $@
 
 check-merge: $(TOOL_BINS) $(BUILD)/tests/test_merge_units
 	@tests/run-unit.sh $(BUILD)/tests/test_merge_units

@@ -16,7 +16,11 @@
  *     c_lld (lld: p_vaddr differs from p_offset in a PIE too);
  *   - c_ibt (.plt.sec, which perf 6.1 has no symbols for), run with
  *     LD_BIND_NOT=1 so that calls go through the PLT's header, which lies
- *     inside _init stretched to the next symbol;
+ *     inside _init stretched to the next symbol.  A sample lands there
+ *     only by chance, so c_ibt_plt records the same program with a
+ *     hardware breakpoint on the PLT's header instead of a clock (perf
+ *     record -e mem:ADDR:x, ASLR off for the run so that ADDR is known):
+ *     every 20th call through it is a sample;
  *   - c_stripped (no .symtab, no debug file: .dynsym and the PLT only),
  *     c_debuglink (stripped, its debug file found by .gnu_debuglink);
  *   - cxx_pie: C++ templates, lambdas, an anonymous namespace, exceptions
@@ -130,8 +134,7 @@
     "  printf(\"%ld\\n\", t); return 0; }\n"
 
 /* The programs recorded: name, the shell command that runs it, the sampling
- * frequency.  c_ibt's samples in the PLT's header are one in 500 of those
- * in the dynamic linker's resolver: it samples at 10 kHz (some 10 of them). */
+ * frequency (0: at a breakpoint on c_ibt's PLT header, see plt_breakpoint). */
 struct program {
     const char *name;
     const char *run;   /* %s: the directory */
@@ -142,7 +145,8 @@ static const struct program programs[] = {
     {"c_pie", "%s/c_pie", 5000},
     {"c_nopie", "%s/c_nopie", 5000},
     {"c_lld", "%s/c_lld", 5000},
-    {"c_ibt", "env LD_BIND_NOT=1 %s/c_ibt 6000", 10000},
+    {"c_ibt", "env LD_BIND_NOT=1 %s/c_ibt 6000", 5000},
+    {"c_ibt_plt", "setarch -R env LD_BIND_NOT=1 %s/c_ibt 1", 0},
     {"c_stripped", "%s/c_stripped", 5000},
     {"c_debuglink", "%s/c_debuglink", 5000},
     {"cxx_pie", "%s/cxx_pie", 5000},
@@ -151,6 +155,26 @@ static const struct program programs[] = {
 
 static int built[NPROGRAMS];       /* built and recorded */
 static int can_record;
+
+/* perf record's events for c_ibt_plt, in EVENTS: an execution breakpoint on
+ * c_ibt's PLT header where a run with ASLR off (setarch -R) maps it, taken
+ * from the program's own AT_PHDR in such a run (LD_SHOW_AUXV) less its
+ * e_phoff, plus the .plt section's address.  0, or -1 when it cannot be
+ * told. */
+static int plt_breakpoint(char *events, size_t size)
+{
+    char *text = output_of("cd %s && phdr=$(setarch -R env LD_SHOW_AUXV=1 ./c_ibt 0 | awk '$1 == \"AT_PHDR:\" "
+                           "{ print $2 }') && phoff=$(readelf -h c_ibt | awk '/Start of program headers/ "
+                           "{ print $5 }') && plt=$(readelf -SW c_ibt | sed -n 's/.* \\.plt  *PROGBITS  *"
+                           "\\([0-9a-f]*\\) .*/\\1/p') && [ -n \"$phdr\" ] && [ -n \"$plt\" ] && "
+                           "printf '%%x' $((phdr - phoff + 0x$plt))", dir);
+    uint64_t addr = strtoull(text, NULL, 16);
+    free(text);
+    if (!addr)
+        return -1;
+    snprintf(events, size, "-e mem:0x%" PRIx64 ":x -c 20", addr);
+    return 0;
+}
 
 static int group_setup(void **state)
 {
@@ -171,6 +195,7 @@ static int group_setup(void **state)
         "cc -O2 -g -fno-builtin -no-pie p.c -o c_nopie",
         "cc -O2 -g -fno-builtin -fuse-ld=lld p.c -o c_lld",
         "cc -O2 -g -fno-builtin -fcf-protection=full -Wl,-z,ibtplt p.c -o c_ibt",
+        "test -x c_ibt",
         "strip -o c_stripped c_pie",
         "objcopy --only-keep-debug c_pie c_debuglink.debug && strip -o c_debuglink c_pie && "
         "objcopy --add-gnu-debuglink=c_debuglink.debug c_debuglink",
@@ -186,12 +211,19 @@ static int group_setup(void **state)
         }
         if (!can_record)
             continue;
-        char cmd[1024];
+        char cmd[1024], events[128];
         snprintf(cmd, sizeof cmd, programs[i].run, d);
-        built[i] = run("cd %s && perf record -q -N -e cpu-clock -F %u --call-graph dwarf -o %s.data -- %s "
+        snprintf(events, sizeof events, "-e cpu-clock -F %u", programs[i].hz);
+        if (!programs[i].hz && plt_breakpoint(events, sizeof events) != 0) {
+            fprintf(stderr, "test_symbols: where c_ibt's PLT header is mapped cannot be told\n");
+            continue;
+        }
+        built[i] = run("cd %s && perf record -q -N %s --call-graph dwarf -o %s.data -- %s "
                        ">/dev/null 2>&1 && perf script -i %s.data --no-inline -F ip,sym,symoff,dso "
                        ">%s.script 2>/dev/null",
-                       d, programs[i].hz, programs[i].name, cmd, programs[i].name, programs[i].name) == 0;
+                       d, events, programs[i].name, cmd, programs[i].name, programs[i].name) == 0;
+        if (!built[i])
+            fprintf(stderr, "test_symbols: perf record %s of %s failed\n", events, programs[i].name);
     }
     return 0;
 }
