@@ -71,7 +71,8 @@ object_SRCS := \
 	object/elf_layout.c \
 	object/debug_file.c \
 	object/identity.c \
-	object/debug_info.c
+	object/debug_info.c \
+	runtime/trusted_path.c
 semantics_SRCS := \
 	semantics/dwarf_expr.c \
 	semantics/unwind_table.c \
@@ -176,8 +177,8 @@ TOOLS := dwtable dwsynth dwcheck dwcompile dwperf
 TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
 
 # ---- the runtime: libdwunwind (libc and libdl only) ----------------------------
-RUNTIME_SRCS := runtime/objects.c runtime/eh_elf_file.c runtime/eh_elf_find.c runtime/dwarf_fallback.c \
-	runtime/unwind.c runtime/object_file.c runtime/space.c \
+RUNTIME_SRCS := runtime/objects.c runtime/startup_objects.c runtime/stack_bounds.c runtime/eh_elf_file.c runtime/eh_elf_find.c runtime/dwarf_fallback.c runtime/row_memo.c \
+	runtime/unwind.c runtime/object_file.c runtime/space.c runtime/trusted_path.c \
 	semantics/cfa_program.c semantics/dwarf_expr.c semantics/eh_frame_parse.c semantics/unwind_table.c
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/runtime/capture.o
 RUNTIME_A := $(BUILD)/lib/libdwunwind.a
@@ -189,7 +190,7 @@ UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_pa
 	test_perf_data test_sframe_parse test_symbols test_sframe_write
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all check check-profile check-sframe check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
+.PHONY: all check check-signals check-profile check-sframe check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
         check-mutants fuzz-mutants mutants-tools install clean run deps
 all: $(TOOL_BINS) $(LAYERS_OK) $(RUNTIME_A) $(RUNTIME_SO)
 
@@ -273,7 +274,7 @@ include corpus/corpus.mk
 # (tests/run-suites.sh): a line per suite, then the whole run's.
 CHECK_SUITES := check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
-	check-profile check-sframe
+	check-profile check-sframe check-trust check-signals
 check:
 	@MAKE='$(MAKE)' BUILD='$(BUILD)' tests/run-suites.sh $(CHECK_SUITES)
 
@@ -377,6 +378,10 @@ $(BUILD)/tests/check_space: tests/unwind/check_space.c tests/unwind/frames.c tes
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -I. tests/unwind/check_space.c tests/unwind/frames.c \
 	    $(RUNTIME_A) -ldl -lpthread -o $@
 
+$(BUILD)/tests/fabricated_stacks: tests/unwind/fabricated_stacks.c $(RUNTIME_A)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -I. $< $(RUNTIME_A) -ldl -lpthread -o $@
+
 $(BUILD)/tests/eh_elf_equiv: tests/unwind/eh_elf_equiv.c $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB) $(DWARF_LIBS) -ldl -o $@
@@ -386,9 +391,21 @@ $(BUILD)/tests/eh_elf_check: tests/unwind/eh_elf_check.c $(BUILD)/pic/runtime/eh
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/pic/runtime/eh_elf_file.o -ldl -o $@
 
 # Without the sanitizers, also make bench's sampled stacks, briefly (run.sh, 7.).
-check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/check_space $(BUILD)/tests/eh_elf_equiv $(BUILD)/tests/eh_elf_check corpus \
+check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/check_space $(BUILD)/tests/eh_elf_equiv $(BUILD)/tests/eh_elf_check \
+		$(BUILD)/tests/fabricated_stacks corpus \
 		$(if $(SAN),,$(BUILD)/bench/unwind_bench)
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/unwind/run.sh $(BUILD)
+
+# The runtime where unwinders are used (tests/unwind/harness.sh): signal
+# handlers during dlopen/dlclose churn, malloc and stdio, the first call in a
+# handler, handlers interrupting a walk; an object loaded at an unloaded
+# one's address; 16 threads walking while others load and unload
+# libraries, against libgcc, and the same under ThreadSanitizer
+# (tests/unwind/tsan.sh).  Short here; check-full runs it for minutes.
+# Not under the sanitizers, whose runtime is not async-signal-safe.
+check-signals: $(TOOL_BINS) $(RUNTIME_A)
+	$(if $(SAN),@echo "signals: skipped under the sanitizers (their runtime is not async-signal-safe)",\
+	    @BUILD=$(BUILD) tests/unwind/harness.sh $(BUILD)/tests/harness && tests/unwind/tsan.sh $(BUILD)/tests/harness)
 
 # Annotation: planning units, then dwsynth annotate on hand-written assembly
 # (exceptions, gdb and dwcheck on the result).
@@ -428,7 +445,14 @@ check-profile: $(TOOL_BINS) corpus
 check-sframe: $(TOOL_BINS)
 	@tests/sframe/run.sh $(BUILD)
 
-check-full: $(TOOL_BINS) $(BUILD)/tests/frame_parse_libdwarf $(BUILD)/tests/test_cfi_encode
+# Trust: no eh_elf, cache entry or symbol table another user could have
+# written is used (tests/trust: as root, with a second user).
+.PHONY: check-trust
+check-trust: $(TOOL_BINS) $(RUNTIME_A)
+	@SAN_FLAGS="$(SAN_FLAGS)" tests/trust/run.sh $(BUILD)
+
+check-full: $(TOOL_BINS) $(BUILD)/tests/frame_parse_libdwarf $(BUILD)/tests/test_cfi_encode $(RUNTIME_A)
+	@HARNESS_LONG=1 BUILD=$(BUILD) tests/unwind/harness.sh $(BUILD)/tests/harness-long
 	@tests/oracle/run.sh $(BUILD) --all
 	@$(BUILD)/tests/test_cfi_encode $$(for f in /usr/lib/x86_64-linux-gnu/*.so* /usr/bin/*; do \
 	    [ -f "$$f" ] && [ "$$(head -c4 "$$f" | od -An -c | tr -d ' ')" = '177ELF' ] && echo "$$f"; done)

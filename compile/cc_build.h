@@ -5,10 +5,19 @@
  * The compiler is the system's (object/command: $CC, else cc), run bounded
  * in its own process group with
  *   $CC -O2 -fPIC -shared -fno-asynchronous-unwind-tables -o TMP C
- * where TMP is a temporary file beside the target (object/output_file),
- * renamed over the target only once the compiler succeeded.  A failure or
- * an interruption leaves an existing target as it was and no temporary
- * file.  (The eh_elf needs no unwind tables of its own: it is what unwinds.)
+ * where TMP is in a directory of its own beside the target
+ * (TARGET.tmp-XXXXXX, mode 0700, created under the target directory's
+ * descriptor and locked while it lives: runtime/trusted_path.h), renamed
+ * over the target only once the compiler succeeded.  A failure or an
+ * interruption leaves an existing target as it was and no temporary; a
+ * run killed outright (SIGKILL) leaves its directory, which the next build
+ * of the same target removes.  (The eh_elf needs no unwind tables of its
+ * own: it is what unwinds.)
+ *
+ * Reproducible: the compiler reads C under a fixed name, eh_elf.c (a
+ * symbolic link in that directory), since it writes its input's name into
+ * the object; the same C and compiler give the same bytes, whatever the
+ * temporaries' names and the target's.
  *
  * Ownership: the caller keeps its C file and the target path; nothing is
  * allocated past the call.

@@ -3,12 +3,14 @@
  */
 #include "eh_elf_gen.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/column_policy.h"
+#include "runtime/frame_descriptor.h"
 #include "runtime/dwunwind.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
@@ -449,49 +451,12 @@ static size_t intern_body(struct gen *g, const char *text, size_t len, size_t re
     return id;
 }
 
-static int fits16(int64_t v)
-{
-    return v >= INT16_MIN && v <= INT16_MAX;
-}
-
-/*
- * The row as an IP-only walk applies it (dwu_eh_elf_frame, dwunwind.h's
- * DWU_FRAME_*), when it can: the CFA rsp or rbp plus an offset, the return
- * address saved at the CFA plus an offset (or undefined: the outermost
- * frame), rsp becoming the CFA, rbp unchanged or saved at the CFA plus an
- * offset; offsets of 16 bits; every other column's rule one that cannot
- * fail (a save slot, a value, unchanged, undefined).  Such a walk needs
- * only rip, rsp and rbp: the other registers' rules cannot change them.
- * Anything else (expressions, another register's CFA, a signal frame) is
- * 0: the full step.  The same
- * rules give the same body text, so a body has one descriptor.
- */
+/* The descriptor of ROW (dwu_eh_elf_frame; runtime/frame_descriptor.h, the
+ * rule the DWARF fallback's rows follow too), or 0 when it is not simple.
+ * The same rules give the same body text, so a body has one descriptor. */
 static uint64_t row_frame(const struct unwind_row *row, int signal_frame)
 {
-    const struct unwind_rule *ra = &row->reg[ABI_RA], *rbp = &row->reg[ABI_RBP], *rsp = &row->reg[ABI_RSP];
-    if (signal_frame)
-        return 0;
-    if (ra->kind == REG_RULE_UNDEFINED)
-        return DWU_FRAME_SIMPLE | DWU_FRAME_END;
-    if (row->cfa.kind != CFA_RULE_REG_OFFSET || (row->cfa.reg != ABI_RSP && row->cfa.reg != ABI_RBP) ||
-        !fits16(row->cfa.offset) || ra->kind != REG_RULE_OFFSET || !fits16(ra->offset) ||
-        rsp->kind != REG_RULE_UNREFERENCED)
-        return 0;
-    /* The other columns are not computed, so none may fail the full step:
-     * no expression, no copy from a register the frame may not know. */
-    for (unsigned c = 0; c < UNWIND_COLUMNS; c++) {
-        enum reg_rule_kind k = row->reg[c].kind;
-        if (k != REG_RULE_UNREFERENCED && k != REG_RULE_UNDEFINED && k != REG_RULE_SAME_VALUE &&
-            k != REG_RULE_OFFSET && k != REG_RULE_VAL_OFFSET)
-            return 0;
-    }
-    uint64_t d = DWU_FRAME_SIMPLE | (row->cfa.reg == ABI_RBP ? DWU_FRAME_CFA_RBP : 0) |
-                 (uint64_t)(uint16_t)row->cfa.offset << 16 | (uint64_t)(uint16_t)ra->offset << 32;
-    if (rbp->kind == REG_RULE_OFFSET && fits16(rbp->offset))
-        return d | DWU_FRAME_RBP_SAVED | (uint64_t)(uint16_t)rbp->offset << 48;
-    if (rbp->kind == REG_RULE_UNREFERENCED || rbp->kind == REG_RULE_SAME_VALUE)
-        return d;
-    return 0;
+    return dwu_frame_descriptor(&row->cfa, row->reg, signal_frame);
 }
 
 /* The body of one row: its CFA part, then a jump to its shared register
@@ -755,6 +720,15 @@ static int write_bodies(FILE *out, const struct gen *g, const struct entry *ent,
     return 0;
 }
 
+/* Why writing OUT failed, into ERR: the system's reason (`No space left
+ * on device`), which a flush of what is still buffered gives again. */
+static void write_error(FILE *out, char *err, size_t errlen)
+{
+    errno = 0;
+    int again = fflush(out);
+    snprintf(err, errlen, "%s", again != 0 && errno ? strerror(errno) : "write error");
+}
+
 int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, const uint8_t *const *provenance,
                     size_t ntables, const char *object, const struct dwu_identity *id,
                     struct eh_elf_stats *stats, char *err, size_t errlen)
@@ -878,13 +852,17 @@ int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, const u
         fprintf(out, "    case %zu: return B%zu(off, in, out, mem);\n", i, i);
     fprintf(out, "    default: __builtin_unreachable();\n    }\n}\n");
     if (ferror(out)) {
-        snprintf(err, errlen, "write error");
+        write_error(out, err, errlen);
         goto fail;
     }
     rc = 0;
     goto done;
 oom:
-    snprintf(err, errlen, "out of memory");
+    /* A helper fails on a write (a full disk) as on memory: say which. */
+    if (ferror(out))
+        write_error(out, err, errlen);
+    else
+        snprintf(err, errlen, "out of memory");
 fail:
 done:
     free(sorted);

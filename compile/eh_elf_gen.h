@@ -48,7 +48,9 @@ struct eh_elf_stats {
  * (escaped: no path can end the comment or inject code);
  * ID is its identity, which the runtime checks before using the eh_elf.
  * Returns 0, or -1 with a reason in ERR (code spanning 4 GiB or more, an
- * undecodable expression, out of memory, a write error).
+ * undecodable expression, out of memory, or a write error: the system's
+ * reason, `No space left on device`, OUT's error indicator then set, so
+ * that the caller can name the output rather than the object).
  */
 int eh_elf_generate(FILE *out, const struct unwind_table *const *tables, const uint8_t *const *provenance,
                     size_t ntables, const char *object, const struct dwu_identity *id,

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
+
+#include "runtime/trusted_path.h"
 
 const char *cache_dir_default(char *buf, size_t len)
 {
@@ -23,19 +25,54 @@ const char *cache_dir_default(char *buf, size_t len)
     return n > 0 && (size_t)n < len ? buf : NULL;
 }
 
-int cache_dir_create(const char *dir)
+/* The cache opened last: its name and descriptor (-1: refused). */
+static char *opened;
+static int opened_fd = -1;
+
+int cache_dir_open(const char *dir)
 {
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-        errno = ENAMETOOLONG;
+    if (!dir)
         return -1;
-    }
-    for (char *p = path + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(path, 0755) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
+    if (opened && strcmp(opened, dir) == 0)
+        return opened_fd;
+    char *name = strdup(dir);
+    if (!name)
+        return -1;
+    char why[PATH_MAX + 160];
+    int fd = dwu_trusted_dir_open(dir, 1, why, sizeof why);
+    if (fd < 0)
+        fprintf(stderr, "dwperf: %s: not used as a cache: %s\n", dir, why);
+    else
+        dwu_temp_sweep(fd, NULL);   /* what killed runs left */
+    if (opened_fd >= 0)
+        close(opened_fd);
+    free(opened);
+    opened = name;
+    opened_fd = fd;
+    return fd;
+}
+
+int cache_dir_read(int dirfd, const char *name)
+{
+    char why[256];
+    return dwu_trusted_openat(dirfd, name, why, sizeof why);
+}
+
+int cache_dir_write(int dirfd, const char *name, const void *data, size_t size)
+{
+    struct dwu_temp t;
+    if (dwu_temp_create(dirfd, name, "", 0, &t) != 0)
+        return -1;
+    const char *at = data;
+    for (size_t done = 0; done < size;) {
+        ssize_t w = write(t.fd, at + done, size - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            dwu_temp_discard(dirfd, &t);
+            return -1;
         }
-    return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
+        done += (size_t)w;
+    }
+    return dwu_temp_commit(dirfd, &t, name);
 }

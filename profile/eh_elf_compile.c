@@ -4,9 +4,11 @@
 #include "eh_elf_compile.h"
 
 #include "cache_dir.h"
+#include "runtime/trusted_path.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -36,6 +38,8 @@ struct object {
 
 struct compile_queue {
     char *cache_dir, *dwcompile;
+    int dirfd;                       /* the cache, opened once (cache_dir_open) */
+    struct dwu_temp work;            /* the running compilation's directory in it */
     enum compile_policy policy;
     struct object *objects;
     size_t n, cap;
@@ -48,11 +52,16 @@ struct compile_queue {
 
 struct compile_queue *compile_queue_new(const char *cache_dir, const char *dwcompile, enum compile_policy policy)
 {
+    int dirfd = cache_dir_open(cache_dir);
+    if (dirfd < 0)
+        return NULL;
     struct compile_queue *q = calloc(1, sizeof *q);
     if (!q || !(q->cache_dir = strdup(cache_dir)) || !(q->dwcompile = strdup(dwcompile))) {
         compile_queue_free(q);
         return NULL;
     }
+    q->dirfd = dirfd;
+    q->work.fd = -1;
     q->policy = policy;
     return q;
 }
@@ -101,9 +110,17 @@ static void start_next(struct compile_queue *q)
         struct object *o = &q->objects[i];
         if (o->state != QUEUED)
             continue;
-        cache_dir_create(q->cache_dir);   /* a failure fails the compilation */
-        char out[4096 + 160];
-        snprintf(out, sizeof out, "%s/%s", q->cache_dir, o->name);
+        /* Into a directory of its own in the cache (0700, a random name,
+         * locked while it runs), renamed into the cache when it is done:
+         * nothing is written through a link in the cache. */
+        char out[4096 + 2 * NAME_MAX];
+        if (dwu_temp_create(q->dirfd, o->name, "", 1, &q->work) != 0 ||
+            snprintf(out, sizeof out, "%s/%s/%s", q->cache_dir, q->work.name, o->name) >= (int)sizeof out) {
+            dwu_temp_discard(q->dirfd, &q->work);
+            o->state = FAILED;
+            q->failed++;
+            continue;
+        }
         char *argv[] = {q->dwcompile, "--repair", "-q", "-o", out, o->path, NULL};
         posix_spawn_file_actions_t fa;
         posix_spawn_file_actions_init(&fa);
@@ -114,6 +131,7 @@ static void start_next(struct compile_queue *q)
         int rc = posix_spawnp(&pid, q->dwcompile, &fa, NULL, argv, environ);
         posix_spawn_file_actions_destroy(&fa);
         if (rc != 0) {
+            dwu_temp_discard(q->dirfd, &q->work);
             o->state = FAILED;
             q->failed++;
             continue;
@@ -147,7 +165,10 @@ static void finished(struct compile_queue *q, int status)
 {
     struct object *o = &q->objects[q->running_index];
     q->running = 0;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    int placed = WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+                 renameat(q->work.fd, o->name, q->dirfd, o->name) == 0;
+    dwu_temp_discard(q->dirfd, &q->work);
+    if (placed) {
         o->state = DONE;
         q->compiled++;
         q->ready++;
@@ -206,6 +227,7 @@ void compile_queue_free(struct compile_queue *q)
     if (q->running) {
         kill(q->running, SIGTERM);
         waitpid(q->running, NULL, 0);
+        dwu_temp_discard(q->dirfd, &q->work);
     }
     for (size_t i = 0; i < q->n; i++)
         free(q->objects[i].path);

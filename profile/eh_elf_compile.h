@@ -14,7 +14,11 @@
  * the object's validated table), while the unwinding goes on with the
  * fallback; compile_queue_poll says when an eh_elf is ready, and the
  * caller then refreshes its spaces.  Only objects with a build-id are
- * compiled.  A failed compilation is not retried in the same run.
+ * compiled.  A failed compilation is not retried in the same run.  Each
+ * compiles into a directory of its own in the cache (a temporary of
+ * runtime/trusted_path.h, locked while it runs; a killed run's is removed
+ * by the next), whose eh_elf is then renamed into the cache: a link in the
+ * cache is replaced, never written through.
  */
 #ifndef DWCHECK_PROFILE_EH_ELF_COMPILE_H
 #define DWCHECK_PROFILE_EH_ELF_COMPILE_H
@@ -27,8 +31,9 @@ enum compile_policy { COMPILE_AUTO, COMPILE_ALWAYS, COMPILE_NEVER };
 
 struct compile_queue;
 
-/* A queue that compiles into CACHE_DIR (created if missing) with the
- * dwcompile program DWCOMPILE.  NULL when out of memory. */
+/* A queue that compiles into CACHE_DIR (profile/cache_dir: created if
+ * missing) with the dwcompile program DWCOMPILE.  NULL when out of memory
+ * or when CACHE_DIR is not trusted (then nothing is compiled). */
 struct compile_queue *compile_queue_new(const char *cache_dir, const char *dwcompile, enum compile_policy policy);
 
 /* The DWARF fallback took a step at PC in SPACE. */

@@ -19,6 +19,7 @@
 
 #include "cache_dir.h"
 #include "object/identity.h"
+#include "runtime/trusted_path.h"
 #include "symbol_sources.h"
 #include "symbols_private.h"
 
@@ -30,14 +31,21 @@ static int write_all(FILE *f, const void *p, size_t n)
     return n == 0 || fwrite(p, 1, n, f) == n ? 0 : -1;
 }
 
-int symbol_store_write(const struct symbol_table *t, const char *path)
+/* Write T as the entry NAME of the directory open at DIRFD, through a
+ * temporary (runtime/trusted_path.h: O_EXCL, renamed into place). */
+static int write_at(const struct symbol_table *t, int dirfd, const char *name)
 {
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid()) >= (int)sizeof tmp)
+    struct dwu_temp tmp;
+    if (dwu_temp_create(dirfd, name, "", 0, &tmp) != 0)
         return -1;
-    FILE *f = fopen(tmp, "wbx");
-    if (!f)
+    int copy = dup(tmp.fd);
+    FILE *f = copy >= 0 ? fdopen(copy, "wb") : NULL;
+    if (!f) {
+        if (copy >= 0)
+            close(copy);
+        dwu_temp_discard(dirfd, &tmp);
         return -1;
+    }
     uint64_t counts[4] = {t->nranges, t->nsegments, t->names_len, strlen(t->source)};
     int rc = write_all(f, MAGIC, 8) | write_all(f, counts, sizeof counts);
     for (size_t i = 0; i < t->nsegments && !rc; i++) {
@@ -55,21 +63,33 @@ int symbol_store_write(const struct symbol_table *t, const char *path)
     rc |= write_all(f, t->stored_ranges ? t->stored_names : t->names, t->names_len) |
           write_all(f, t->source, counts[3]);
     rc |= fclose(f);
-    if (rc || rename(tmp, path) != 0) {
-        unlink(tmp);
+    if (rc) {
+        dwu_temp_discard(dirfd, &tmp);
         return -1;
     }
-    return 0;
+    return dwu_temp_commit(dirfd, &tmp, name);
 }
 
-/* A regular file PATH of at most 1 GiB, mapped read-only; NULL otherwise.
- * (The cache's files are replaced by a rename, never rewritten in place.) */
-static uint8_t *map_file(const char *path, size_t *size)
+int symbol_store_write(const struct symbol_table *t, const char *path)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    const char *base;
+    int dirfd = dwu_parent_open(path, &base);
+    if (dirfd < 0)
+        return -1;
+    int rc = write_at(t, dirfd, base);
+    close(dirfd);
+    return rc;
+}
+
+/* The table file open at FD (closed here), when a regular file of at most
+ * 1 GiB passing the trust rule, mapped read-only; NULL otherwise.  (The
+ * cache's files are replaced by a rename, never rewritten in place.) */
+static uint8_t *map_fd(int fd, size_t *size)
+{
     struct stat st;
     void *map = MAP_FAILED;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= (1 << 30)) {
+    if (fd >= 0 && fstat(fd, &st) == 0 && dwu_trusted_stat(&st, 0, NULL, 0) == 0 && st.st_size > 0 &&
+        st.st_size <= (1 << 30)) {
         *size = (size_t)st.st_size;
         map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
     }
@@ -124,14 +144,20 @@ static struct symbol_table *decode(uint8_t *map, size_t size)
     return t;
 }
 
-struct symbol_table *symbol_store_read(const char *path)
+/* The table in the file open at FD (closed here), or NULL. */
+static struct symbol_table *read_fd(int fd)
 {
     size_t size;
-    uint8_t *map = map_file(path, &size);
+    uint8_t *map = map_fd(fd, &size);
     struct symbol_table *t = map ? decode(map, size) : NULL;
     if (map && !t)
         munmap(map, size);
     return t;
+}
+
+struct symbol_table *symbol_store_read(const char *path)
+{
+    return read_fd(open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
 }
 
 /* The key of the kernel's symbols now: boot, modules, user. */
@@ -160,15 +186,15 @@ static int kernel_key(char *key, size_t len)
 
 struct symbol_table *symbol_store_kernel(const char *cache_dir)
 {
-    char key[160], path[PATH_MAX];
-    int cached = cache_dir && kernel_key(key, sizeof key) == 0 &&
-                 snprintf(path, sizeof path, "%s/%s", cache_dir, key) < (int)sizeof path;
-    struct symbol_table *t = cached ? symbol_store_read(path) : NULL;
+    char key[160];
+    int dirfd = cache_dir ? cache_dir_open(cache_dir) : -1;
+    int cached = dirfd >= 0 && kernel_key(key, sizeof key) == 0;
+    struct symbol_table *t = cached ? read_fd(cache_dir_read(dirfd, key)) : NULL;
     if (t)
         return t;
     t = symbol_table_open_kallsyms();
-    if (t && cached && symbol_table_count(t) && cache_dir_create(cache_dir) == 0)
-        symbol_store_write(t, path);
+    if (t && cached && symbol_table_count(t))
+        write_at(t, dirfd, key);
     return t;
 }
 
@@ -197,17 +223,18 @@ struct symbol_table *symbol_store_object(const char *cache_dir, const char *path
         return symbol_table_open(path, build_id, len);
     struct symbol_build_id id = {.len = len};
     memcpy(id.bytes, build_id, len);
-    char hex[2 * DWU_IDENTITY_MAX + 1], file[PATH_MAX];
+    int dirfd = cache_dir_open(cache_dir);
+    if (dirfd < 0)
+        return symbol_table_open(path, build_id, len);
+    char hex[2 * DWU_IDENTITY_MAX + 1], file[NAME_MAX + 1];
     for (size_t i = 0; i < len; i++)
         snprintf(hex + 2 * i, 3, "%02x", build_id[i]);
-    if (snprintf(file, sizeof file, "%s/symbols-%s-%016llx.sym", cache_dir, hex,
-                 (unsigned long long)sources_stamp(path, &id)) >= (int)sizeof file)
-        return symbol_table_open(path, build_id, len);
-    struct symbol_table *t = symbol_store_read(file);
+    snprintf(file, sizeof file, "symbols-%s-%016llx.sym", hex, (unsigned long long)sources_stamp(path, &id));
+    struct symbol_table *t = read_fd(cache_dir_read(dirfd, file));
     if (t)
         return t;
     t = symbol_table_open(path, build_id, len);
-    if (t && cache_dir_create(cache_dir) == 0)
-        symbol_store_write(t, file);
+    if (t)
+        write_at(t, dirfd, file);
     return t;
 }

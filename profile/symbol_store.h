@@ -6,7 +6,11 @@
  * with its symbol's start and name, the object's segments — not the tree
  * it came from: written once (a temporary file renamed into place), read
  * back with every count and offset checked against the file (a damaged or
- * foreign file is not a table: NULL, and the table is built again).
+ * foreign file is not a table: NULL, and the table is built again).  A
+ * table names frames: one is read only from a regular file, not through a
+ * symbolic link, owned by the user or root and not writable by others
+ * (runtime/trusted_path.h), and the cache is used only when dwperf trusts
+ * it (profile/cache_dir.h).
  *
  * An object's table is kept under its build-id and a stamp of its debug
  * files (symbol_store_object): building libstdc++'s (6,000 symbols,
@@ -23,10 +27,12 @@
 
 #include "symbols.h"
 
-/* Write T to PATH.  0, or -1 (nothing left behind). */
+/* Write T to PATH (a temporary beside it, O_EXCL, renamed over it: a link
+ * at PATH is replaced, not followed).  0, or -1 (nothing left behind). */
 int symbol_store_write(const struct symbol_table *t, const char *path);
 
-/* The table stored at PATH, or NULL when there is none or it is damaged. */
+/* The table stored at PATH, or NULL when there is none, it is damaged, or
+ * it is not to be trusted (above). */
 struct symbol_table *symbol_store_read(const char *path);
 
 /* The symbols of the object at PATH whose build-id is BUILD_ID (LEN

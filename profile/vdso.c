@@ -4,7 +4,6 @@
 #include "vdso.h"
 
 #include <elf.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,27 +47,32 @@ const char *vdso_image_path(const char *dir, const uint8_t *build_id, size_t len
     if (!dir || !build_id || own_vdso(&image, &size, &id) != 0 || len != id.len ||
         memcmp(build_id, id.bytes, len) != 0)
         return NULL;
-    char hex[2 * DWU_IDENTITY_MAX + 1];
+    char name[2 * DWU_IDENTITY_MAX + 16];
+    snprintf(name, sizeof name, "vdso-");
     for (unsigned i = 0; i < id.len; i++)
-        snprintf(hex + 2 * i, 3, "%02x", id.bytes[i]);
-    if (snprintf(path, sizeof path, "%s/vdso-%s.so", dir, hex) >= (int)sizeof path)
+        snprintf(name + 5 + 2 * i, 3, "%02x", id.bytes[i]);
+    strcat(name, ".so");
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
         return NULL;
     if (strcmp(path, ready) == 0)
         return path;   /* every process of a recording maps it */
+    int dirfd = cache_dir_open(dir);
+    if (dirfd < 0)
+        return NULL;
+    /* The copy there, if it is this image (and the user's, not a link). */
+    int fd = cache_dir_read(dirfd, name);
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == size)
-        return strcpy(ready, path);
-    char tmp[PATH_MAX + 16];
-    snprintf(tmp, sizeof tmp, "%s.%d", path, (int)getpid());
-    cache_dir_create(dir);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return NULL;
-    int ok = write(fd, image, size) == (ssize_t)size;
-    ok = close(fd) == 0 && ok && rename(tmp, path) == 0;
-    if (!ok) {
-        unlink(tmp);
-        return NULL;
+    int same = fd >= 0 && fstat(fd, &st) == 0 && (size_t)st.st_size == size;
+    if (same) {
+        uint8_t buf[4096];
+        for (size_t at = 0; same && at < size; at += sizeof buf) {
+            size_t n = size - at < sizeof buf ? size - at : sizeof buf;
+            same = pread(fd, buf, n, (off_t)at) == (ssize_t)n && memcmp(buf, image + at, n) == 0;
+        }
     }
+    if (fd >= 0)
+        close(fd);
+    if (!same && cache_dir_write(dirfd, name, image, size) != 0)
+        return NULL;
     return strcpy(ready, path);
 }

@@ -11,15 +11,32 @@
 
 #include "object/error.h"
 #include "object/output_file.h"
+#include "report/json_string.h"
 
 /* A file of the report: audited (REASON NULL), or not, for REASON. */
 enum html_file_status { HTML_AUDITED, HTML_FAILED, HTML_SKIPPED };
+
+/* A finding as the page shows it, its excerpt apart and only when it has
+ * one: a finding read back from JSON (dwcheck --merge) has none, and is
+ * kept in a fifth of a struct finding's memory. */
+struct html_finding {
+    uint8_t kind, severity;
+    uint64_t address;
+    size_t count;
+    char where[FINDING_WHERE_LEN];
+    char source[sizeof ((struct finding *)0)->source];
+    char message[sizeof ((struct finding *)0)->message];
+    struct counterexample cx;
+    struct excerpt *excerpt;      /* owned; NULL: none */
+};
 
 struct html_file {
     char *path;
     enum html_file_status status;
     char *reason;                 /* why not audited, or NULL */
-    struct check_result result;   /* owns a copy of the findings; zero if not audited */
+    struct check_result result;   /* its counts (no findings: FINDINGS); zero if not audited */
+    struct html_finding *findings;
+    size_t by_severity[3];
 };
 
 struct html_report {
@@ -39,7 +56,9 @@ void html_report_free(struct html_report *h)
     for (size_t i = 0; i < h->n; i++) {
         free(h->files[i].path);
         free(h->files[i].reason);
-        free(h->files[i].result.findings);
+        for (size_t j = 0; j < h->files[i].result.nfindings; j++)
+            free(h->files[i].findings[j].excerpt);
+        free(h->files[i].findings);
     }
     free(h->files);
     free(h);
@@ -93,34 +112,74 @@ int html_report_add(struct html_report *h, const char *path, const struct check_
     if (grow(h) != 0)
         return -1;
     struct html_file *f = &h->files[h->n];
+    memset(f, 0, sizeof *f);
     f->status = HTML_AUDITED;
-    f->reason = NULL;
     f->result = *r;
+    f->result.findings = NULL;
+    f->result.nfindings = f->result.cap = 0;
     f->path = strdup(path);
-    f->result.findings = r->nfindings ? malloc(r->nfindings * sizeof *r->findings) : NULL;
-    if (!f->path || (r->nfindings && !f->result.findings)) {
+    f->findings = r->nfindings ? calloc(r->nfindings, sizeof *f->findings) : NULL;
+    int oom = !f->path || (r->nfindings && !f->findings);
+    for (size_t j = 0; !oom && j < r->nfindings; j++) {
+        const struct finding *from = &r->findings[j];
+        struct html_finding *to = &f->findings[j];
+        f->result.nfindings++;
+        f->by_severity[from->severity]++;
+        to->kind = from->kind;
+        to->severity = from->severity;
+        to->address = from->address;
+        to->count = from->count;
+        finding_where(to->where, sizeof to->where, from);
+        memcpy(to->source, from->source, sizeof to->source);
+        memcpy(to->message, from->message, sizeof to->message);
+        to->cx = from->cx;
+        if (from->excerpt.nrows && (to->excerpt = malloc(sizeof *to->excerpt)))
+            *to->excerpt = from->excerpt;
+        oom = from->excerpt.nrows && !to->excerpt;
+    }
+    if (oom) {
+        for (size_t j = 0; j < f->result.nfindings; j++)
+            free(f->findings[j].excerpt);
+        free(f->findings);
         free(f->path);
-        free(f->result.findings);
         return -1;
     }
-    if (r->nfindings)
-        memcpy(f->result.findings, r->findings, r->nfindings * sizeof *r->findings);
-    f->result.cap = r->nfindings;
     h->n++;
     return 0;
 }
 
+/* S as HTML text, always valid UTF-8: file and symbol names come from
+ * binaries, so bytes that are not well-formed UTF-8 become U+FFFD, as in
+ * the JSON outputs (report/json_string), and so do the control characters
+ * HTML does not allow; markup characters are escaped.  With SHELL_QUOTED,
+ * ' is written '\'' (S goes between a shell's single quotes). */
+static void esc_text(FILE *out, const char *s, int shell_quoted)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int valid = 1;
+        size_t len = *p < 0x80 ? 1 : utf8_sequence(p, &valid);
+        if (!valid || (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') || *p == 0x7f)
+            fputs("\xef\xbf\xbd", out);   /* U+FFFD */
+        else if (*p == '&')
+            fputs("&amp;", out);
+        else if (*p == '<')
+            fputs("&lt;", out);
+        else if (*p == '>')
+            fputs("&gt;", out);
+        else if (*p == '"')
+            fputs("&quot;", out);
+        else if (*p == '\'' && shell_quoted)
+            fputs("'\\''", out);
+        else
+            fwrite(p, 1, len, out);
+        p += len;
+    }
+}
+
 static void esc(FILE *out, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(*s, out);
-        }
-    }
+    esc_text(out, s, 0);
 }
 
 static const char style[] =
@@ -151,10 +210,9 @@ static size_t row_cells(char cells[EXCERPT_NCOLUMNS][48], const struct excerpt_r
     return EXCERPT_NCOLUMNS;
 }
 
-static void excerpt_table(FILE *out, const struct finding *f)
+static void excerpt_table(FILE *out, const struct excerpt *x)
 {
-    const struct excerpt *x = &f->excerpt;
-    if (!x->nrows)
+    if (!x || !x->nrows)
         return;
     fputs("<table class=\"excerpt\"><tr><th>address</th><th>instruction</th>"
           "<th colspan=\"8\">DWARF: " EXCERPT_COLUMNS "</th>"
@@ -223,8 +281,8 @@ static int write_page(FILE *out, const struct html_report *h)
         unchecked += r->unchecked_total;
         padding += r->unchecked[UNCHECKED_PADDING];
         for (size_t j = 0; j < r->nfindings; j++) {
-            by_kind[r->findings[j].kind]++;
-            sev[r->findings[j].severity]++;
+            by_kind[h->files[i].findings[j].kind]++;
+            sev[h->files[i].findings[j].severity]++;
         }
     }
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -257,7 +315,7 @@ static int write_page(FILE *out, const struct html_report *h)
             fputs("</td></tr>\n", out);
             continue;
         }
-        size_t e = check_count(r, SEVERITY_ERROR), w = check_count(r, SEVERITY_WARNING) - e;
+        size_t e = h->files[i].by_severity[SEVERITY_ERROR], w = h->files[i].by_severity[SEVERITY_WARNING];
         fputs("<tr><td>", out);
         esc(out, h->files[i].path);
         fprintf(out, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
@@ -275,16 +333,14 @@ static int write_page(FILE *out, const struct html_report *h)
         for (size_t i = 0; i < h->n; i++) {
             const struct check_result *r = &h->files[i].result;
             for (size_t j = 0; j < r->nfindings; j++) {
-                const struct finding *f = &r->findings[j];
+                const struct html_finding *f = &h->files[i].findings[j];
                 if (f->kind != k)
                     continue;
-                char where[FINDING_WHERE_LEN];
-                finding_where(where, sizeof where, f);
                 fprintf(out, "<div class=\"finding %s\"><div class=\"where\">",
                         severity_name(f->severity));
                 esc(out, h->files[i].path);
                 fputs(": ", out);
-                esc(out, where);
+                esc(out, f->where);
                 if (f->source[0]) {
                     fputs(" (", out);
                     esc(out, f->source);
@@ -305,12 +361,9 @@ static int write_page(FILE *out, const struct html_report *h)
                 /* The same view, whole, with every rule's verdict and why. */
                 fprintf(out, "<div class=\"msg\">explained by: <code>dwcheck --explain=0x%llx '",
                         (unsigned long long)f->address);
-                for (const char *p = h->files[i].path; *p; p++) {   /* shell-quoted: ' is '\'' */
-                    char one[2] = {*p, 0};
-                    esc(out, *p == '\'' ? "'\\''" : one);
-                }
+                esc_text(out, h->files[i].path, 1);
                 fputs("'</code></div>\n", out);
-                excerpt_table(out, f);
+                excerpt_table(out, f->excerpt);
                 fputs("</div>\n", out);
             }
         }

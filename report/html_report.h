@@ -6,7 +6,9 @@
  * in their place), then the findings grouped by kind; each finding shows the code
  * around its address (its excerpt, verify/excerpt.h) with the DWARF row and
  * the synthesised row side by side, one cell per rule, the cells that differ
- * marked.  No script, no external resource.
+ * marked.  No script, no external resource.  The page is valid UTF-8
+ * whatever the bytes of the file and symbol names it shows (those that are
+ * not become U+FFFD, as in the JSON outputs).
  *
  * Reports are collected file by file, then written at once to
  * DIR/index.html through a temporary file, so a failed run never leaves a

@@ -29,8 +29,11 @@ static struct json_object *object_at(struct json_object *obj, const char *key, c
     return v;
 }
 
-/* OBJ's KEY as a count, a non-negative integer, into *OUT. */
-static int count_at(struct json_object *obj, const char *key, uint64_t *out, char *err, size_t errlen)
+/* OBJ's KEY, a non-negative integer, into *OUT: a count below 2^63 (a sum
+ * of counts then stays in 64 bits for long), or with ADDRESS an address
+ * below 2^64 - 1 (json-c reads a larger number as 2^64 - 1). */
+static int integer_at(struct json_object *obj, const char *key, int address, uint64_t *out, char *err,
+                      size_t errlen)
 {
     struct json_object *v = member(obj, key);
     if (!v)
@@ -38,7 +41,14 @@ static int count_at(struct json_object *obj, const char *key, uint64_t *out, cha
     if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
         return error_set(err, errlen, "\"%s\" is not a count", key);
     *out = json_object_get_uint64(v);
+    if (address ? *out == UINT64_MAX : *out > INT64_MAX)
+        return error_set(err, errlen, "\"%s\" is too large (%s or more)", key, address ? "2^64 - 1" : "2^63");
     return 0;
+}
+
+static int count_at(struct json_object *obj, const char *key, uint64_t *out, char *err, size_t errlen)
+{
+    return integer_at(obj, key, 0, out, err, errlen);
 }
 
 static int size_at(struct json_object *obj, const char *key, size_t *out, char *err, size_t errlen)
@@ -208,8 +218,8 @@ static int read_finding(struct json_object *o, struct finding *f, char *err, siz
     f->severity = (uint8_t)s;
     if (text_at(o, "function", f->function, sizeof f->function, 0, err, errlen) != 0 ||
         text_at(o, "source", f->source, sizeof f->source, 1, err, errlen) != 0 ||
-        count_at(o, "function_start", &f->function_start, err, errlen) != 0 ||
-        count_at(o, "address", &f->address, err, errlen) != 0 ||
+        integer_at(o, "function_start", 1, &f->function_start, err, errlen) != 0 ||
+        integer_at(o, "address", 1, &f->address, err, errlen) != 0 ||
         count_at(o, "addresses", &count, err, errlen) != 0 ||
         text_at(o, "dwarf", f->dwarf, sizeof f->dwarf, 0, err, errlen) != 0 ||
         text_at(o, "synth", f->synth, sizeof f->synth, 0, err, errlen) != 0 ||
@@ -224,27 +234,6 @@ static int read_finding(struct json_object *o, struct finding *f, char *err, siz
         return error_set(err, errlen, "\"counterexample\" is not an object");
     if (read_counterexample(cx, &f->cx, why, sizeof why) != 0)
         return error_set(err, errlen, "counterexample: %s", why);
-    return 0;
-}
-
-static int read_findings(struct json_object *top, struct check_result *r, char *err, size_t errlen)
-{
-    struct json_object *list = member(top, "findings");
-    if (!list || !json_object_is_type(list, json_type_array))
-        return error_set(err, errlen, list ? "\"findings\" is not an array" : "no \"findings\"");
-    size_t n = json_object_array_length(list);
-    if (!n)
-        return 0;
-    r->findings = calloc(n, sizeof *r->findings);
-    if (!r->findings)
-        return error_set(err, errlen, "out of memory");
-    r->cap = n;
-    for (; r->nfindings < n; r->nfindings++) {
-        char why[200];
-        if (read_finding(json_object_array_get_idx(list, r->nfindings), &r->findings[r->nfindings], why,
-                         sizeof why) != 0)
-            return error_set(err, errlen, "finding %zu: %s", r->nfindings + 1, why);
-    }
     return 0;
 }
 
@@ -314,8 +303,7 @@ static int read_result(struct json_object *top, struct check_result *r, char *er
     for (int u = 0; u < UNCHECKED_REASONS; u++)
         if (size_at(reasons, reason_id(u), &r->unchecked[u], err, errlen) != 0)
             return -1;
-    return read_sframe(top, &r->sframe, err, errlen) != 0 || read_prover(top, r, err, errlen) != 0 ||
-                   read_findings(top, r, err, errlen) != 0 ? -1 : 0;
+    return read_sframe(top, &r->sframe, err, errlen) != 0 || read_prover(top, r, err, errlen) != 0 ? -1 : 0;
 }
 
 /* The object TOP as REC. */
@@ -344,40 +332,256 @@ static int read_record(struct json_object *top, struct json_record *rec, char *e
     return read_result(top, &rec->result, err, errlen);
 }
 
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 static int only_blanks(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!strchr(" \t\r\n", s[i]) || !s[i])
+        if (!is_blank(s[i]))
             return 0;
     return 1;
 }
 
+static size_t skip_blanks(const char *s, size_t i, size_t n)
+{
+    while (i < n && is_blank(s[i]))
+        i++;
+    return i;
+}
+
+/* ---- the findings, one at a time ---------------------------------------------- */
+
+#define NO_END SIZE_MAX
+
+/* The end of the JSON value that starts at S[I] (N bytes): past a string's
+ * closing quote, an object's or an array's closing bracket (brackets
+ * counted, strings skipped), else up to the next delimiter; NO_END when the
+ * line ends first.  Nothing is checked: json-c does that. */
+static size_t value_end(const char *s, size_t i, size_t n)
+{
+    size_t depth = 0;
+    while (i < n) {
+        char c = s[i];
+        if (c == '"') {
+            for (i++; i < n && s[i] != '"'; i++)
+                i += s[i] == '\\';
+            if (i >= n)
+                return NO_END;
+            i++;
+        } else if (c == '{' || c == '[') {
+            depth++;
+            i++;
+        } else if (c == '}' || c == ']') {
+            if (!depth)
+                return i;   /* a scalar's end */
+            depth--;
+            i++;
+        } else if (!depth && (c == ',' || c == ':' || is_blank(c))) {
+            return i;
+        } else {
+            i++;
+            continue;
+        }
+        if (!depth)
+            return i;
+    }
+    return depth ? NO_END : i;
+}
+
+/*
+ * Where the top-level member "findings" of the object in S (N bytes) holds
+ * an array: [*AT, *END), its brackets included (to the line's end when it
+ * does not close).  The key is compared as written; the last member of
+ * that name counts, as json-c's.  Returns 0 when there is none, or the
+ * line stops making sense first: json-c then reads it whole, and says what
+ * is wrong with it.
+ */
+static int findings_span(const char *s, size_t n, size_t *at, size_t *end)
+{
+    static const char key[] = "\"findings\"";
+    int found = 0;
+    size_t i = skip_blanks(s, 0, n);
+    if (i == n || s[i] != '{')
+        return 0;
+    for (i = skip_blanks(s, i + 1, n); i < n && s[i] == '"';) {
+        size_t k = i, ke = value_end(s, i, n);
+        if (ke == NO_END || (i = skip_blanks(s, ke, n)) == n || s[i] != ':')
+            break;
+        size_t v = skip_blanks(s, i + 1, n), ve = v < n ? value_end(s, v, n) : NO_END;
+        if (ke - k == sizeof key - 1 && memcmp(s + k, key, sizeof key - 1) == 0) {
+            found = v < n && s[v] == '[';
+            *at = v;
+            *end = ve == NO_END ? n : ve;
+        }
+        if (ve == NO_END || (i = skip_blanks(s, ve, n)) == n || s[i] != ',')
+            break;
+        i = skip_blanks(s, i + 1, n);
+    }
+    return found;
+}
+
+/* The JSON value in TEXT (LEN bytes, then whatever follows it up to
+ * AVAIL) with TOK, into *OUT.  Returns 0, or -1 with ERR. */
+static int parse_value(struct json_tokener *tok, const char *text, size_t len, size_t avail,
+                       struct json_object **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (avail > INT32_MAX)
+        return error_set(err, errlen, "line too long");
+    json_tokener_reset(tok);
+    struct json_object *v = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error e = json_tokener_get_error(tok);
+    size_t used = json_tokener_get_parse_end(tok);
+    if (e == json_tokener_continue && len < avail) {
+        /* Something follows: json-c knows that a number has ended only
+         * when it sees a byte past it. */
+        v = json_tokener_parse_ex(tok, " ", 1);
+        e = json_tokener_get_error(tok);
+        used = len;
+    }
+    if (e == json_tokener_continue)
+        return error_set(err, errlen, "not JSON: the object is cut off");
+    if (e != json_tokener_success)
+        return error_set(err, errlen, "not JSON: %s", json_tokener_error_desc(e));
+    if (used < len && !only_blanks(text + used, len - used)) {
+        json_object_put(v);
+        return error_set(err, errlen, "more than one JSON value on the line");
+    }
+    *out = v;
+    return 0;
+}
+
+int json_record_open(struct json_record_reader *rd, const char *line, size_t len, struct json_record *rec,
+                     char *err, size_t errlen)
+{
+    memset(rd, 0, sizeof *rd);
+    memset(rec, 0, sizeof *rec);
+    if (len > INT32_MAX)
+        return error_set(err, errlen, "line too long");
+    size_t at, end;
+    char *skeleton = NULL;
+    size_t n = len;
+    if (findings_span(line, len, &at, &end)) {
+        /* The line with the array emptied: the findings are read one by one. */
+        n = at + 2 + (len - end);
+        if (!(skeleton = malloc(n)))
+            return error_set(err, errlen, "out of memory");
+        memcpy(skeleton, line, at);
+        memcpy(skeleton + at, "[]", 2);
+        memcpy(skeleton + at + 2, line + end, len - end);
+        rd->text = line;
+        rd->at = at + 1;
+        rd->end = end;
+    }
+    rd->tok = json_tokener_new();
+    if (!rd->tok) {
+        free(skeleton);
+        return error_set(err, errlen, "out of memory");
+    }
+    json_tokener_set_flags(rd->tok, JSON_TOKENER_STRICT);
+    int rc = parse_value(rd->tok, skeleton ? skeleton : line, n, n, &rd->top, err, errlen);
+    free(skeleton);
+    if (rc == 0)
+        rc = read_record(rd->top, rec, err, errlen);
+    if (rc == 0 && rec->kind == JSON_RECORD_AUDITED) {
+        struct json_object *list = member(rd->top, "findings");
+        if (!list || !json_object_is_type(list, json_type_array))
+            rc = error_set(err, errlen, list ? "\"findings\" is not an array" : "no \"findings\"");
+        else if (!rd->text)
+            rd->list = list;   /* read with the line: a key written with escapes */
+    }
+    if (rc != 0 || rec->kind != JSON_RECORD_AUDITED)
+        rd->text = NULL;
+    if (rc != 0) {
+        json_record_release(rec);
+        json_record_close(rd);
+    }
+    return rc;
+}
+
+/* The next element of the array set apart, parsed, into *V (NULL at its end). */
+static int next_element(struct json_record_reader *rd, struct json_object **v, char *err, size_t errlen)
+{
+    *v = NULL;
+    const char *s = rd->text;
+    size_t i = skip_blanks(s, rd->at, rd->end);
+    if (i < rd->end && s[i] == ']' && !rd->read) {
+        rd->text = NULL;
+        return 0;
+    }
+    size_t ve = value_end(s, i, rd->end);
+    if (ve == NO_END || ve == i)
+        return error_set(err, errlen, "not JSON: %s", json_tokener_error_desc(json_tokener_error_parse_unexpected));
+    if (parse_value(rd->tok, s + i, ve - i, rd->end - i, v, err, errlen) != 0)
+        return -1;
+    i = skip_blanks(s, ve, rd->end);
+    if (i < rd->end && (s[i] == ',' || s[i] == ']')) {
+        rd->at = i + 1;
+        if (s[i] == ']')
+            rd->text = NULL;   /* the last one */
+        return 0;
+    }
+    json_object_put(*v);
+    *v = NULL;
+    return error_set(err, errlen, "not JSON: %s", json_tokener_error_desc(json_tokener_error_parse_array));
+}
+
+int json_record_next(struct json_record_reader *rd, struct finding *f, char *err, size_t errlen)
+{
+    struct json_object *v = NULL, *owned = NULL;
+    if (rd->list && rd->read < json_object_array_length(rd->list))
+        v = json_object_array_get_idx(rd->list, rd->read);
+    else if (rd->text && next_element(rd, &owned, err, errlen) != 0)
+        return -1;
+    if (owned)
+        v = owned;
+    if (!v)
+        return 0;
+    char why[200];
+    rd->read++;
+    int rc = read_finding(v, f, why, sizeof why);
+    json_object_put(owned);
+    if (rc != 0)
+        return error_set(err, errlen, "finding %zu: %s", rd->read, why);
+    return 1;
+}
+
+void json_record_close(struct json_record_reader *rd)
+{
+    json_object_put(rd->top);
+    if (rd->tok)
+        json_tokener_free(rd->tok);
+    memset(rd, 0, sizeof *rd);
+}
+
 int json_record_parse(const char *line, size_t len, struct json_record *rec, char *err, size_t errlen)
 {
-    memset(rec, 0, sizeof *rec);
-    struct json_tokener *tok = json_tokener_new();
-    if (!tok)
-        return error_set(err, errlen, "out of memory");
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-    struct json_object *top = len <= INT32_MAX ? json_tokener_parse_ex(tok, line, (int)len) : NULL;
-    enum json_tokener_error e = json_tokener_get_error(tok);
-    size_t end = json_tokener_get_parse_end(tok);
-    json_tokener_free(tok);
-    int rc;
-    if (len > INT32_MAX)
-        rc = error_set(err, errlen, "line too long");
-    else if (e == json_tokener_continue)
-        rc = error_set(err, errlen, "not JSON: the object is cut off");
-    else if (e != json_tokener_success)
-        rc = error_set(err, errlen, "not JSON: %s", json_tokener_error_desc(e));
-    else if (!only_blanks(line + end, len - end))
-        rc = error_set(err, errlen, "more than one JSON value on the line");
-    else
-        rc = read_record(top, rec, err, errlen);
-    json_object_put(top);
-    if (rc != 0)
+    struct json_record_reader rd;
+    if (json_record_open(&rd, line, len, rec, err, errlen) != 0)
+        return -1;
+    struct check_result *r = &rec->result;
+    struct finding f;
+    int got;
+    while ((got = json_record_next(&rd, &f, err, errlen)) == 1) {
+        if (r->nfindings == r->cap) {
+            size_t cap = r->cap ? 2 * r->cap : 16;
+            struct finding *more = realloc(r->findings, cap * sizeof *more);
+            if (!more) {
+                got = error_set(err, errlen, "out of memory");
+                break;
+            }
+            r->findings = more;
+            r->cap = cap;
+        }
+        r->findings[r->nfindings++] = f;
+    }
+    json_record_close(&rd);
+    if (got != 0)
         json_record_release(rec);
-    return rc;
+    return got;
 }
 
 void json_record_release(struct json_record *rec)

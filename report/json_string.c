@@ -3,11 +3,7 @@
  */
 #include "json_string.h"
 
-/* The length of the UTF-8 sequence that starts at S, a byte above 0x7f: a
- * well-formed one (RFC 3629: no overlong form, no surrogate, nothing past
- * U+10FFFF), *VALID set; or else the maximal subpart of one (at least the
- * byte S), which one U+FFFD replaces as the Unicode standard recommends. */
-static size_t utf8_sequence(const unsigned char *s, int *valid)
+size_t utf8_sequence(const unsigned char *s, int *valid)
 {
     size_t len;
     unsigned char lo = 0x80, hi = 0xbf;   /* the range of the second byte */

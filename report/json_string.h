@@ -12,9 +12,18 @@
 #ifndef DWCHECK_JSON_STRING_H
 #define DWCHECK_JSON_STRING_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* S (NUL-terminated) as a JSON string literal on OUT. */
 void print_json_string(FILE *out, const char *s);
+
+/* The length of the UTF-8 sequence that starts at S, a byte above 0x7f
+ * (of a NUL-terminated string): a well-formed one (RFC 3629: no overlong
+ * form, no surrogate, nothing past U+10FFFF), *VALID set; or else the
+ * maximal subpart of one (at least the byte S), which one U+FFFD replaces
+ * as the Unicode standard recommends.  (The HTML report's escaper uses it
+ * too.) */
+size_t utf8_sequence(const unsigned char *s, int *valid);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "column_policy.h"
+#include "frame_descriptor.h"
 #include "semantics/abi.h"
 #include "semantics/cfa_program.h"
 #include "semantics/dwarf_constants.h"
@@ -34,9 +35,7 @@ static int stop_at_pc(void *arg, const struct cfi_state *st, uint64_t new_loc)
     return 0;
 }
 
-/* The row of OBJ's .eh_frame that covers PC; *SIGNAL says the FDE's CIE has
- * the S augmentation.  Returns 0 or a dwu_status. */
-static int row_at(const struct dwu_object *obj, uint64_t pc, struct cfi_state *row, int *signal)
+int dwu_dwarf_row(const struct dwu_object *obj, uint64_t pc, struct cfi_state *row, int *signal)
 {
     struct cfi_cie cie;
     struct cfi_fde fde;
@@ -224,6 +223,13 @@ int dwu_dwarf_step(const struct dwu_object *obj, uint64_t lookup_pc, const struc
 {
     struct cfi_state row;
     int signal = 0;
-    int rc = row_at(obj, lookup_pc, &row, &signal);
+    int rc = dwu_dwarf_row(obj, lookup_pc, &row, &signal);
     return rc != 0 ? rc : dwu_apply_rules(&row.cfa, row.col, signal, in, out, mem);
+}
+
+uint64_t dwu_dwarf_descriptor(const struct dwu_object *obj, uint64_t lookup_pc)
+{
+    struct cfi_state row;
+    int signal = 0;
+    return dwu_dwarf_row(obj, lookup_pc, &row, &signal) == 0 ? dwu_frame_descriptor(&row.cfa, row.col, signal) : 0;
 }

@@ -20,6 +20,7 @@
 
 #include "objects.h"
 
+#include "semantics/cfa_program.h"
 #include "semantics/unwind_table.h"
 
 /* Unwind IN into OUT by one row's rules: CFA_RULE, and COL (at least the 17
@@ -29,8 +30,18 @@
 int dwu_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule *col, int signal_frame,
                     const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem);
 
+/* The row of OBJ's .eh_frame that covers LOOKUP_PC (its CFA rule and first
+ * UNWIND_COLUMNS columns); *SIGNAL says the FDE's CIE has the S
+ * augmentation.  Returns 0 or a dwu_status. */
+int dwu_dwarf_row(const struct dwu_object *obj, uint64_t lookup_pc, struct cfi_state *row, int *signal);
+
 /* Unwind IN (LOOKUP_PC is the run-time PC whose row applies) into OUT. */
 int dwu_dwarf_step(const struct dwu_object *obj, uint64_t lookup_pc, const struct dwu_regs *in,
                    struct dwu_regs *out, const struct dwu_memory *mem);
+
+/* The row at LOOKUP_PC as a frame descriptor (frame_descriptor.h), or 0
+ * when it is not simple or no row covers it: what dwu_backtrace keeps of
+ * an object without an eh_elf. */
+uint64_t dwu_dwarf_descriptor(const struct dwu_object *obj, uint64_t lookup_pc);
 
 #endif

@@ -54,8 +54,9 @@ struct dwu_regs {
 #define DWU_FLAG_SYNTHESISED 2u
 #define DWU_FLAG_UNCHECKED 4u
 
-/* How the unwinder reads memory.  NULL means "this process, directly" (the
- * fastest; a corrupted stack may then crash).  READ stores the 8 bytes at
+/* How the unwinder reads memory.  NULL means "this process": the stack
+ * words are read directly, each checked against the stack's mapping first.
+ * READ stores the 8 bytes at
  * ADDR in *VALUE and returns 0, or returns non-zero when they cannot be read. */
 struct dwu_memory {
     int (*read)(void *arg, uint64_t addr, uint64_t *value);
@@ -75,6 +76,31 @@ enum dwu_status {
 
 /* A sentence for a dwu_status. */
 const char *dwu_strerror(int status);
+
+/*
+ * Async-signal-safety.  dwu_backtrace, dwu_capture, dwu_step and
+ * dwu_unwind (over this process), dwu_read_stack_copy and dwu_strerror are
+ * AS-Safe, as glibc's manual uses the term: they may be called from a
+ * signal handler, including the process's first call, a handler that
+ * interrupted malloc, dlopen or dlclose, and a handler that interrupted
+ * another of these calls on the same thread.  They allocate nothing, take
+ * no lock another context may hold and load nothing: objects are found
+ * with glibc's _dl_find_object, and an object loaded since the last
+ * dwu_init (or since the library was loaded) is unwound from its
+ * .eh_frame until the next one.  An object unloaded and another loaded at
+ * its address is never unwound with the first one's table or eh_elf.
+ * Every word they read of the stack is checked first against the stack's
+ * mapping (a corrupted stack or a wrong table gives a short backtrace and
+ * a status, never a fault).  Not AS-Safe: dwu_init, and the address
+ * spaces (dwu_space_*), which open and map files and allocate.
+ */
+
+/*
+ * Find and load the eh_elfs of the objects loaded now (the library does
+ * so when it is loaded): call it after dlopen, outside a signal handler,
+ * for the new objects to be unwound with their eh_elfs.  Not AS-Safe.
+ */
+void dwu_init(void);
 
 /*
  * The return addresses of the calling thread's stack, innermost first,
@@ -246,6 +272,24 @@ typedef uint64_t (*dwu_eh_elf_frame_fn)(uint64_t pc);
  * row that is not simple or a PC no row covers.  dwu_backtrace's walk. */
 #define DWU_EH_ELF_TRACE "dwu_eh_elf_trace"
 typedef int (*dwu_eh_elf_trace_fn)(uint64_t pc, uint64_t *rip, uint64_t *rsp, uint64_t *rbp);
+
+/*
+ * Which eh_elfs are loaded.  An eh_elf is code: it is loaded only from a
+ * file owned by the effective user or root and not writable by its group
+ * or others, in a directory with the same property, and so on up to /
+ * (OpenSSH's StrictModes; a world-writable directory fails even when sticky,
+ * as /tmp).  This holds next to the object, in DWUNWIND_PATH and in a
+ * space's cache directory.  A file that fails is skipped, and said once per
+ * file as "FILE: not loaded: REASON": to the callback set here (FN NULL:
+ * none), else to the log the environment variable DWUNWIND_LOG names
+ * ("stderr", or a file appended to; ignored by set-user-ID programs), else
+ * nowhere.  The eh_elfs of the objects loaded with the program are looked
+ * for when the library is loaded: a program that sets FN then calls
+ * dwu_init to hear of those (a refusal said nowhere is said later).  FN is
+ * called under the runtime's lock: it must not call this library.
+ */
+typedef void (*dwu_error_fn)(const char *message, void *arg);
+void dwu_set_error_callback(dwu_error_fn fn, void *arg);
 
 #ifdef __cplusplus
 }

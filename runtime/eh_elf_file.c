@@ -559,7 +559,8 @@ static int check_relocations(struct image *im)
             return -1;
     /* Two relocations of one word: a damaged offset, which would have
      * replaced a pointer the code calls through (a GOT entry). */
-    qsort(im->written, im->nwritten, sizeof *im->written, by_value);
+    if (im->nwritten)   /* (an eh_elf built without start files has no relocations) */
+        qsort(im->written, im->nwritten, sizeof *im->written, by_value);
     for (uint64_t i = 1; i < im->nwritten; i++)
         if (im->written[i] == im->written[i - 1])
             return -1;

@@ -4,8 +4,10 @@
 #include "eh_elf_find.h"
 
 #include "eh_elf_file.h"
+#include "trusted_path.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
@@ -89,21 +91,35 @@ static int same_file(const struct stat *a, const struct stat *b)
  * eh_elf is loaded (for ever: registries are never freed), and a file
  * loaded already is found again by its device and inode (a rebuild), never
  * handed to dlopen twice.  Without /proc, PATH is loaded if it still names
- * the file checked. */
-static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identity *id)
+ * the file checked.
+ *
+ * Before anything is read, the descriptor passes the trust rule
+ * (trusted_path.h: its owner and mode, and those of every directory up to
+ * /), or the file is refused and said once.  NOFOLLOW: PATH must not be a
+ * symbolic link (a cache entry). */
+static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identity *id, int nofollow)
 {
     if (!id->kind)
         return NULL;
     /* O_NONBLOCK: a FIFO must not block the open (it is then refused). */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+    if (fd < 0) {
+        if (nofollow && errno == ELOOP)
+            dwu_report_refusal(path, "a symbolic link in the cache directory");
         return NULL;
+    }
     struct stat checked, seen;
     if (fstat(fd, &checked) != 0) {
         close(fd);
         return NULL;
     }
     const struct loaded_eh_elf *known = loaded_from(&checked);
+    char why[PATH_MAX + 160];
+    if (!known && dwu_trusted_fd(fd, path, why, sizeof why) != 0) {
+        dwu_report_refusal(path, why);
+        close(fd);
+        return NULL;
+    }
     if (known || dwu_eh_elf_file_check(fd, id) != 0) {
         close(fd);
         return known && same_identity(&known->id, id) ? known->step : NULL;
@@ -168,7 +184,7 @@ dwu_eh_elf_step_fn dwu_find_eh_elf(const char *object, const struct dwu_identity
         return NULL;   /* the vDSO and other objects without a file */
     const char *base = strrchr(object, '/') + 1;
     int n = snprintf(path, sizeof path, "%s.eh_elf.so", object);
-    dwu_eh_elf_step_fn fn = n > 0 && (size_t)n < sizeof path ? open_eh_elf(path, id) : NULL;
+    dwu_eh_elf_step_fn fn = n > 0 && (size_t)n < sizeof path ? open_eh_elf(path, id, 0) : NULL;
     /* Not in a set-user-ID or set-group-ID program: whoever runs it must
      * not choose the code it loads. */
     const char *dirs = secure_getenv("DWUNWIND_PATH");
@@ -177,7 +193,7 @@ dwu_eh_elf_step_fn dwu_find_eh_elf(const char *object, const struct dwu_identity
         if (len && len < sizeof path) {
             n = snprintf(path, sizeof path, "%.*s/%s.eh_elf.so", (int)len, dirs, base);
             if (n > 0 && (size_t)n < sizeof path)   /* a truncated name is another file */
-                fn = open_eh_elf(path, id);
+                fn = open_eh_elf(path, id, 0);
         }
         dirs += len + (dirs[len] == ':');
     }
@@ -185,7 +201,7 @@ dwu_eh_elf_step_fn dwu_find_eh_elf(const char *object, const struct dwu_identity
     if (!fn && cache_dir && dwu_identity_name(id, name, sizeof name) > 0) {
         n = snprintf(path, sizeof path, "%s/%s", cache_dir, name);
         if (n > 0 && (size_t)n < sizeof path)
-            fn = open_eh_elf(path, id);
+            fn = open_eh_elf(path, id, 1);
     }
     return fn;
 }

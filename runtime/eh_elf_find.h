@@ -6,9 +6,13 @@
  * An object's eh_elf is BASENAME.eh_elf.so next to the object, then in each
  * DWUNWIND_PATH directory (not read by a set-user-ID or set-group-ID
  * program), then, when a cache directory is given, IDENTITY.eh_elf.so in it
- * (dwu_identity_name).  A candidate is used only if eh_elf_file accepts it
- * with the object's identity; it is then loaded with dlopen from the
- * descriptor checked, and stays loaded for the life of the process.
+ * (dwu_identity_name).  A candidate is used only if it passes the trust
+ * rule (trusted_path.h: owned by the user or root, not writable by group or
+ * others, nor any directory above it; a refusal is said once through
+ * dwu_report_refusal) and eh_elf_file accepts it with the object's
+ * identity; it is then loaded with dlopen from the descriptor checked, and
+ * stays loaded for the life of the process.  A cache entry is never taken
+ * through a symbolic link.
  *
  * Everything here runs under one lock, dwu_eh_elf_lock: the table of loaded
  * eh_elfs, and the rebuild of this process's object registry, which reads

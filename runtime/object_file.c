@@ -4,6 +4,7 @@
 #include "object_file.h"
 
 #include "eh_elf_find.h"
+#include "row_memo.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -128,6 +129,7 @@ static struct dwu_object_file *take(struct dwu_object_file *f)
 
 static void unmap_file(struct dwu_object_file *f)
 {
+    dwu_row_memo_free(f->memo);
     munmap((void *)(uintptr_t)f->image, f->size);
     free(f->path);
     free(f);
@@ -158,6 +160,8 @@ static struct dwu_object_file *map_file(int fd, const struct stat *st, int *stat
         *status = DWU_MAP_NOT_ELF;
         return NULL;
     }
+    if (f->eh_frame_hdr)
+        f->memo = dwu_row_memo_new();   /* NULL when out of memory: rows interpreted each time */
     return f;
 }
 

@@ -52,6 +52,7 @@ struct dwu_object_file {
     const uint8_t *readable_end;
     uint64_t table_bias;              /* IMAGE address minus own address, in that segment */
     dwu_eh_elf_step_fn step;          /* its eh_elf, or NULL */
+    struct dwu_row_memo *memo;        /* the rows interpreted from its .eh_frame (row_memo.h), or NULL */
     struct dwu_object_file *next;     /* in the table of open files */
 };
 

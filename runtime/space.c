@@ -182,6 +182,7 @@ static int describe(struct space_mapping *m, const struct dwu_mapping *want)
     m->o.readable_start = f->readable_start;
     m->o.readable_end = f->readable_end;
     m->o.table_bias = f->table_bias;
+    m->o.memo = f->memo;
     if (f->step)
         return DWU_MAP_EH_ELF;
     return f->eh_frame_hdr ? DWU_MAP_DWARF : DWU_MAP_NO_TABLE;
@@ -221,6 +222,7 @@ int dwu_space_map(struct dwu_space *space, const struct dwu_mapping *want)
         if (m.status < 0) {   /* no unwinding from it: an address in it gives DWU_ENOINFO */
             m.o.step = NULL;
             m.o.eh_frame_hdr = NULL;
+            m.o.memo = NULL;
         }
     }
     size_t at = 0;

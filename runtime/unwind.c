@@ -3,17 +3,27 @@
  * step, a walk (walk.h over the loaded objects), the backtrace of the
  * calling thread — and the bounds-checked stack reader.
  */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "dwunwind.h"
 #include "objects.h"
+#include "stack_bounds.h"
 #include "walk.h"
 
-/* The objects of the last frames: most callers are in their callee's
- * object, or in the one before (a callback through libc and back). */
+/* The objects of this walk's last frames, each found by dwu_object_at
+ * during the walk (so loaded as the walk sees it): most callers are in
+ * their callee's object, or in the one before (a callback through libc
+ * and back). */
 struct object_cache {
     const struct dwu_object *recent[2];
 };
+
+static inline void remember_object(struct object_cache *c, const struct dwu_object *o)
+{
+    c->recent[1] = c->recent[0];
+    c->recent[0] = o;
+}
 
 static inline const struct dwu_object *cached_object_at(struct object_cache *c, uint64_t pc)
 {
@@ -25,8 +35,7 @@ static inline const struct dwu_object *cached_object_at(struct object_cache *c, 
         if (!(o = dwu_object_at(pc)))
             return NULL;
     }
-    c->recent[1] = c->recent[0];
-    c->recent[0] = o;
+    remember_object(c, o);
     return o;
 }
 
@@ -35,11 +44,25 @@ static const struct dwu_object *in_process_object_at(void *ctx, uint64_t pc)
     return cached_object_at(ctx, pc);
 }
 
+/* MEM, or, when it is NULL, a reader of this process's memory within the
+ * stack bounds of a walk from REGS (B). */
+static const struct dwu_memory *reader(const struct dwu_memory *mem, const struct dwu_regs *regs,
+                                       struct dwu_stack_bounds *b, struct dwu_memory *own)
+{
+    if (mem)
+        return mem;
+    dwu_stack_bounds_init(b, regs->valid & (1u << DWU_RSP) ? regs->r[DWU_RSP] : 0);
+    *own = (struct dwu_memory){dwu_read_within_bounds, b};
+    return own;
+}
+
 int dwu_step(struct dwu_regs *regs, const struct dwu_memory *mem)
 {
     struct dwu_regs out;
     struct object_cache objects = {{NULL, NULL}};
-    int rc = dwu_walk_step(regs, &out, mem, in_process_object_at, &objects);
+    struct dwu_stack_bounds bounds;
+    struct dwu_memory own;
+    int rc = dwu_walk_step(regs, &out, reader(mem, regs, &bounds, &own), in_process_object_at, &objects);
     if (rc == DWU_OK)
         *regs = out;
     return rc;
@@ -49,86 +72,199 @@ int dwu_unwind(struct dwu_regs *regs, const struct dwu_memory *mem, uint64_t *ip
                int *status)
 {
     struct object_cache objects = {{NULL, NULL}};
-    return dwu_walk(regs, mem, ips, max, status, in_process_object_at, &objects);
+    struct dwu_stack_bounds bounds;
+    struct dwu_memory own;
+    return dwu_walk(regs, reader(mem, regs, &bounds, &own), ips, max, status, in_process_object_at, &objects);
+}
+
+void dwu_init(void)
+{
+    dwu_objects_load_eh_elfs();
 }
 
 /*
- * dwu_backtrace's fast walk: the IPs alone.  A row that the eh_elf calls
- * simple (CFA = rsp or rbp + offset, the return address and rbp at fixed
- * places, nothing else that can fail) needs only rip, rsp and rbp, so the
- * walk keeps those three and the eh_elf's trace entry applies the row to
- * them: no register set written, the row's offsets constants in a case the
- * processor predicts.  At the first frame it cannot take so
- * (an object without an eh_elf, an expression, a signal frame) it returns
- * -1, and the full walk starts again from the top; the two stop at the
- * same frames (an IP without an object or row, a stack pointer that does
- * not grow, an undefined or zero return address).
+ * dwu_backtrace's fast walk: the IPs alone.  A row that is simple
+ * (frame_descriptor.h: CFA = rsp or rbp + offset, the return address and
+ * rbp at fixed places, nothing else that can fail) needs only rip, rsp and
+ * rbp, so the walk keeps those three and applies the row's descriptor to
+ * them.  At the first frame it cannot take so (a row that is not simple:
+ * an expression, a signal frame) it returns -1, and the full walk starts
+ * again from the top; the two stop at the same frames (an IP without an
+ * object or row, a stack pointer that does not grow, an undefined or zero
+ * return address, a word outside the stack).
  *
- * The rows of the return addresses met last are kept per thread, as their
- * eh_elf's descriptors (dwu_eh_elf_frame, DWU_FRAME_*): the frames of a
- * backtrace are mostly those of the one before, and a recursion's are one
- * return address again and again.  A hit applies the descriptor without
- * looking up the object or calling into the eh_elf.
+ * Descriptors come from an object's eh_elf (its frame entry) or, for an
+ * object without one, from its .eh_frame interpreted once, and are kept
+ * by return address in row caches: the frames of a backtrace are mostly
+ * those of the one before, and a recursion's are one return address again
+ * and again.  A hit applies the descriptor without looking up the object
+ * or interpreting anything.
+ *
+ * Signal-safety: the caches are a fixed table (no allocation, no TLS that
+ * a handler's first access would allocate), each taken by one walk at a
+ * time with an atomic flag, never waited for: a walk that finds its cache
+ * taken (a handler interrupting a walk on the same thread, or another
+ * thread) tries a few others, else walks without one.  Rows are the
+ * process's, whichever thread found them; each keeps the object it came
+ * from, and is used only when that object is still the one loaded at the
+ * address (dwu_object_at asked once per object and walk), so an object
+ * unloaded and another loaded in its place never lends its rows.
  */
-#define ROW_CACHE_SIZE 128   /* a power of two */
-struct row_cache {
-    const void *version;     /* the objects' (dwu_objects_version) the rows are of */
-    struct {
-        uint64_t pc, frame;  /* FRAME has DWU_FRAME_SIMPLE set; 0 in an empty slot */
-    } slot[ROW_CACHE_SIZE];
-};
-/* Dynamic TLS (2 KiB): found once per backtrace. */
-static __thread struct row_cache row_cache;
+#define ROW_SETS 128          /* a power of two; two rows a set */
+#define ROW_CACHES 32
+#define ROW_CACHE_TRIES 4
+/* A bit the descriptors leave free: the row's object is never unloaded. */
+#define ROW_PERMANENT (1u << 8)
 
-static inline size_t row_slot(uint64_t pc)
+struct row {
+    uint64_t pc, frame;                  /* FRAME has DWU_FRAME_SIMPLE set; 0 in an empty row */
+    const struct dwu_object *object;
+    unsigned long generation;            /* the object's (dwu_object_generation) */
+};
+
+struct row_cache {
+    atomic_int taken;
+    unsigned long version;               /* dwu_objects_version's when its rows were found */
+    struct row set[ROW_SETS][2];
+};
+static struct row_cache row_caches[ROW_CACHES];
+
+static inline size_t row_set(uint64_t pc)
 {
-    return (size_t)(pc ^ (pc >> 11)) & (ROW_CACHE_SIZE - 1);
+    return (size_t)(pc ^ (pc >> 11)) & (ROW_SETS - 1);
 }
 
-/* PC's descriptor from its object O's eh_elf (0 when it has none, or the
- * row is not simple), kept in ROWS. */
+/* A row cache for this walk, or NULL.  The thread's usual one first. */
+static struct row_cache *take_row_cache(void)
+{
+    uintptr_t self = (uintptr_t)__builtin_thread_pointer();
+    size_t first = (size_t)((self >> 12) ^ (self >> 21));
+    unsigned long version = dwu_objects_version();
+    for (size_t i = 0; i < ROW_CACHE_TRIES; i++) {
+        struct row_cache *c = &row_caches[(first + i) % ROW_CACHES];
+        if (atomic_exchange_explicit(&c->taken, 1, memory_order_acquire))
+            continue;
+        if (c->version != version) {
+            memset(c->set, 0, sizeof c->set);
+            c->version = version;
+        }
+        return c;
+    }
+    return NULL;
+}
+
+static void give_back_row_cache(struct row_cache *c)
+{
+    if (c)
+        atomic_store_explicit(&c->taken, 0, memory_order_release);
+}
+
+/* The descriptor of PC in O (an own address less O's bias): its eh_elf's,
+ * else its .eh_frame's; 0 when the row is not simple. */
+static inline uint64_t descriptor_of(const struct dwu_object *o, uint64_t pc)
+{
+    /* (dwu_init may give the object its eh_elf meanwhile: one load each) */
+    dwu_eh_elf_frame_fn frame = __atomic_load_n(&o->frame, __ATOMIC_ACQUIRE);
+    if (frame)
+        return frame(pc - o->bias);
+    if (__atomic_load_n(&o->step, __ATOMIC_ACQUIRE))
+        return 0;   /* an eh_elf without descriptors: the full walk uses it */
+    return dwu_dwarf_descriptor(o, pc - o->bias + o->table_bias);
+}
+
+/* PC's descriptor and object, found (O) and kept in ROWS (may be NULL). */
 static inline uint64_t row_of(struct row_cache *rows, const struct dwu_object *o, uint64_t pc)
 {
-    uint64_t d = o->frame ? o->frame(pc - o->bias) : 0;
-    if (d & DWU_FRAME_SIMPLE) {
-        rows->slot[row_slot(pc)].pc = pc;
-        rows->slot[row_slot(pc)].frame = d;
+    uint64_t d = descriptor_of(o, pc);
+    if ((d & DWU_FRAME_SIMPLE) && rows) {
+        struct row *set = rows->set[row_set(pc)];
+        set[1] = set[0];
+        set[0] = (struct row){pc, d | (dwu_object_permanent(o) ? ROW_PERMANENT : 0), o, dwu_object_generation(o)};
     }
     return d;
 }
 
-/* The objects of the thread's last backtrace, while they are still the
- * registry's: a backtrace usually passes through the same few objects as
- * the one before.  Initial-exec TLS: an %fs-relative load. */
-static __thread __attribute__((tls_model("initial-exec"))) struct {
-    const void *version;
-    struct object_cache objects;
-} last_trace;
+/* Whether ROW's object is still the one loaded at PC: permanent, met
+ * already in this walk, or found there again now; and its record still
+ * describes it (not reused since for another object). */
+static inline int row_current(const struct row *row, struct object_cache *objects, uint64_t pc)
+{
+    if (row->frame & ROW_PERMANENT)
+        return 1;
+    if (dwu_object_generation(row->object) != row->generation)
+        return 0;
+    if (row->object == objects->recent[0] || row->object == objects->recent[1])
+        return 1;
+    if (dwu_object_at(pc) != row->object)
+        return 0;
+    remember_object(objects, row->object);
+    return 1;
+}
+
+/* The row kept for PC in ROWS that still holds, or NULL. */
+static inline const struct row *kept_row(struct row_cache *rows, struct object_cache *objects, uint64_t pc)
+{
+    if (!rows)
+        return NULL;
+    const struct row *set = rows->set[row_set(pc)];
+    const struct row *r = set[0].pc == pc ? &set[0] : set[1].pc == pc ? &set[1] : NULL;
+    return r && r->frame && row_current(r, objects, pc) ? r : NULL;
+}
+
+/* The word at ADDR when it lies outside the walk's starting stack: in the
+ * other stack of the bounds, or in one it reaches now.  0, or -1. */
+static __attribute__((noinline)) int read_other_word(struct dwu_stack_bounds *b, uint64_t addr, uint64_t *value)
+{
+    if (!dwu_stack_readable(b, addr) && !dwu_stack_bounds_reach(b, addr))
+        return -1;
+    memcpy(value, (const void *)(uintptr_t)addr, 8);
+    return 0;
+}
+
+/* The word at ADDR, read only inside the walk's stack bounds: the starting
+ * stack's, [LO, LO + SPAN + 7), checked with one comparison, else B's
+ * others.  0, or -1. */
+static inline int read_word(struct dwu_stack_bounds *b, uint64_t lo, uint64_t span, uint64_t addr,
+                            uint64_t *value)
+{
+    if (__builtin_expect(addr - lo >= span, 0)) {
+        uint64_t v;   /* not VALUE: the walk's registers stay in registers */
+        if (read_other_word(b, addr, &v) != 0)
+            return -1;
+        *value = v;
+        return 0;
+    }
+    memcpy(value, (const void *)(uintptr_t)addr, 8);
+    return 0;
+}
 
 static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, struct object_cache *objects,
-                             struct row_cache *rows)
+                             struct row_cache *rows, struct dwu_stack_bounds *bounds)
 {
     uint64_t rip = regs->r[DWU_RIP], rsp = regs->r[DWU_RSP], rbp = regs->r[DWU_RBP];
     uint64_t exact = regs->flags & DWU_FLAG_EXACT_IP;
     const uint32_t need = (1u << DWU_RIP) | (1u << DWU_RSP) | (1u << DWU_RBP);
     if ((regs->valid & need) != need)
         return -1;
+    /* The starting stack's words, [lo, lo + span) the addresses of 8 of them */
+    uint64_t lo = bounds->start.lo;
+    uint64_t span = bounds->start.hi - lo >= 8 ? bounds->start.hi - lo - 7 : 0;
     int n = 0;
     /* The row of the frame before: in a recursion, or a chain of like
      * frames, the next one's too.  A branch on whether it is lets the
      * processor predict it and start the step with its offsets, already in
      * a register, before the lookup has loaded the row (the lookup waits on
      * the return address the step before loaded).  NOT_A_ROW (not
-     * simple) is never equal to a slot's. */
+     * simple) is never equal to a row's. */
     const uint64_t not_a_row = DWU_FRAME_CFA_RBP;
     uint64_t d = not_a_row;
     while (n < max) {
         ips[n++] = (void *)(uintptr_t)rip;
         uint64_t pc = exact ? rip : rip - 1, sp = rsp;
-        size_t slot = row_slot(pc);
-        uint64_t found = rows->slot[slot].pc == pc ? rows->slot[slot].frame : 0;
+        const struct row *kept = kept_row(rows, objects, pc);
+        uint64_t found = kept ? kept->frame : 0;
         if (__builtin_expect(found == d, 1)) {
-            __asm__("" : "+r"(d));   /* keep D's register: not to be read again from the slot */
+            __asm__("" : "+r"(d));   /* keep D's register: not to be read again from the row */
         } else if (found & DWU_FRAME_SIMPLE) {
             d = found;
         } else {
@@ -136,57 +272,23 @@ static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, s
             if (!o)
                 return n;   /* DWU_ENOINFO: where the full walk stops too */
             d = row_of(rows, o, pc);
-            if (!(d & DWU_FRAME_SIMPLE)) {
-                /* No descriptor: the eh_elf's trace entry (0: not simple). */
-                uint64_t r[3] = {rip, rsp, rbp};
-                int rc = o->trace ? o->trace(pc - o->bias, &r[0], &r[1], &r[2]) : 0;
-                if (rc == 0)
-                    return -1;
-                if (rc == 2)
-                    return n;
-                rip = r[0];
-                rsp = r[1];
-                rbp = r[2];
-                d = not_a_row;
-                goto stepped;
-            }
+            if (!(d & DWU_FRAME_SIMPLE))
+                return -1;
         }
         if (d & DWU_FRAME_END)
             return n;
         uint64_t cfa = ((d & DWU_FRAME_CFA_RBP) ? rbp : rsp) + (uint64_t)DWU_FRAME_CFA_OFFSET(d);
-        memcpy(&rip, (const void *)(uintptr_t)(cfa + (uint64_t)DWU_FRAME_RA_OFFSET(d)), 8);
-        if (d & DWU_FRAME_RBP_SAVED)
-            memcpy(&rbp, (const void *)(uintptr_t)(cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d)), 8);
+        if (read_word(bounds, lo, span, cfa + (uint64_t)DWU_FRAME_RA_OFFSET(d), &rip) != 0)
+            return n;   /* DWU_EMEM */
+        if ((d & DWU_FRAME_RBP_SAVED) && read_word(bounds, lo, span, cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d), &rbp) != 0)
+            return -1;  /* rbp unknown in the caller: the full walk says what follows */
         rsp = cfa;
-    stepped:
         if (rsp <= sp)
             return n;   /* DWU_ELOOP */
         exact = 0;
         if (rip == 0)
             return n;   /* DWU_END */
     }
-    return n;
-}
-
-static int trace(void **ips, int max, const struct dwu_regs *regs)
-{
-    struct object_cache objects = {{NULL, NULL}};
-    struct row_cache *rows = &row_cache;
-    /* One __tls_get_addr: the compiler would otherwise find the address
-     * again at each frame. */
-    __asm__("" : "+r"(rows));
-    const void *version = dwu_objects_version();
-    if (last_trace.version == version)
-        objects = last_trace.objects;
-    if (rows->version != version) {
-        memset(rows->slot, 0, sizeof rows->slot);
-        rows->version = version;
-    }
-    int n = trace_walk(ips, max, regs, &objects, rows);
-    /* Read again: the walk may have found the objects again (a miss after a
-     * dlopen), and the objects it kept are then the new set's. */
-    last_trace.version = dwu_objects_version();
-    last_trace.objects = objects;
     return n;
 }
 
@@ -198,14 +300,20 @@ int dwu_backtrace_from(void **ips, int max, struct dwu_regs *regs)
 {
     if (max <= 0)
         return 0;
-    int n = trace(ips, max, regs);
+    struct object_cache objects = {{NULL, NULL}};
+    struct dwu_stack_bounds bounds;
+    dwu_stack_bounds_init(&bounds, regs->r[DWU_RSP]);
+    struct row_cache *rows = take_row_cache();
+    int n = trace_walk(ips, max, regs, &objects, rows, &bounds);
+    give_back_row_cache(rows);
     if (n >= 0)
         return n;
+    struct dwu_memory mem = {dwu_read_within_bounds, &bounds};
     n = 0;
     while (n < max) {
         uint64_t chunk[64];
         int want = max - n < 64 ? max - n : 64, status;
-        int got = dwu_unwind(regs, NULL, chunk, want, &status);
+        int got = dwu_walk(regs, &mem, chunk, want, &status, in_process_object_at, &objects);
         for (int i = 0; i < got; i++)
             ips[n + i] = (void *)(uintptr_t)chunk[i];
         n += got;

@@ -12,14 +12,20 @@
  * object through compile/cc_build, whose compiler runs bounded in its own
  * process group), so a failure or an interruption never leaves a partial
  * file over a good one, nor a temporary file; an output that is a device, a
- * FIFO or a directory is refused before any work.
+ * FIFO or a directory is refused before any work.  The temporaries of the C
+ * and the shared object (OUT.tmp-XXXXXX.c, and the directory OUT.tmp-XXXXXX
+ * the compiler writes into) are made with O_EXCL, O_NOFOLLOW and random
+ * names, and locked while they live (runtime/trusted_path.h): those of a
+ * run killed outright (SIGKILL) are removed by the next run writing OUT.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -27,7 +33,10 @@
 #include "compile/eh_elf_gen.h"
 #include "object/elf_file.h"
 #include "object/identity.h"
+#include "object/error.h"
 #include "object/output_file.h"
+#include "object/signals.h"
+#include "runtime/trusted_path.h"
 #include "report/text_report.h"
 #include "semantics/cfi_eval.h"
 #include "semantics/cfi_reader.h"
@@ -75,7 +84,8 @@ static void usage(FILE *out)
             "dwcompile is interrupted, with $DWCHECK_CC_MEMORY MiB of address space (4096)\n"
             "and $DWCHECK_CC_SECONDS seconds (120); 0 lifts a limit.\n"
             "An interrupted dwcompile (SIGINT, SIGTERM, SIGHUP) removes its temporary files\n"
-            "and dies of the signal.\n"
+            "and dies of the signal; those of one killed outright are removed by the next\n"
+            "run that writes the same output.\n"
             "Exit status: 0 compiled, 1 refused (verification errors, listed on stdout),\n"
             "2 usage error, unreadable FILE, or a failed compilation.\n");
 }
@@ -150,48 +160,124 @@ static void targets_release(struct targets *t)
     free(t->c);
 }
 
+/* The generated C: TARGET.tmp-XXXXXX.c beside TARGET (where the C is kept,
+ * else the eh_elf), made under its directory's descriptor with O_EXCL and
+ * O_NOFOLLOW and locked while it lives (runtime/trusted_path.h), so that
+ * the leftovers of a run killed outright are removed by the next run (the
+ * sweep done here); registered with object/signals for an interruption. */
+struct c_temp {
+    int dirfd;
+    const char *base;                /* TARGET's name in its directory */
+    struct dwu_temp t;
+    char path[PATH_MAX];
+};
+
+static int c_temp_create(struct c_temp *c, const char *target, char *err, size_t errlen)
+{
+    c->t.fd = -1;
+    c->path[0] = '\0';
+    if ((c->dirfd = dwu_parent_open(target, &c->base)) < 0)
+        return error_set(err, errlen, "cannot open its directory: %s", strerror(errno));
+    dwu_temp_sweep(c->dirfd, c->base);
+    sigset_t saved;
+    signals_block(NULL, &saved);   /* an interruption between the two would leave the file */
+    int e = dwu_temp_create(c->dirfd, c->base, ".c", 0, &c->t) != 0 ? errno : 0;
+    if (!e && ((size_t)snprintf(c->path, sizeof c->path, "%.*s%s", (int)(c->base - target), target, c->t.name) >=
+                   sizeof c->path ||
+               signals_register(c->path, 0) != 0)) {
+        e = ENOMEM;
+        dwu_temp_discard(c->dirfd, &c->t);
+        c->path[0] = '\0';
+    }
+    signals_restore(&saved);
+    if (e) {
+        close(c->dirfd);
+        return error_set(err, errlen, "cannot create a temporary file next to it: %s", strerror(e));
+    }
+    return 0;
+}
+
+static void c_temp_discard(struct c_temp *c)
+{
+    if (c->path[0])
+        signals_unregister(c->path);
+    dwu_temp_discard(c->dirfd, &c->t);
+    close(c->dirfd);
+}
+
+/* Rename C over its target, which must still be a regular file or absent,
+ * with the mode of the file it replaces, else what the umask allows. */
+static int c_temp_keep(struct c_temp *c, char *err, size_t errlen)
+{
+    struct stat st;
+    mode_t mode;
+    int there = fstatat(c->dirfd, c->base, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    if (there && !S_ISREG(st.st_mode)) {
+        c_temp_discard(c);
+        return error_set(err, errlen, "not a regular file (%s)", error_file_kind(st.st_mode));
+    }
+    if (there) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    if (fchmod(c->t.fd, mode) != 0 || dwu_temp_commit(c->dirfd, &c->t, c->base) != 0) {
+        int e = errno;
+        c_temp_discard(c);
+        return error_set(err, errlen, "cannot write: %s", strerror(e));
+    }
+    signals_unregister(c->path);
+    close(c->dirfd);
+    return 0;
+}
+
 static int compile(const struct options *opt, const struct targets *t, const struct unwind_table *const *tables,
                    const uint8_t *const *provenance, size_t n, const struct dwu_identity *id)
 {
     char err[512];
     /* The C beside where it is kept, else beside the eh_elf. */
-    const char *c_target = t->c ? t->c : t->eh_elf;
-    struct output_temp c_tmp;
-    if (output_temp_create(&c_tmp, c_target, ".c", err, sizeof err) != 0) {
+    struct c_temp c_tmp;
+    if (c_temp_create(&c_tmp, t->c ? t->c : t->eh_elf, err, sizeof err) != 0) {
         cli_error(opt->emit_c ? opt->emit_c : t->eh_elf_name, "%s", err);
         return EXIT_TROUBLE;
     }
-    FILE *f = fdopen(c_tmp.fd, "w");
+    int copy = dup(c_tmp.t.fd);   /* the temporary's own descriptor keeps its lock */
+    FILE *f = copy >= 0 ? fdopen(copy, "w") : NULL;
     if (!f) {
         cli_error(opt->emit_c ? opt->emit_c : t->eh_elf_name, "cannot write: %s", strerror(errno));
-        close(c_tmp.fd);
-        output_temp_discard(&c_tmp);
+        if (copy >= 0)
+            close(copy);
+        c_temp_discard(&c_tmp);
         return EXIT_TROUBLE;
     }
     struct eh_elf_stats st;
     int rc = eh_elf_generate(f, tables, provenance, n, opt->input, id, &st, err, sizeof err);
+    int write_failed = ferror(f) != 0;   /* then the output is at fault (a full disk), not FILE */
     if (fclose(f) != 0 && rc == 0) {
-        snprintf(err, sizeof err, "write error: %s", strerror(errno));
+        snprintf(err, sizeof err, "%s", strerror(errno));
         rc = -1;
+        write_failed = 1;
     }
     if (rc != 0) {
-        cli_error(opt->input, "%s", err);
-        output_temp_discard(&c_tmp);
+        cli_error(!write_failed ? opt->input : opt->emit_c ? opt->emit_c : t->eh_elf_name, "%s", err);
+        c_temp_discard(&c_tmp);
         return EXIT_TROUBLE;
     }
     rc = cc_build_shared(c_tmp.path, t->eh_elf, err, sizeof err);
     if (rc != 0) {
         cli_error(rc == CC_BUILD_COMPILER ? opt->input : t->eh_elf_name, "%s", err);
-        output_temp_discard(&c_tmp);
+        c_temp_discard(&c_tmp);
         return EXIT_TROUBLE;
     }
     if (t->c) {
-        if (output_temp_commit(&c_tmp, t->c, err, sizeof err) != 0) {
+        if (c_temp_keep(&c_tmp, err, sizeof err) != 0) {
             cli_error(opt->emit_c, "%s", err);
             return EXIT_TROUBLE;
         }
     } else {
-        output_temp_discard(&c_tmp);
+        c_temp_discard(&c_tmp);
     }
     if (!opt->quiet)
         printf("%s: %zu FDEs, %zu rows -> %zu entries, %zu row bodies, %zu expressions: %s\n",

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runtime/dwunwind.h"
 #include "profile/cache_dir.h"
 #include "profile/eh_elf_compile.h"
 #include "profile/perf_data.h"
@@ -64,7 +65,8 @@ static void usage(FILE *out)
             "                     (the default); always: at its first frame; never\n"
             "  -q, --quiet        no progress and no summary on stderr\n"
             "Objects are also unwound with eh_elfs next to them or in DWUNWIND_PATH.\n"
-            "Exit status: 0 success, 2 usage error or an unreadable recording.\n");
+            "Exit status: 0 success, 2 usage error, an unreadable recording, or one of\n"
+            "which no sample could be read (every one malformed).\n");
 }
 
 /* dwcompile: next to this program, else on PATH. */
@@ -137,9 +139,9 @@ static void print_summary(const char *input, const struct summary *sum, const st
     if (cs.compiled || cs.failed)
         fprintf(stderr, "dwperf: eh_elfs compiled into the cache: %u (%u failed)\n", cs.compiled, cs.failed);
     if (st->malformed || st->unknown)
-        fprintf(stderr, "dwperf: %s: %" PRIu64 " malformed records skipped%s%s, %" PRIu64 " records of other types\n",
+        fprintf(stderr, "dwperf: %s: %" PRIu64 " malformed records skipped%s%s%s, %" PRIu64 " records of other types\n",
                 input, st->malformed, st->malformed ? " (first: " : "", st->malformed ? st->first_malformed : "",
-                st->unknown);
+                st->malformed ? ")" : "", st->unknown);
 }
 
 /* A sample walked, not yet printed nor counted.  Printed after the next
@@ -261,24 +263,39 @@ static int run(const struct options *opt)
     walked.attr_name_cap = 0;
     if (rs.progress)
         fputs("\r\033[K", stderr);
+    const struct perf_data_stats *st = perf_data_stats(pd);
     if (status == EXIT_CLEAN && rc < 0) {
         cli_error(opt->input, "%s", perf_data_error(pd));
+        status = EXIT_TROUBLE;
+    } else if (status == EXIT_CLEAN && !rs.sum.samples && st->malformed) {
+        /* Nothing read but malformed records: not a recording dwperf can use. */
+        cli_error(opt->input, "no sample could be read: %" PRIu64 " malformed records (first: %s)", st->malformed,
+                  st->first_malformed);
         status = EXIT_TROUBLE;
     }
     script_output_finish(rs.out);
     if (rs.q && compile_queue_wait(rs.q) && !opt->quiet)
         fprintf(stderr, "dwperf: waited for the eh_elfs being compiled (the next run uses them)\n");
     if (!opt->quiet)
-        print_summary(opt->input, &rs.sum, perf_data_stats(pd), rs.q);
+        print_summary(opt->input, &rs.sum, st, rs.q);
     compile_queue_free(rs.q);
     processes_free(rs.procs);
     perf_data_close(pd);
     return status;
 }
 
+/* The runtime's refusals (an eh_elf another user could have written, next
+ * to an object the recording names or in the cache): said once each. */
+static void say_refusal(const char *message, void *arg)
+{
+    (void)arg;
+    fprintf(stderr, "dwperf: %s\n", message);
+}
+
 int main(int argc, char **argv)
 {
     cli_tool_name = "dwperf";
+    dwu_set_error_callback(say_refusal, NULL);
     static const char *const formats[] = {"script", "folded", NULL};
     static const char *const policies[] = {"auto", "always", "never", NULL};
     enum { OPT_FORMAT = 256, OPT_CACHE, OPT_COMPILE };

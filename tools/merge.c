@@ -49,9 +49,69 @@ static int add_place(struct merge_index *ix, const struct record_place *p)
     return 0;
 }
 
+/* Add R's counts into SUM, as the renderings add them over files
+ * (report_totals_add, the HTML report's summary).  Returns 0, or -1 with
+ * the name of the first count whose sum would pass 2^64 - 1 in NAME
+ * ("addresses_checked", "unchecked_reasons.padding" ...). */
+static int add_counts(struct check_result *sum, const struct check_result *r, char *name, size_t namelen)
+{
+#define ADD(field, ...)                                                     \
+    do {                                                                    \
+        if (__builtin_add_overflow(sum->field, r->field, &sum->field)) {    \
+            snprintf(name, namelen, __VA_ARGS__);                           \
+            return -1;                                                      \
+        }                                                                   \
+    } while (0)
+    ADD(addresses_checked, "addresses_checked");
+    ADD(unchecked_total, "unchecked");
+    for (int u = 0; u < UNCHECKED_REASONS; u++)
+        ADD(unchecked[u], "unchecked_reasons.%s", unchecked_reason_id((enum unchecked_reason)u));
+    ADD(sframe.rows_checked, "sframe.rows_checked");
+    ADD(sframe.addresses_checked, "sframe.addresses_checked");
+    ADD(sframe.unchecked, "sframe.unchecked");
+    ADD(prover_rules, "prover.rules");
+    ADD(prover_linear, "prover.linear");
+    ADD(prover_queries, "prover.queries");
+    ADD(prover_cache_hits, "prover.cache_hits");
+    ADD(prover_timeouts, "prover.timeouts");
+    ADD(prover_disagreements, "prover.disagreements");
+    static const char *const verdicts[3] = {"proved", "refuted", "undecided"};   /* enum rule_verdict */
+    for (int k = 0; k < EXPRESSION_KINDS; k++)
+        for (int v = 0; v < 3; v++)
+            ADD(expression_verdicts[k][v], "prover.expressions.%s.%s", expression_kind_name((enum expression_kind)k),
+                verdicts[v]);
+#undef ADD
+    return 0;
+}
+
+/* Check the record in LINE (LEN bytes) finding by finding, and add its
+ * counts to SUM.  Returns 0 with REC holding the record but its findings
+ * (release it), or -1 with WHY. */
+static int check_record(const char *line, size_t len, struct json_record *rec, struct check_result *sum,
+                        char *why, size_t whylen)
+{
+    struct json_record_reader rd;
+    if (json_record_open(&rd, line, len, rec, why, whylen) != 0)
+        return -1;
+    struct finding f;
+    int got;
+    while ((got = json_record_next(&rd, &f, why, whylen)) == 1)
+        ;
+    json_record_close(&rd);
+    char name[64];
+    if (got == 0 && rec->kind == JSON_RECORD_AUDITED && add_counts(sum, &rec->result, name, sizeof name) != 0) {
+        snprintf(why, whylen, "the sum of %s over the inputs passes 2^64 - 1", name);
+        got = -1;
+    }
+    if (got != 0)
+        json_record_release(rec);
+    return got;
+}
+
 /* Pass 1: read and check every line of INPUT (number INPUT_NO), noting
- * where each record is.  Returns 0, or -1 with the error printed. */
-static int index_input(const char *input, int input_no, struct merge_index *ix)
+ * where each record is, and the sums of the counts the renderings add
+ * into SUM.  Returns 0, or -1 with the error printed. */
+static int index_input(const char *input, int input_no, struct merge_index *ix, struct check_result *sum)
 {
     FILE *f = fopen(input, "r");
     if (!f) {
@@ -76,7 +136,7 @@ static int index_input(const char *input, int input_no, struct merge_index *ix)
             continue;
         struct json_record rec;
         char why[300];
-        if (json_record_parse(line, (size_t)len, &rec, why, sizeof why) != 0) {
+        if (check_record(line, (size_t)len, &rec, sum, why, sizeof why) != 0) {
             cli_error(NULL, "%s:%lu: %s", input, lineno, why);
             rc = -1;
             break;
@@ -132,9 +192,10 @@ static int render_record(const struct record_place *p, char **inputs, FILE **f, 
 int merge_run(char **inputs, int ninputs, enum run_format format, int fail_on, const char *html_dir)
 {
     struct merge_index ix = {NULL, 0, 0};
+    struct check_result sum = {0};
     int status = EXIT_CLEAN;
     for (int i = 0; i < ninputs && status == EXIT_CLEAN; i++)
-        if (index_input(inputs[i], i, &ix) != 0)
+        if (index_input(inputs[i], i, &ix, &sum) != 0)
             status = EXIT_TROUBLE;
     struct run_report rr;
     if (status == EXIT_CLEAN && run_report_begin(&rr, format, fail_on, html_dir) != 0)

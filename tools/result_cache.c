@@ -5,7 +5,10 @@
 #include "result_cache.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -15,7 +18,7 @@
 #include "cli.h"
 #include "object/elf_file.h"
 #include "object/error.h"
-#include "object/output_file.h"
+#include "runtime/trusted_path.h"
 
 #define ENTRY_MAGIC "dwcheck\x1a"
 #define ENTRY_LAYOUT 1u              /* this header's layout: raise it when it changes */
@@ -35,30 +38,44 @@ struct entry_header {
 enum { IDENTITY_CONTENT_HASH = DWU_IDENTITY_HDR_HASH + 1 };
 
 struct result_cache {
-    char *dir;
+    int dirfd;                      /* DIR, opened once: everything is under it */
     struct result_cache_key run;    /* the parts every file's key shares */
 };
 
-/* mkdir -p DIR.  Returns 0, or -1 with errno. */
-static int make_dirs(const char *dir)
+/* The subdirectory NAME (XX) of the cache open at DIRFD, opened without
+ * following a link, when it passes the trust rule; made (0700) first when
+ * MAKE.  A descriptor, or -1 with errno (EPERM: another user's). */
+static int subdir_open(int dirfd, const char *name, int make)
 {
-    char *path = strdup(dir);
-    if (!path)
+    if (make && mkdirat(dirfd, name, 0700) != 0 && errno != EEXIST)
         return -1;
-    int rc = 0;
-    for (char *p = path + 1; rc == 0; p++) {
-        if (*p && *p != '/')
-            continue;
-        char was = *p;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            rc = -1;
-        *p = was;
-        if (!was)
-            break;
+    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || dwu_trusted_stat(&st, 1, NULL, 0) != 0)) {
+        close(fd);
+        errno = EPERM;
+        return -1;
     }
-    free(path);
-    return rc;
+    return fd;
+}
+
+/* Remove the temporaries killed runs left in the subdirectories of the
+ * cache open at DIRFD. */
+static void sweep(int dirfd)
+{
+    DIR *d = dwu_dir_stream(dirfd);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strlen(e->d_name) != 2 || e->d_name[0] == '.')
+            continue;
+        int fd = subdir_open(dirfd, e->d_name, 0);
+        if (fd >= 0) {
+            dwu_temp_sweep(fd, NULL);
+            close(fd);
+        }
+    }
+    closedir(d);
 }
 
 /* A FNV-1a hash of all of FD's SIZE bytes, as an identity. */
@@ -93,21 +110,20 @@ static int file_identity(const char *path, struct dwu_identity *id, uint64_t *si
 
 struct result_cache *result_cache_open(const char *dir, const struct check_options *opt, char *err, size_t errlen)
 {
-    struct stat st;
-    if (make_dirs(dir) != 0 || stat(dir, &st) != 0) {
-        error_set(err, errlen, "cannot create the cache directory: %s", strerror(errno));
-        return NULL;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        error_set(err, errlen, "not a directory (%s)", S_ISREG(st.st_mode) ? "regular file" : error_file_kind(st.st_mode));
+    char why[PATH_MAX + 160];
+    int dirfd = dwu_trusted_dir_open(dir, 1, why, sizeof why);
+    if (dirfd < 0) {
+        error_set(err, errlen, "not used as a cache: %s", why);
         return NULL;
     }
     struct result_cache *c = calloc(1, sizeof *c);
-    if (!c || !(c->dir = strdup(dir))) {
-        free(c);
+    if (!c) {
+        close(dirfd);
         error_set(err, errlen, "out of memory");
         return NULL;
     }
+    c->dirfd = dirfd;
+    sweep(dirfd);
     uint64_t tool_size;
     memset(&c->run, 0, sizeof c->run);
     if (file_identity("/proc/self/exe", &c->run.tool, &tool_size) != 0) {
@@ -125,7 +141,7 @@ void result_cache_free(struct result_cache *c)
 {
     if (!c)
         return;
-    free(c->dir);
+    close(c->dirfd);
     free(c);
 }
 
@@ -135,16 +151,14 @@ int result_cache_key(const struct result_cache *c, const char *path, struct resu
     return file_identity(path, &key->file, &key->file_size);
 }
 
-/* KEY's entry: DIR/XX/HASH, or (SUBDIR set) DIR/XX.  The caller frees it. */
-static char *entry_path(const struct result_cache *c, const struct result_cache_key *key, int subdir)
+/* KEY's entry: its subdirectory XX (SUB) and its name there (NAME). */
+static void entry_name(const struct result_cache_key *key, char sub[3], char name[15])
 {
     char hash[17];
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)dwu_fnv1a(key, sizeof *key));
-    size_t len = strlen(c->dir) + sizeof hash + 8;
-    char *path = malloc(len);
-    if (path)
-        snprintf(path, len, subdir ? "%s/%.2s" : "%s/%.2s/%s", c->dir, hash, hash + 2);
-    return path;
+    memcpy(sub, hash, 2);
+    sub[2] = '\0';
+    memcpy(name, hash + 2, 15);
 }
 
 /* Read exactly N bytes from FD.  Returns 0, or -1 (an error, or the end of the file). */
@@ -203,19 +217,47 @@ enum result_cache_lookup result_cache_load(const struct result_cache *c, const s
                                            struct check_result *r)
 {
     memset(r, 0, sizeof *r);
-    char *path = entry_path(c, key, 0);
-    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-    enum result_cache_lookup found = fd < 0 && path && errno != ENOENT ? RESULT_CACHE_DAMAGED
-                                     : fd < 0                          ? RESULT_CACHE_ABSENT
-                                                                       : read_entry(fd, key, r);
+    char sub[3], name[15];
+    entry_name(key, sub, name);
+    /* Never through a link, never another user's file (a forged entry,
+     * its checksum recomputed, would pass every other check). */
+    int subfd = subdir_open(c->dirfd, sub, 0);
+    int fd = subfd >= 0 ? dwu_trusted_openat(subfd, name, NULL, 0) : -1;
+    enum result_cache_lookup found = fd < 0 && errno != ENOENT ? RESULT_CACHE_DAMAGED
+                                     : fd < 0                  ? RESULT_CACHE_ABSENT
+                                                               : read_entry(fd, key, r);
     if (fd >= 0)
         close(fd);
-    free(path);
+    if (subfd >= 0)
+        close(subfd);
     if (found != RESULT_CACHE_HIT) {
         free(r->findings);
         memset(r, 0, sizeof *r);
     }
     return found;
+}
+
+/* SIZE BYTES as the entry NAME of the directory open at SUBFD: a temporary
+ * (O_EXCL, a random name, locked) renamed over it, so that a link there is
+ * replaced, never written through.  0, or -1 with errno. */
+static int write_entry(int subfd, const char *name, const char *bytes, size_t size)
+{
+    struct dwu_temp t;
+    if (dwu_temp_create(subfd, name, "", 0, &t) != 0)
+        return -1;
+    for (size_t done = 0; done < size;) {
+        ssize_t w = write(t.fd, bytes + done, size - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = w == 0 ? ENOSPC : errno;
+            dwu_temp_discard(subfd, &t);
+            errno = e;
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    return dwu_temp_commit(subfd, &t, name);
 }
 
 int result_cache_store(const struct result_cache *c, const struct result_cache_key *key,
@@ -225,12 +267,13 @@ int result_cache_store(const struct result_cache *c, const struct result_cache_k
     size_t findings_size = r->nfindings * sizeof *r->findings;
     size_t size = sizeof h + sizeof *r + findings_size;
     char *bytes = calloc(1, size);
-    char *dir = entry_path(c, key, 1), *path = entry_path(c, key, 0);
-    int rc = -1;
-    if (!bytes || !dir || !path) {
+    char sub[3], name[15];
+    entry_name(key, sub, name);
+    int subfd = -1, rc = -1;
+    if (!bytes) {
         error_set(err, errlen, "out of memory");
-    } else if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        error_set(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+    } else if ((subfd = subdir_open(c->dirfd, sub, 1)) < 0) {
+        error_set(err, errlen, "%s: %s", sub, errno == EPERM ? "not a directory of yours" : strerror(errno));
     } else {
         /* The result as a worker sends it, its pointer and capacity left out. */
         struct check_result plain = *r;
@@ -249,10 +292,12 @@ int result_cache_store(const struct result_cache *c, const struct result_cache_k
                                       r->nfindings);
         memcpy(&h.key, key, sizeof *key);
         memcpy(bytes, &h, sizeof h);
-        rc = output_write(path, bytes, size, err, errlen);
+        rc = write_entry(subfd, name, bytes, size);
+        if (rc != 0)
+            error_set(err, errlen, "%s/%s: cannot write: %s", sub, name, strerror(errno));
     }
+    if (subfd >= 0)
+        close(subfd);
     free(bytes);
-    free(dir);
-    free(path);
     return rc;
 }

@@ -29,11 +29,21 @@
  * says; anything else (cut short, damaged, another build's layout, another
  * key whose hash collides) is a miss, audited again and written over.
  *
- * Entries are written to a temporary file in their directory and renamed
- * into place (object/output_file), so runs that share DIR, on one machine
- * or over a network file system with atomic rename, never read half an
- * entry; two runs that write one entry both write the same result.  One
- * entry is in memory at a time.  Errors fill ERR (the reason; callers name
+ * Trust.  An entry is a verdict: a forged one (its checksum recomputed)
+ * would turn findings into "0 errors".  So DIR is used only when it and
+ * every directory above it pass the trust rule (runtime/trusted_path.h:
+ * owned by the user or root, not writable by group or others; /tmp fails),
+ * it is created so (mode 0700, as are its subdirectories), and an entry is
+ * read only from a regular file of the user or root that no one else may
+ * write, opened with O_NOFOLLOW (anything else is a damaged entry: audited
+ * again and replaced).  DIR is opened once and everything is done under
+ * that descriptor (openat): an entry is written to a temporary (O_EXCL, a
+ * random name, locked while written) renamed over it, so a link in the
+ * cache is replaced, never written through, and runs that share DIR (one
+ * user's, on one machine or over a network file system with atomic rename)
+ * never read half an entry; two runs that write one entry both write the
+ * same result.  Opening the cache removes the temporaries of killed runs.
+ * One entry is in memory at a time.  Errors fill ERR (the reason; callers name
  * the file) and return -1; nothing here prints.
  *
  * Ownership: the cache owns its directory name; entries loaded are owned by
@@ -62,9 +72,11 @@ struct result_cache_key {
 };
 
 /*
- * Open the cache in DIR (created, with its parents, if missing) for results
- * checked with OPT.  Returns the cache, or NULL with a reason in ERR (DIR
- * not a directory, cannot be created, the running dwcheck unreadable).
+ * Open the cache in DIR (created, with its parents, mode 0700, if missing)
+ * for results checked with OPT.  Returns the cache, or NULL with a reason
+ * in ERR (DIR not a directory, cannot be created, not trusted: `not used as
+ * a cache: directory /tmp: writable by others (mode 1777)`, the running
+ * dwcheck unreadable).
  */
 struct result_cache *result_cache_open(const char *dir, const struct check_options *opt, char *err, size_t errlen);
 void result_cache_free(struct result_cache *c);

@@ -27,11 +27,13 @@ const char *provenance_name(enum provenance p)
     return p < PROVENANCES ? names[p] : "?";
 }
 
-/* Covered addresses [start, end) whose DWARF rules have one provenance. */
+/* Covered addresses [start, end) whose DWARF rules have one provenance, or
+ * that nothing executes (SEGMENT_IDLE: padding, code no path reaches). */
 struct segment {
     uint64_t start, end;
     uint8_t provenance;
 };
+#define SEGMENT_IDLE PROVENANCES
 
 struct collector {
     struct validated_table *vt;
@@ -47,7 +49,7 @@ struct collector {
     int oom;
 };
 
-static void note_segment(struct collector *k, uint64_t start, uint64_t end, enum provenance p)
+static void note_segment(struct collector *k, uint64_t start, uint64_t end, unsigned p)
 {
     struct segment *last = k->nsegs ? &k->segs[k->nsegs - 1] : NULL;
     if (last && last->end == start && last->provenance == p) {
@@ -242,6 +244,14 @@ static void at_address(void *arg, const struct check_at *at)
     enum provenance p = PROVENANCE_UNCHECKED;
     if (at->what == CHECK_AT_KEPT) {
         k->vt->addresses_kept++;
+        if (at->reached != 1 && at->reached != SYNTH_GUESSED) {
+            /* Padding, or code no path reaches: nothing executes it, so no
+             * unwinder stands there, and it leaves its row's provenance to
+             * the addresses that execute. */
+            k->vt->addresses[p]++;
+            note_segment(k, start, end, SEGMENT_IDLE);
+            return;
+        }
     } else {
         int fails = 0, undecided = 0;
         for (unsigned c = 0; c <= UNWIND_COLUMNS; c++) {
@@ -297,7 +307,8 @@ static size_t first_row_after(const struct unwind_table *t, uint64_t addr)
     return lo;
 }
 
-/* Proved when every judged address of [START, END) is, else unchecked. */
+/* Proved when every address of [START, END) that executes is judged
+ * proved, and one is at least; else unchecked. */
 static enum provenance dwarf_provenance(const struct collector *k, uint64_t start, uint64_t end)
 {
     size_t lo = 0, hi = k->nsegs;
@@ -312,7 +323,7 @@ static enum provenance dwarf_provenance(const struct collector *k, uint64_t star
     for (size_t i = lo; i < k->nsegs && k->segs[i].start < end; i++) {
         if (k->segs[i].provenance == PROVENANCE_UNCHECKED)
             return PROVENANCE_UNCHECKED;
-        any = 1;
+        any |= k->segs[i].provenance != SEGMENT_IDLE;
     }
     return any ? PROVENANCE_PROVED : PROVENANCE_UNCHECKED;
 }

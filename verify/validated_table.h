@@ -17,7 +17,9 @@
  *     return address is undefined: the end of the stack, never a wrong
  *     frame, so that the rest of the function gets its rows.
  * Every row keeps its provenance: proved DWARF (every rule holds at every
- * address), unchecked DWARF (some rule undecided somewhere), synthesised.
+ * address that executes), unchecked DWARF (some rule undecided at an
+ * address that executes, or none judged), synthesised.  Padding and code
+ * no path reaches do not count: no unwinder ever stands there.
  *
  * Because the verdicts are the audit's own (check_options.at), H_valid
  * repairs exactly what dwcheck reports as a wrong rule, and auditing a file
@@ -60,7 +62,8 @@ struct validated_fde {
 struct validated_table {
     struct validated_fde *fdes;    /* the file's FDEs in section order, then the new ones */
     size_t nfdes;
-    size_t addresses[PROVENANCES]; /* instruction addresses by the provenance of their rule */
+    size_t addresses[PROVENANCES]; /* instruction addresses by the provenance of their rule
+                                      there (padding and unreached code: unchecked) */
     size_t addresses_kept;         /* covered addresses not judged (unreached, padding ...) */
     size_t fdes_repaired, fdes_added, rows_repaired;
     size_t addresses_ending_stack; /* of the synthesised ones: in added functions, code no known

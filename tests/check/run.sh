@@ -183,7 +183,8 @@ PY
 then ok "sarif: valid 2.1.0 document, 7 results with declared rules"; else not_ok "sarif document"; fi
 
 # 3c. The HTML report: written whole, and rendered by a real browser
-#     (headless Chromium) with its parts in place.
+#     (headless Chromium) with its parts in place; valid UTF-8 whatever the
+#     names' bytes.
 html=$work/html
 rm -rf "$html"
 "$dwcheck" --html="$html" "$buggy" "$shapes" > /dev/null
@@ -210,6 +211,23 @@ else
     else
         not_ok "html: rendered in headless Chromium" "$(head -c 300 <<< "$dom")"
     fi
+fi
+# The page is valid UTF-8 (iconv judges) whatever the bytes of the names it
+# shows: a symbol's and a file's bytes that are not UTF-8 (0xff, 0xfe, a
+# sequence cut short) become U+FFFD, one for each; a valid é stays, in the
+# shell-quoted path of --explain's command too.
+sed $'s/stale_cfa/stale_\xff\xe2\x82_\xc3\xa9_cfa/g' tests/check/buggy.s > "$work/bad_utf8.s"
+bad_utf8=$work/$'bad_utf8_\xfe_\xc3\xa9.so'
+cc -shared -nostdlib -Wl,--build-id=none -o "$bad_utf8" "$work/bad_utf8.s" || exit 1
+rm -rf "$work/html-utf8"
+"$dwcheck" --html="$work/html-utf8" "$bad_utf8" > /dev/null
+page8=$work/html-utf8/index.html
+if why=$(iconv -f UTF-8 -t UTF-8 "$page8" 2>&1 > /dev/null) &&
+   LC_ALL=C grep -qF $'stale_\xef\xbf\xbd\xef\xbf\xbd_\xc3\xa9_cfa+0x1' "$page8" &&
+   LC_ALL=C grep -qF $'bad_utf8_\xef\xbf\xbd_\xc3\xa9.so\'</code>' "$page8"; then
+    ok "html: valid UTF-8 from a symbol and a file name that are not (U+FFFD in their place)"
+else
+    not_ok "html: valid UTF-8 from names that are not" "$why"
 fi
 "$dwcheck" --html=/proc/no-such-dir "$buggy" > /dev/null 2>&1; [ $? -eq 2 ] &&
     ok "html: an unwritable directory is an error (exit 2)" || not_ok "html: unwritable directory"

@@ -15,7 +15,8 @@
 #      --prove-timeout, no hit; two runs filling one cache at once agree.
 #   3. Usage errors (exit 2): --shard=0/2, 3/2, garbage; --merge with an
 #      audit's options or no file; malformed JSON Lines (`FILE:LINE: reason`,
-#      nothing on stdout).
+#      nothing on stdout), counts of 2^63 or more, sums past 2^64 - 1; a
+#      line of many findings checked in about the line's memory.
 set -u
 build=${1:?usage: run.sh BUILD}
 dwcheck=$(realpath "$build/bin/dwcheck")
@@ -212,6 +213,45 @@ echo '{"file":"a","fdes":3}' > "$work/bad.json"
 malformed "fields missing" '1: no "unchecked_reasons"'
 echo '[1,2]' > "$work/bad.json"
 malformed "not an object" "1: not a JSON object"
+# Counts past 2^63 are refused (json-c reads 2^64 and more as 2^64 - 1), and
+# sums over the inputs that would pass 2^64 - 1.
+line=$(grep -F buggy.so "$work/single-json.out" | head -1)
+for big in 9223372036854775808 18446744073709551616; do
+    sed "s/\"addresses_checked\":[0-9]*/\"addresses_checked\":$big/" <<< "$line" > "$work/bad.json"
+    malformed "a count of $big" '1: "addresses_checked" is too large (2^63 or more)'
+done
+for i in 1 2; do sed "s/\"addresses_checked\":[0-9]*/\"addresses_checked\":9223372036854775807/" <<< "$line"; done \
+    > "$work/bad.json"
+malformed "counts whose sum passes 2^64 - 1" "2: the sum of addresses_checked over the inputs passes 2^64 - 1"
+
+# Memory: a line's findings are checked one at a time, so that refusing a
+# line of 100,000 findings (33 MB) whose last is malformed costs about the
+# line (reading it whole cost 16 times its size).  Not under ASan.
+python3 - "$line" "$work/big.json" 100000 << 'EOF'
+import json, sys
+d = json.loads(sys.argv[1])
+f = dict(d["findings"][0], source="x" * 60, message="m" * 150)
+d["findings"] = [dict(f, address=f["address"] + i) for i in range(int(sys.argv[3]))]
+d["findings"][-1]["kind"] = "cfa-typo"
+open(sys.argv[2], "w").write(json.dumps(d, separators=(",", ":")) + "\n")
+EOF
+peak_kb() {   # peak_kb CMD...: the peak resident size of CMD, in KiB
+    python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+}
+if ldd "$dwcheck" 2> /dev/null | grep -q libasan; then
+    echo "# merge: the memory bound is not measured under ASan"
+else
+    size_kb=$(($(stat -c %s "$work/big.json") / 1024))
+    peak=$(peak_kb "$dwcheck" --merge "$work/big.json")
+    err=$("$dwcheck" --merge "$work/big.json" 2>&1 >/dev/null)
+    if [ "$peak" -lt $((3 * size_kb + 65536)) ] && grep -qF 'big.json:1: finding 100000: unknown finding kind' <<< "$err"; then
+        ok "a line of 100,000 findings ($size_kb KiB), the last malformed: refused with $peak KiB at most"
+    else
+        not_ok "a line of 100,000 findings ($size_kb KiB): refused with $peak KiB, more than 3 times the line" "$err"
+    fi
+fi
 run missing --merge "$work/no-such.jsonl"
 [ "$(cat "$work/missing.rc")" -eq 2 ] && grep -q "no-such.jsonl: cannot open" "$work/missing.err" &&
     ok "a merge input that cannot be opened: exit 2" || not_ok "missing merge input" "$(cat "$work/missing.err")"

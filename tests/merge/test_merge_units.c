@@ -2,7 +2,8 @@
  * Unit tests for what auditing past one machine is made of:
  * report/json_record (a result written as a JSON line and read back is the
  * same result, every field the renderings use, every kind of
- * counterexample; malformed lines are refused with a reason),
+ * counterexample; read finding by finding, the same; malformed lines,
+ * counts of 2^63 or more, addresses of 2^64 - 1 are refused with a reason),
  * tools/result_cache (an entry stored is loaded whole; one cut short or
  * damaged is not trusted; another key misses) and tools/shard (the shards
  * of a list are a partition of it, balanced; K/N is checked).
@@ -172,6 +173,135 @@ static void test_json_refused(void **state)
     check_result_release(&r);
 }
 
+/* LINE with the first FROM replaced by TO (a new string). */
+static char *edited(const char *line, const char *from, const char *to)
+{
+    const char *at = strstr(line, from);
+    assert_non_null(at);
+    size_t n = strlen(line) + strlen(to) + 1;
+    char *out = malloc(n);
+    snprintf(out, n, "%.*s%s%s", (int)(at - line), line, to, at + strlen(from));
+    return out;
+}
+
+/* Parse LINE; 0 or -1 as expected, with REASON in the error. */
+static void expect_parse(const char *line, int want, const char *reason)
+{
+    struct json_record rec;
+    char err[256] = "";
+    int rc = json_record_parse(line, strlen(line), &rec, err, sizeof err);
+    if (rc != want || (want && !strstr(err, reason)))
+        fail_msg("%.80s...: got %d \"%s\", want %d \"%s\"", line, rc, err, want, reason);
+    if (rc == 0)
+        json_record_release(&rec);
+}
+
+/* Counts are below 2^63, so that their sums fit in 64 bits: json-c reads
+ * any larger number, 2^64 and past too, as 2^64 - 1, which is refused;
+ * addresses go up to 2^64 - 2 (a kernel's are past 2^63). */
+static void test_json_large_numbers(void **state)
+{
+    (void)state;
+    struct check_result r;
+    sample_result(&r);
+    char *line = json_line("a", &r);
+    static const struct {
+        const char *from, *to;
+        int want;
+        const char *reason;
+    } cases[] = {
+        {"\"fdes\":10", "\"fdes\":9223372036854775807", 0, ""},
+        {"\"fdes\":10", "\"fdes\":9223372036854775808", -1, "\"fdes\" is too large (2^63 or more)"},
+        {"\"fdes\":10", "\"fdes\":18446744073709551616", -1, "\"fdes\" is too large"},
+        {"\"padding\":1", "\"padding\":99999999999999999999999", -1, "\"padding\" is too large"},
+        {"\"rules\":7", "\"rules\":9223372036854775808", -1, "\"rules\" is too large"},
+        {"\"addresses\":1", "\"addresses\":18446744073709551615", -1, "finding 1: \"addresses\" is too large"},
+        {"\"address\":4100", "\"address\":18446744071562067968", 0, ""},
+        {"\"address\":4100", "\"address\":18446744073709551614", 0, ""},
+        {"\"address\":4100", "\"address\":18446744073709551615", -1, "finding 1: \"address\" is too large (2^64 - 1"},
+        {"\"function_start\":4096", "\"function_start\":18446744073709551616", -1, "\"function_start\" is too large"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *e = edited(line, cases[i].from, cases[i].to);
+        expect_parse(e, cases[i].want, cases[i].reason);
+        free(e);
+    }
+    free(line);
+    check_result_release(&r);
+}
+
+/* The findings read one by one (json_record_next) are the findings of the
+ * line; the array is set apart from the text exactly: what json-c refuses
+ * whole is refused, element by element. */
+static void test_json_findings_one_by_one(void **state)
+{
+    (void)state;
+    struct check_result r;
+    sample_result(&r);
+    char *line = json_line("a", &r);
+    struct json_record_reader rd;
+    struct json_record rec;
+    char err[256];
+    assert_int_equal(json_record_open(&rd, line, strlen(line), &rec, err, sizeof err), 0);
+    assert_int_equal(rec.result.nfindings, 0);
+    assert_int_equal(rec.result.fdes, 10);
+    struct finding f;
+    for (size_t i = 0; i < r.nfindings; i++) {
+        assert_int_equal(json_record_next(&rd, &f, err, sizeof err), 1);
+        r.findings[i].column = -1;
+        assert_memory_equal(&f, &r.findings[i], sizeof f);
+    }
+    assert_int_equal(json_record_next(&rd, &f, err, sizeof err), 0);
+    assert_int_equal(json_record_next(&rd, &f, err, sizeof err), 0);
+    json_record_close(&rd);
+    json_record_release(&rec);
+
+    /* The same line with the array first, or its key escaped (read whole). */
+    char *findings = strstr(line, ",\"findings\":[");
+    size_t n = strlen(line);
+    char *moved = malloc(n + 1);
+    snprintf(moved, n + 1, "{%.*s,%.*s}\n", (int)(n - 3 - (size_t)(findings - line)), findings + 1,
+             (int)(findings - line - 1), line + 1);
+    char *escaped = edited(line, "\"findings\"", "\"findin\\u0067s\"");
+    const char *same[] = {moved, escaped};
+    for (int k = 0; k < 2; k++) {
+        if (json_record_parse(same[k], strlen(same[k]), &rec, err, sizeof err) != 0)
+            fail_msg("%s: %s", same[k], err);
+        assert_int_equal(rec.result.nfindings, r.nfindings);
+        for (size_t i = 0; i < r.nfindings; i++)
+            assert_memory_equal(&rec.result.findings[i], &r.findings[i], sizeof f);
+        json_record_release(&rec);
+    }
+    free(moved);
+    free(escaped);
+
+    static const struct {
+        const char *from, *to;
+        int want;
+        const char *reason;
+    } cases[] = {
+        {"\"findings\":[{", "\"findings\":[ 1, {", -1, "finding 1: not an object"},
+        {"\"findings\":[{", "\"findings\":[1 2,{", -1, "not JSON"},
+        {"\"findings\":[{", "\"findings\":[{},{", -1, "finding 1: no \"kind\""},
+        {"\"findings\":[{", "\"findings\":[,{", -1, "not JSON"},
+        {"}]}", "},]}", -1, "not JSON"},
+        {"}]}", "}] }", 0, ""},
+        {"}]}", "}]} []", -1, "not JSON"},
+        {"}]}", "}", -1, "cut off"},
+        {"\"func1\"", "\"func1 ]}\\\" [\"", 0, ""},
+        {"\"func1\"", "\"func1", -1, "not JSON"},
+        {"\"kind\":\"cfa-mismatch\"", "\"kind\":\"cfa-mismatch\",\"later\":[[{}],\"]\"]", 0, ""},
+        {"\"findings\":[", "\"findings\":3,\"x\":[", -1, "\"findings\" is not an array"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *e = edited(line, cases[i].from, cases[i].to);
+        expect_parse(e, cases[i].want, cases[i].reason);
+        free(e);
+    }
+    free(line);
+    check_result_release(&r);
+}
+
 /* A name longer than the finding's array is cut between characters. */
 static void test_json_long_text(void **state)
 {
@@ -294,6 +424,8 @@ int main(void)
         cmocka_unit_test(test_json_not_audited),
         cmocka_unit_test(test_json_refused),
         cmocka_unit_test(test_json_long_text),
+        cmocka_unit_test(test_json_large_numbers),
+        cmocka_unit_test(test_json_findings_one_by_one),
         cmocka_unit_test(test_cache),
         cmocka_unit_test(test_shards),
     };

@@ -15,7 +15,8 @@
 #   4. pipe mode: a recording written to a pipe, read from standard input,
 #      gives the frames perf script gives, and `perf record -o - | dwperf -i -`;
 #   5. bad input (a truncated recording, a random file, an empty file, a
-#      missing one): exit 2 with "dwperf: FILE: reason", no crash.
+#      missing one, one whose every sample is malformed): exit 2 with
+#      "dwperf: FILE: reason", no crash.
 # Skips (exit 0) when perf record cannot record on this machine.
 # PROFILE_KEEP=1 keeps the recordings and outputs (their directory is printed).
 set -u
@@ -178,6 +179,34 @@ for bad in truncated-data truncated-header random empty missing; do
             "$(head -3 "$work/$bad.err")"
     fi
 done
+# Every sample malformed (each one's callchain said longer than its record):
+# perf script fails on it, and so does dwperf, saying why.
+python3 - "$work/cxx.data" "$work/malformed.data" << 'EOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+attrs, _, data, size = struct.unpack_from("<QQQQ", b, 24)       # perf_file_header
+sample_type = struct.unpack_from("<Q", b, attrs + 24)[0]         # the first perf_event_attr's
+assert sample_type & (1 << 5) and not sample_type & (1 << 4)     # CALLCHAIN, no READ
+# The words before the callchain: IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD.
+before = sum(1 for bit in (16, 0, 1, 2, 3, 6, 9, 7, 8) if sample_type & (1 << bit))
+at = data
+while at + 8 <= data + size:
+    kind, _, length = struct.unpack_from("<IHH", b, at)
+    if kind == 9:                                                # PERF_RECORD_SAMPLE
+        struct.pack_into("<Q", b, at + 8 + 8 * before, 1 << 40)
+    at += max(length, 8)
+open(sys.argv[2], "wb").write(b)
+EOF
+file=$work/malformed.data
+perf script -i "$file" > /dev/null 2>&1; perf_rc=$?
+"$dwperf" --cache="$cache" -i "$file" > /dev/null 2> "$work/malformed.err"; rc=$?
+if [ $perf_rc -ne 0 ] && [ $rc -eq 2 ] &&
+   grep -q "^dwperf: $file: no sample could be read: [0-9]* malformed records (first: .*callchain" "$work/malformed.err"; then
+    ok "bad input: every sample malformed: exit 2 (perf script $perf_rc), $(grep -m1 "^dwperf: $file: " "$work/malformed.err" | sed "s|$work/||")"
+else
+    not_ok "bad input: every sample malformed: exit 2 with the reason ($(status_word $rc), perf script $perf_rc)" \
+        "$(head -3 "$work/malformed.err")"
+fi
 # The same through standard input.
 "$dwperf" --cache="$cache" -i - < "$work/random.data" > /dev/null 2> "$work/random-stdin.err"; rc=$?
 if [ $rc -eq 2 ] && grep -q "^dwperf: .*: ." "$work/random-stdin.err"; then

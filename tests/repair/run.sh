@@ -154,6 +154,39 @@ want="vla_frame: synthesised big_frame: synthesised alloca_frame: synthesised sa
     ok "dwu_step's provenance flags: the library's four frames synthesised, main's DWARF" ||
     not_ok "provenance through dwu_step: want '$want'" "$out"
 
+# A row is unchecked only where an address that executes was left
+# undecided: the padding after a ret, in the ret's row, does not count.  A
+# function so, fully audited: no row of its eh_elf (dwcompile --repair) is
+# unchecked.
+cat > "$work/padded.s" << 'EOF'
+	.text
+	.globl	padded
+	.type	padded, @function
+padded:
+	.cfi_startproc
+	pushq	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	movq	%rdi, %rbx
+	leaq	1(%rbx), %rax
+	popq	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.p2align 5
+	.cfi_endproc
+	.size	padded, .-padded
+EOF
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/libpadded.so" "$work/padded.s" || exit 1
+audit=$("$dwcheck" --format=json "$work/libpadded.so" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print(d["addresses_checked"], d["unchecked"], d["unchecked_reasons"]["padding"], len(d["findings"]))')
+out=$("$build/bin/dwcompile" -q --repair --emit-c="$work/padded.c" -o "$work/libpadded.eh_elf.so" "$work/libpadded.so" 2>&1)
+rc=$?
+bodies=$(grep -c 'out->flags = ' "$work/padded.c") unchecked=$(grep -c 'out->flags = DWU_FLAG_UNCHECKED' "$work/padded.c")
+[ "$rc" -eq 0 ] && [ "$audit" = "5 2 2 0" ] && [ "$bodies" -ge 2 ] && [ "$unchecked" -eq 0 ] &&
+    ok "padding after a ret, fully audited: no row of the eh_elf unchecked ($bodies row bodies)" ||
+    not_ok "padding after a ret: no row unchecked (exit $rc; audit $audit; $unchecked of $bodies row bodies unchecked)" "$out"
+
 # A library whose .bss reaches 64 MiB past its file: the copy grows by its
 # new tables and the headers that locate and name them only (no hole), and
 # a program still runs with it.  Stripped, the last page of its data maps
