@@ -212,8 +212,11 @@ static inline const struct row *kept_row(struct row_cache *rows, struct object_c
 }
 
 /* The word at ADDR when it lies outside the walk's starting stack: in the
- * other stack of the bounds, or in one it reaches now.  0, or -1. */
-static __attribute__((noinline)) int read_other_word(struct dwu_stack_bounds *b, uint64_t addr, uint64_t *value)
+ * other stack of the bounds, or in one it reaches now.  0, or -1.  (Reads
+ * of the stack are an unwinder's whether or not the program's own code
+ * may touch those words, redzones included: not checked by
+ * AddressSanitizer, which would take them for the program's.) */
+static __attribute__((noinline, no_sanitize("address"))) int read_other_word(struct dwu_stack_bounds *b, uint64_t addr, uint64_t *value)
 {
     if (!dwu_stack_readable(b, addr) && !dwu_stack_bounds_reach(b, addr))
         return -1;
@@ -224,8 +227,8 @@ static __attribute__((noinline)) int read_other_word(struct dwu_stack_bounds *b,
 /* The word at ADDR, read only inside the walk's stack bounds: the starting
  * stack's, [LO, LO + SPAN + 7), checked with one comparison, else B's
  * others.  0, or -1. */
-static inline int read_word(struct dwu_stack_bounds *b, uint64_t lo, uint64_t span, uint64_t addr,
-                            uint64_t *value)
+static inline __attribute__((no_sanitize("address"))) int read_word(struct dwu_stack_bounds *b, uint64_t lo,
+                                                                     uint64_t span, uint64_t addr, uint64_t *value)
 {
     if (__builtin_expect(addr - lo >= span, 0)) {
         uint64_t v;   /* not VALUE: the walk's registers stay in registers */
