@@ -1,9 +1,12 @@
 # dwcheck — one non-recursive Makefile.
 #
 #   make                 build every front end into build/bin/
-#   make check           build and run all tests (unit, golden, bad input, oracle sample)
-#   make check-full      the readelf oracle on every system binary, and the CFI encoder's
-#                        round trip (decode(encode(H)) == H) over every FDE of them
+#   make check           build and run all tests (unit, golden, bad input, oracle sample, the
+#                        runtime in signal handlers and threads, trust), every suite even when
+#                        one fails, then a line per suite and the total (tests/run-suites.sh)
+#   make check-full      the readelf oracle on every system binary, the CFI encoder's
+#                        round trip (decode(encode(H)) == H) over every FDE of them, and
+#                        the runtime's signal and thread harness for minutes
 #   make bench           benchmarks, printed as ratios against references run alongside
 #   make fuzz            libFuzzer over the section parser, the CFI reader and synthesis (FUZZ_SECONDS), and
 #                        FUZZ_MUTANTS mutated binaries through every front end (check-mutants)
