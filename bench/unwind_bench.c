@@ -265,10 +265,8 @@ static void compare_registers(const struct dwu_regs *start, unw_context_t *uctx)
     }
 }
 
-static void on_tick(int sig, siginfo_t *si, void *ctx)
+static void take_sample(void *ctx)
 {
-    (void)sig;
-    (void)si;
     static uint64_t ips[NMETHODS][MAX_FRAMES];
     static unsigned turn;
     const ucontext_t *uc = ctx;
@@ -355,6 +353,23 @@ static void on_tick(int sig, siginfo_t *si, void *ctx)
     int nb = dwu_backtrace(bt, MAX_FRAMES);
     if (!same_tail((uint64_t *)bt, nb, mine, n) && mismatches++ < 5)
         report_difference("dwu_backtrace across the signal frame", &start, mine, n, (uint64_t *)bt, nb, status);
+}
+
+/* The profiling timer's handler.  A sample can cost more than the timer's
+ * period (libunwind without its cache, 2-3 us a frame over 60 frames, four
+ * walks): were every tick a sample, the next tick would be due when the
+ * handler returns and the workload would never run again.  A tick less than
+ * SAMPLE_SPACING_NS after the last sample ended is let go. */
+#define SAMPLE_SPACING_NS 500e3
+static void on_tick(int sig, siginfo_t *si, void *ctx)
+{
+    (void)sig;
+    (void)si;
+    static double last_end;
+    if (now_ns() - last_end < SAMPLE_SPACING_NS)
+        return;
+    take_sample(ctx);
+    last_end = now_ns();
 }
 
 int corpus_recursion(void);

@@ -9,8 +9,11 @@
 # none counts as one check, passed when it exits 0.  A suite that exits
 # non-zero with no failure counted (a build error, a crash) counts one more
 # failure.  Each suite's output is shown as it runs and kept in
-# BUILD/check-logs/NAME.log.
+# BUILD/check-logs/NAME.log.  A suite still running after SUITE_TIMEOUT
+# seconds (default 1500) is stopped, with every process it started, and
+# counts as failed: a hang names its suite instead of outlasting CI.
 set -u
+suite_timeout=${SUITE_TIMEOUT:-1500}
 make_cmd=${MAKE:-make}
 logs=${BUILD:-build}/check-logs
 mkdir -p "$logs"
@@ -20,8 +23,11 @@ for target in "$@"; do
     name=${target#check-}
     log=$logs/$name.log
     start=$SECONDS
-    $make_cmd --no-print-directory "$target" 2>&1 | tee "$log"
+    timeout -k 30 "$suite_timeout" $make_cmd --no-print-directory "$target" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "$name: stopped after $suite_timeout s (SUITE_TIMEOUT)" | tee -a "$log"
+    fi
     read -r pass fail counted < <(grep -E "$count_line" "$log" |
         sed -E 's/^([A-Za-z][A-Za-z -]*: )?([0-9]+) passed, ([0-9]+) failed.*$/\2 \3/' |
         awk '{ p += $1; f += $2; n++ } END { print p + 0, f + 0, n + 0 }')
