@@ -26,6 +26,12 @@ void abs_state_unknown(struct abs_state *s)
     memset(s, 0, sizeof *s);
 }
 
+void abs_state_outermost(struct abs_state *s)
+{
+    memset(s, 0, sizeof *s);
+    s->outermost = 1;
+}
+
 void absval_text(struct absval v, char *buf, size_t size)
 {
     long long k = (long long)v.off;
@@ -55,7 +61,7 @@ int abs_state_equal(const struct abs_state *a, const struct abs_state *b)
 {
     if (a->nslots != b->nslots || a->frame_pointer != b->frame_pointer ||
         a->realigned != b->realigned || a->realign_log2 != b->realign_log2 ||
-        a->realign_from != b->realign_from)
+        a->realign_from != b->realign_from || a->outermost != b->outermost)
         return 0;
     for (unsigned r = 0; r < STATE_GPRS; r++)
         if (!absval_equal(a->reg[r], b->reg[r]))
@@ -75,6 +81,14 @@ static int slot_before(const struct stack_slot *x, uint8_t base, int64_t off)
 int abs_state_join(struct abs_state *into, const struct abs_state *from)
 {
     int changed = 0;
+    /* Clone's child and any other path: nothing is known. */
+    if (into->outermost != from->outermost) {
+        struct abs_state unknown;
+        abs_state_unknown(&unknown);
+        changed = !abs_state_equal(into, &unknown);
+        abs_state_unknown(into);
+        return changed;
+    }
     for (unsigned r = 0; r < STATE_GPRS; r++)
         if (!absval_equal(into->reg[r], from->reg[r]) && into->reg[r].kind != AV_UNKNOWN) {
             into->reg[r] = unknown_value;
@@ -213,6 +227,24 @@ static int offsettable(struct absval v)
     return v.kind == AV_CFA || v.kind == AV_ENTRY || v.kind == AV_ALIGNED || v.kind == AV_CONST;
 }
 
+/* Linux x86_64's clone and clone3: the child starts on the stack the
+ * caller gave it, where nothing of this frame is (glibc's clone says so
+ * with `.cfi_undefined rip`).  clone's stack is its second argument (rsi):
+ * 0 keeps the child on a copy of this stack (fork), where the frame is
+ * the parent's.  clone3's is in the structure it is given: taken as
+ * another stack.  vfork's child runs on this stack too. */
+#define SYS_CLONE 56
+#define SYS_CLONE3 435
+static int clones_onto_another_stack(const struct abs_state *s)
+{
+    const struct absval nr = s->reg[ABI_RAX], stack = s->reg[ABI_RSI];
+    if (nr.kind != AV_CONST)
+        return 0;
+    if (nr.off == SYS_CLONE3)
+        return 1;
+    return nr.off == SYS_CLONE && !(stack.kind == AV_CONST && stack.off == 0);
+}
+
 void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
 {
     struct absval v = unknown_value;
@@ -290,6 +322,9 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         return;
     case IR_CLOBBER:
         set_reg(s, e->dst, unknown_value);
+        return;
+    case IR_SYSCALL:
+        set_reg(s, e->dst, clones_onto_another_stack(s) ? (struct absval){AV_CLONE_RESULT, 0, 0} : unknown_value);
         return;
     case IR_ADD: case IR_SUB: {
         if (e->dst >= STATE_GPRS)

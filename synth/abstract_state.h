@@ -37,7 +37,9 @@
 #define STATE_MAX_SLOTS 24
 #define STATE_RA 16           /* entry(RA): the return address */
 
-enum absval_kind { AV_UNKNOWN = 0, AV_CFA, AV_ENTRY, AV_ALIGNED, AV_CONST, AV_TABLE_ENTRY };
+/* AV_CLONE_RESULT: what a clone onto another stack (clone with a stack
+ * argument not known to be 0, clone3) answers: 0 in the child only. */
+enum absval_kind { AV_UNKNOWN = 0, AV_CFA, AV_ENTRY, AV_ALIGNED, AV_CONST, AV_TABLE_ENTRY, AV_CLONE_RESULT };
 
 struct absval {
     uint8_t kind;
@@ -59,6 +61,8 @@ struct abs_state {
     uint8_t realign_log2;     /* ALIGNED = (CFA + realign_from) & -(1 << realign_log2), the CFA
                                  being 16-byte aligned (the ABI); 0 when not known */
     int32_t realign_from;
+    uint8_t outermost;        /* the path of clone's child, on the stack the call gave it:
+                                 no caller, the end of the stack (nothing else is known) */
     struct absval reg[STATE_GPRS];
     struct stack_slot slot[STATE_MAX_SLOTS];   /* sorted by (base, off); last, so that a
                                                   copy can stop at the slots in use */
@@ -75,6 +79,9 @@ void abs_state_entry(struct abs_state *s);
 
 /* A state where nothing is known (for code reached from nowhere we understand). */
 void abs_state_unknown(struct abs_state *s);
+
+/* The state of clone's child where it starts: the outermost frame. */
+void abs_state_outermost(struct abs_state *s);
 
 int absval_equal(struct absval a, struct absval b);
 

@@ -145,6 +145,23 @@ static int equal_edge_state(const struct ir_insn *cmp, const struct abs_state *s
     return 1;
 }
 
+/*
+ * Whether the conditional jump at LAST branches on clone's answer being 0
+ * (test %rax,%rax, then jumps: they write no flags) in state ST.  Returns
+ * 1 when its EQ edge is the child's path, else 0.
+ */
+static int branches_to_clone_child(const struct function_code *fc, size_t first, size_t last,
+                                   const struct abs_state *st)
+{
+    size_t i = last;
+    while (i > first && fc->insns[i - 1].flow == IR_FLOW_COND && last - i < 4)
+        i--;
+    if (i == first)
+        return 0;
+    unsigned tested = fc->insns[i - 1].zero_tested;
+    return tested && tested - 1 < STATE_GPRS && st->reg[tested - 1].kind == AV_CLONE_RESULT;
+}
+
 /* Where block B's out-state OUT flows inside the function, as the fixpoint
  * sends it: *TAKEN to block *TARGET (a direct jump's, (size_t)-1 when there
  * is none or it leaves the function), *FALL to block B + 1 (either NULL where
@@ -160,8 +177,12 @@ static void direct_edges(const struct cfg *g, size_t b, const struct abs_state *
     *taken = *fall = out;
     *target = (size_t)-1;
     int refined = 0;
-    if (in->flow == IR_FLOW_COND && in->cond && last > g->blocks[b].first)
+    if (in->flow == IR_FLOW_COND && in->cond && branches_to_clone_child(fc, 0, last, out)) {
+        abs_state_outermost(eq);   /* 0: the child's path, on its own stack */
+        refined = 1;
+    } else if (in->flow == IR_FLOW_COND && in->cond && last > g->blocks[b].first) {
         refined = equal_edge_state(&fc->insns[last - 1], out, eq);
+    }
     if (refined) {
         const struct abs_state *eq_state = refined > 0 ? eq : NULL;
         if (in->cond == IR_COND_EQ)

@@ -29,6 +29,8 @@ enum ir_effect_kind {
     IR_CLOBBER,   /* dst := a value the interpreter does not know */
     IR_ADD,       /* dst := dst + src            (add %src,%dst) */
     IR_SUB,       /* dst := dst - src            (sub %src,%dst: a stack probe's size) */
+    IR_SYSCALL,   /* dst (rax) := the kernel's answer to the system call rax names; a
+                     clone onto another stack answers 0 in the child (AV_CLONE_RESULT) */
 };
 
 /* Eight bytes (pass one keeps every instruction of a file for pass two):
@@ -104,6 +106,8 @@ struct ir_insn {
                                              but moves, loads, stores and lea */
     uint8_t cmp_a, cmp_b;                 /* cmp %a,%b of two whole registers, else IR_REG_NONE */
     uint8_t cond;                         /* IR_FLOW_COND: IR_COND_EQ, IR_COND_NE or 0 */
+    uint8_t zero_tested;                  /* test %r,%r (32 or 64 bits): r + 1 (ZF now says
+                                             whether r is 0); 0 for any other instruction */
     uint8_t aux;                          /* enum ir_aux */
     uint8_t aux_reg[3];
     uint64_t target;                      /* IR_FLOW_JUMP, _COND, _CALL */

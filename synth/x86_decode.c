@@ -106,6 +106,16 @@ static uint8_t whole_reg(const cs_x86_op *op)
     return whole ? r : IR_REG_NONE;
 }
 
+/* The register a 32- or 64-bit register operand names (a 32-bit write
+ * clears the upper half: the whole register is known), else IR_REG_NONE. */
+static uint8_t reg_32_or_64(const cs_x86_op *op)
+{
+    int whole;
+    if (op->type != X86_OP_REG || op->size < 4)
+        return IR_REG_NONE;
+    return dwarf_reg(op->reg, &whole);
+}
+
 static int fits32(int64_t v)
 {
     return v >= INT32_MIN && v <= INT32_MAX;
@@ -168,6 +178,14 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
     uint8_t r1 = op1 ? whole_reg(op1) : IR_REG_NONE;
     int32_t disp = 0;
     const uint8_t rsp = 7, rbp = 6;
+
+    /* xor %r,%r and sub %r,%r: zero (what clone's stack argument is when
+     * the child stays on this stack: fork). */
+    if ((ci->id == X86_INS_XOR || ci->id == X86_INS_SUB) && op0 && op1 && x->op_count == 2 &&
+        reg_32_or_64(op0) != IR_REG_NONE && op1->type == X86_OP_REG && op1->reg == op0->reg) {
+        ir_add(in, ir_set(reg_32_or_64(op0), IR_REG_NONE, 0));
+        return;
+    }
 
     /* `lock orq $0,(%rsp)` and the like: a fence that writes back the value
      * it read, so a saved register in that slot stays saved. */
@@ -302,7 +320,7 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
     /* Writes Capstone 4 does not list: the kernel's return registers, the
      * compare-exchange's accumulator and memory, mxcsr's store. */
     case X86_INS_SYSCALL: case X86_INS_SYSENTER:
-        ir_add(in, ir_clobber(0));
+        ir_add(in, (struct ir_effect){.kind = IR_SYSCALL, .dst = 0, .src = IR_REG_NONE, .base = IR_REG_NONE});
         ir_add(in, ir_clobber(2));
         ir_add(in, ir_clobber(11));
         return;
@@ -582,6 +600,10 @@ unsigned x86_decode(struct x86_decoder *d, const uint8_t *code, size_t n, uint64
         in->cmp_a = whole_reg(&x->operands[0]);
         in->cmp_b = whole_reg(&x->operands[1]);
     }
+    if (d->insn->id == X86_INS_TEST && x->op_count == 2 && x->operands[1].type == X86_OP_REG &&
+        x->operands[0].type == X86_OP_REG && x->operands[0].reg == x->operands[1].reg &&
+        reg_32_or_64(&x->operands[0]) != IR_REG_NONE)
+        in->zero_tested = (uint8_t)(reg_32_or_64(&x->operands[0]) + 1);
     if (in->flow == IR_FLOW_COND)
         in->cond = d->insn->id == X86_INS_JE ? IR_COND_EQ : d->insn->id == X86_INS_JNE ? IR_COND_NE : 0;
     note_table_pattern(d->insn, in);

@@ -389,6 +389,21 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
         r->addresses_outermost++;
         return;
     }
+    if (reached == 1 && st->outermost) {
+        /* Code only clone's child runs, on the stack the call gave it: no
+         * frame of this function is there, nor a caller to return to. */
+        char d[48];
+        format_reg_rule(d, sizeof d, &dw->reg[ABI_RA]);
+        add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, d, "undefined",
+                    "ra rule %s where only clone's child runs, on its new stack: the outermost frame, "
+                    "rip undefined (.cfi_undefined rip)", d);
+        r->addresses_checked++;
+        memset(at->verdict, RULE_UNDECIDED, sizeof at->verdict);
+        at->verdict[ABI_RA] = RULE_FAILS;
+        at->whole_row = 1;
+        at->what = CHECK_AT_DECIDED;
+        return;
+    }
     if (reached != 1) {
         /* Nothing runs there (unreached code, padding: no unwinder ever
          * stands on it), or only a guess says what the state is. */

@@ -472,6 +472,68 @@ done
 "$dwsynth" repair --help | grep -q -- '--sframe\[=1|2|3\]' && ok "--help names --sframe[=1|2|3]" ||
     not_ok "--help names --sframe"
 
+# --- clone's child: the end of the stack ------------------------------------------
+# tests/repair/clone_child.s: after a clone onto another stack, the path
+# where rax is 0 runs only in the child, on its new stack.  clone_wrong's
+# table keeps the parent's frame there; clone_right's ends the stack;
+# fork_like clones with no stack of its own (its child goes on in this
+# frame).  The child's addresses are read from objdump: from the `xor %ebp`
+# after clone_wrong's test to its hlt.
+cc -shared -nostdlib -Wl,--build-id -o "$work/libclone.so" "$here/clone_child.s" || exit 1
+child=$(objdump -d --no-show-raw-insn "$work/libclone.so" |
+    awk '/<clone_wrong>:/ { on = 1; next } /^$/ { on = 0 }
+         on && /xor +%ebp,%ebp/ { go = 1 } on && go { a = $1; sub(/:$/, "", a); print a } on && go && /hlt/ { go = 0 }')
+nchild=$(wc -l <<< "$child")
+first=$(head -1 <<< "$child")
+out=$("$dwcheck" "$work/libclone.so" 2>&1); rc=$?
+findings=$(grep -c ': error: \|: warning: ' <<< "$out")
+if [ "$rc" -eq 1 ] && [ "$findings" -eq 1 ] && [ "$nchild" -ge 5 ] &&
+   grep -q "clone_wrong+0x$(printf '%x' $((0x$first - 0x$(nm "$work/libclone.so" | awk '$3 == "clone_wrong" { print $1 }')))): error: ra-mismatch: ra rule c-8 where only clone's child runs.*(and $((nchild - 1)) more addresses)" <<< "$out"; then
+    ok "clone's child: dwcheck finds clone_wrong's $nchild child addresses (rip at c-8, the parent's frame), nothing in clone_right or fork_like"
+else
+    not_ok "clone's child: one finding, at clone_wrong's $nchild child addresses from 0x$first (exit $rc)" "$out"
+fi
+out=$("$dwsynth" repair "$work/libclone.so" -o "$work/repaired/libclone.so" 2>&1); rc=$?
+rows=$(readelf -wF "$work/repaired/libclone.so" 2>&1)
+# readelf's row in force at ADDR: its ra column (the last).
+ra_at() {
+    local want=$((0x$1)) inside=0 best= loc rest
+    while read -r loc rest; do
+        if [[ $rest == *" FDE "* ]]; then
+            local range=${rest##*pc=}
+            inside=$(( want >= 0x${range%%..*} && want < 0x${range##*..} ))
+        elif [ "$inside" -eq 1 ] && [[ $loc =~ ^[0-9a-f]{16}$ ]] && [ $((0x$loc)) -le "$want" ]; then
+            best=${rest##* }
+        fi
+    done <<< "$rows"
+    echo "$best"
+}
+bad=0
+for a in $child; do [ "$(ra_at "$a")" = u ] || bad=$((bad + 1)); done
+parent=$(objdump -d --no-show-raw-insn "$work/libclone.so" | awk '/<clone_wrong>:/ { on = 1; next } /^$/ { on = 0 } on && /pop +%rbx/ { a = $1; sub(/:$/, "", a); print a }')
+if [ "$rc" -eq 0 ] && [ "$bad" -eq 0 ] && [ "$(ra_at "$parent")" = c-8 ]; then
+    ok "clone's child repaired: readelf shows rip undefined at its $nchild addresses, the parent's return at c-8"
+else
+    not_ok "clone's child repaired (exit $rc, $bad addresses without rip undefined, parent ${parent:-?}: $(ra_at "${parent:-0}"))" "$out
+$rows"
+fi
+
+# The same source with its CFI taken out, annotated by dwsynth annotate:
+# the child's rows end the stack there too.
+sed -e 's/\.cfi_.*$//' "$here/clone_child.s" > "$work/clone_bare.s"
+out=$("$dwsynth" annotate -o "$work/clone_annotated.s" "$work/clone_bare.s" 2>&1) &&
+    cc -shared -nostdlib -Wl,--build-id -o "$work/libclone_annotated.so" "$work/clone_annotated.s" 2>&1; rc=$?
+rows=$(readelf -wF "$work/libclone_annotated.so" 2>&1)
+bad=0
+for a in $child; do [ "$(ra_at "$a")" = u ] || bad=$((bad + 1)); done
+if [ "$rc" -eq 0 ] && [ "$bad" -eq 0 ] && [ "$(ra_at "$parent")" = c-8 ] &&
+   [ "$("$dwcheck" "$work/libclone_annotated.so" 2>&1 | grep -c ': error: \|: warning: ')" -eq 0 ]; then
+    ok "clone's child annotated: .cfi_undefined rip at its $nchild addresses (readelf), dwcheck finds nothing"
+else
+    not_ok "clone's child annotated (exit $rc, $bad addresses without rip undefined)" "$out
+$(grep -v '^#' "$work/clone_annotated.s" 2>&1 | head -40)"
+fi
+
 # --- the report ----------------------------------------------------------------
 out=$("$dwsynth" repair --dry-run --format=json "$libc" | python3 -c '
 import json, sys
