@@ -425,7 +425,7 @@ check-annotate: $(TOOL_BINS) $(BUILD)/tests/test_annotate
 check-repair: $(TOOL_BINS) $(RUNTIME_A) $(BUILD)/tests/eh_elf_equiv corpus
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/repair/run.sh $(BUILD)
 
-# The README's console examples, run and compared with what they show.
+# The console examples of README.md and docs/*.md, run and compared with what they show.
 check-readme: $(TOOL_BINS)
 	@tests/readme/run.sh $(BUILD)
 
