@@ -10,7 +10,8 @@
 #   make bench           benchmarks, printed as ratios against references run alongside
 #   make fuzz            libFuzzer over the section parser, the CFI reader and synthesis (FUZZ_SECONDS), and
 #                        FUZZ_MUTANTS mutated binaries through every front end (check-mutants)
-#   make install PREFIX=/usr/local   tools, and the dwunwind runtime (header, libraries, dwunwind.pc)
+#   make install PREFIX=/usr/local   tools, and the dwunwind runtime (header, libraries, dwunwind.pc),
+#                        and the manual pages (man/); make uninstall removes them
 #   make SAN=1 ...       the same with -fsanitize=address,undefined (into build-san/)
 #   make run             the README's main job: dwcheck audits the system's core libraries
 
@@ -277,7 +278,7 @@ include corpus/corpus.mk
 # (tests/run-suites.sh): a line per suite, then the whole run's.
 CHECK_SUITES := check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
-	check-profile check-sframe check-trust check-signals
+	check-profile check-sframe check-trust check-signals check-man
 check:
 	@MAKE='$(MAKE)' BUILD='$(BUILD)' tests/run-suites.sh $(CHECK_SUITES)
 
@@ -424,9 +425,15 @@ check-annotate: $(TOOL_BINS) $(BUILD)/tests/test_annotate
 check-repair: $(TOOL_BINS) $(RUNTIME_A) $(BUILD)/tests/eh_elf_equiv corpus
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/repair/run.sh $(BUILD)
 
-# The README's console examples, run and compared with what they show.
+# The console examples of README.md and docs/*.md, run and compared with what they show.
 check-readme: $(TOOL_BINS)
 	@tests/readme/run.sh $(BUILD)
+
+# The manual pages: every long option of each tool's --help in its page,
+# the sections, and no warning when man or groff renders them.
+.PHONY: check-man
+check-man: $(TOOL_BINS)
+	@tests/man/run.sh $(BUILD)
 
 # Beyond one machine: JSON lines read back, cache entries and shards (cmocka),
 # then two shards under GNU parallel merged against one run, --cache (a
@@ -571,6 +578,8 @@ fuzz: $(FUZZ_BINS) fuzz-mutants
 	done
 
 # ---- install, demo, clean ------------------------------------------------------
+MAN1_PAGES := $(TOOLS:%=man/%.1)
+MAN3_PAGES := man/libdwunwind.3
 install: $(TOOL_BINS) $(RUNTIME_A) $(RUNTIME_SO)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin/
@@ -579,6 +588,18 @@ install: $(TOOL_BINS) $(RUNTIME_A) $(RUNTIME_SO)
 	install -m 755 $(RUNTIME_SO) $(DESTDIR)$(PREFIX)/lib/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' runtime/dwunwind.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dwunwind.pc
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 644 $(MAN1_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(MAN3_PAGES) $(DESTDIR)$(PREFIX)/share/man/man3/
+
+# Removes exactly what install installs (same PREFIX and DESTDIR).
+.PHONY: uninstall
+uninstall:
+	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/include/dwunwind.h \
+	    $(DESTDIR)$(PREFIX)/lib/libdwunwind.a $(DESTDIR)$(PREFIX)/lib/libdwunwind.so \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/dwunwind.pc
+	rm -f $(MAN1_PAGES:man/%=$(DESTDIR)$(PREFIX)/share/man/man1/%) \
+	    $(MAN3_PAGES:man/%=$(DESTDIR)$(PREFIX)/share/man/man3/%)
 
 # The README's first command: audit the system's core libraries (dwcheck's
 # built-in default); findings are the output, so they do not fail the target.

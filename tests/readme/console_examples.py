@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""The README's console examples, run and compared with what they show.
+"""The console examples of the README and of docs/, run and compared with
+what they show.
 
-Usage: console_examples.py README WORKDIR
+Usage: console_examples.py WORKDIR ROOT FILE...
 
-Every ```console block of README is a sequence of `$ COMMAND` lines, each
+FILE... are the Markdown files (README.md, docs/*.md), named relative to
+ROOT; their examples run in the order given, all in WORKDIR (a later
+example may read what an earlier one wrote).  Every ```console block of a
+file is a sequence of `$ COMMAND` lines, each
 followed by the output it shows.  Each command runs in WORKDIR with bash
 (so `&&` and pipes work), stderr merged into stdout, and its output must
 match the lines shown:
@@ -25,10 +29,13 @@ match the lines shown:
 
 So an example stays right across a security update of libc, but a changed
 claim or a changed output shape fails.  Figures that matched only within
-tolerance are listed, so that the README can be brought up to date.
+tolerance are listed, so that the file can be brought up to date.
 
 Then the prose claims (PROSE_CLAIMS) tie sentences that quote an example's
-figures to the output of its command.  Last, a fenced block whose first line
+figures to the output of its command (sentences and examples of any of the
+files).  How many examples each file has is printed, and fewer than
+MIN_EXAMPLES in all fails: the README's reference moved to docs/ with its
+examples (17 of them when it did), and none may be dropped unseen.  Last, a fenced block whose first line
 is a `$ ` prompt but which is not a console block fails: it would be an
 example nobody checks.
 
@@ -178,18 +185,19 @@ def lines_match(shown, got):
     return True, loose, None
 
 
-# ---- the README -----------------------------------------------------------------
+# ---- the files ------------------------------------------------------------------
 
 class Example:
     def __init__(self, line_no, command):
-        self.line_no = line_no      # of the `$ ` line in README
+        self.line_no = line_no      # of the `$ ` line in its file
+        self.file = None            # the file, relative to the root
         self.command = command
         self.shown = []             # the output lines shown
         self.output = None          # what the command printed
         self.status = None
 
 
-def console_examples(readme_lines):
+def console_examples(readme_lines, name="README"):
     """The examples of the ```console blocks, and the other fenced blocks that
     open with a prompt (unchecked examples): (examples, [line numbers])."""
     examples, unchecked = [], []
@@ -211,7 +219,7 @@ def console_examples(readme_lines):
             current = Example(n, line[2:])
             examples.append(current)
         elif current is None:
-            raise SystemExit(f"README:{n}: a console block must open with a `$ ` command")
+            raise SystemExit(f"{name}:{n}: a console block must open with a `$ ` command")
         elif current.command.endswith("\\") and not current.shown:
             current.command = current.command[:-1] + line
         else:
@@ -230,8 +238,8 @@ def run(example, workdir):
 
 
 # ---- prose claims ---------------------------------------------------------------
-# Sentences of the README that state an example's figures, checked against
-# the output of that example's command.  Each claim takes the README's text
+# Sentences of the files that state an example's figures, checked against
+# the output of that example's command.  Each claim takes the files' text
 # (blanks and line breaks as one space) and the examples, and returns None
 # when it holds, or the reason it does not.
 
@@ -337,12 +345,17 @@ def self_test():
 
 # ---- main -----------------------------------------------------------------------
 
+MIN_EXAMPLES = 17
+
+
 def main():
-    if len(sys.argv) != 3:
-        raise SystemExit("usage: console_examples.py README WORKDIR")
-    readme_path, workdir = sys.argv[1], sys.argv[2]
-    with open(readme_path, encoding="utf-8") as f:
-        readme = f.read()
+    if len(sys.argv) < 4:
+        raise SystemExit("usage: console_examples.py WORKDIR ROOT FILE...")
+    workdir, root, names = sys.argv[1], sys.argv[2], sys.argv[3:]
+    texts = {}
+    for name in names:
+        with open(f"{root}/{name}", encoding="utf-8") as f:
+            texts[name] = f.read()
     passed = failed = 0
 
     def report(ok, name, details=""):
@@ -359,13 +372,20 @@ def main():
     bad = self_test()
     report(not bad, "the matcher's own cases", "\n".join(f"{c[0]!r} vs {c[1]!r}: expected {c[2]}" for c in bad))
 
-    examples, unchecked = console_examples(readme.split("\n"))
-    report(len(examples) > 0, f"{len(examples)} console examples in the README")
-    for n in unchecked:
-        report(False, f"README:{n}: a command example outside a ```console block (not checked)")
+    examples = []
+    for name in names:
+        found, unchecked = console_examples(texts[name].split("\n"), name)
+        for e in found:
+            e.file = name
+        examples += found
+        print(f"# {name}: {len(found)} console examples")
+        for n in unchecked:
+            report(False, f"{name}:{n}: a command example outside a ```console block (not checked)")
+    report(len(examples) >= MIN_EXAMPLES,
+           f"{len(examples)} console examples in {len(names)} files (at least {MIN_EXAMPLES})")
 
     for e in examples:
-        name = f"README:{e.line_no}: $ {e.command}"
+        name = f"{e.file}:{e.line_no}: $ {e.command}"
         try:
             run(e, workdir)
         except subprocess.TimeoutExpired:
@@ -387,7 +407,7 @@ def main():
                 details += f"\n  ... ({len(e.output) - 60} more lines)"
             report(False, name, details)
 
-    prose = " ".join(readme.split())    # sentences as one line each
+    prose = " ".join(" ".join(texts[n].split()) for n in names)    # sentences as one line each
     for name, claim in PROSE_CLAIMS:
         why = claim(prose, examples)
         report(why is None, "prose: " + name, why or "")

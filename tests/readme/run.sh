@@ -1,10 +1,13 @@
 #!/bin/bash
-# The README's console examples: every `$ command` of a ```console block runs
+# The console examples of README.md and docs/*.md (where the README's
+# reference went): every `$ command` of a ```console block runs
 # with the tools just built first on PATH, in a scratch directory that holds
 # the inputs the examples name (the files of tests/readme/ but this script
-# and its checker), and prints what the README shows; the sentences that
-# quote an example's figures are checked against its output.  How shown and
-# printed lines are compared: tests/readme/console_examples.py.
+# and its checker), and prints what the file shows; the sentences that
+# quote an example's figures are checked against its output.  How many
+# examples each file holds is printed, and fewer than before the split
+# fails.  How shown and printed lines are compared:
+# tests/readme/console_examples.py.
 set -u
 build=${1:?usage: run.sh BUILD}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,4 +18,7 @@ for f in "$here"/*; do
     case ${f##*/} in run.sh | console_examples.py) ;; *) cp "$f" "$work/" ;; esac
 done
 unset DWUNWIND_PATH
-PATH=$bin:$PATH LC_ALL=C exec python3 "$here/console_examples.py" "$here/../../README.md" "$work"
+root=$(cd "$here/../.." && pwd)
+files=(README.md)
+for f in "$root"/docs/*.md; do files+=("docs/${f##*/}"); done
+PATH=$bin:$PATH LC_ALL=C exec python3 "$here/console_examples.py" "$work" "$root" "${files[@]}"

@@ -47,7 +47,7 @@ static void test_kinds_table_complete(void **state)
 static void test_kinds_severities(void **state)
 {
     (void)state;
-    /* As the README and --help list them. */
+    /* As dwcheck(1), docs/dwcheck.md and --help list them. */
     assert_int_equal(finding_kind_severity(FINDING_CFA_MISMATCH), SEVERITY_ERROR);
     assert_int_equal(finding_kind_severity(FINDING_CLOBBERED), SEVERITY_ERROR);
     assert_int_equal(finding_kind_severity(FINDING_MALFORMED_CFI), SEVERITY_ERROR);
