@@ -6,7 +6,7 @@
 #                        one fails, then a line per suite and the total (tests/run-suites.sh)
 #   make check-full      the readelf oracle on every system binary, the CFI encoder's
 #                        round trip (decode(encode(H)) == H) over every FDE of them, and
-#                        the runtime's signal and thread harness for minutes
+#                        the runtime's signal and thread harness for minutes, then check-package
 #   make bench           benchmarks, printed as ratios against references run alongside
 #   make fuzz            libFuzzer over the section parser, the CFI reader and synthesis (FUZZ_SECONDS), and
 #                        FUZZ_MUTANTS mutated binaries through every front end (check-mutants)
@@ -476,11 +476,19 @@ check-sframe: $(TOOL_BINS)
 check-trust: $(TOOL_BINS) $(RUNTIME_A)
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/trust/run.sh $(BUILD)
 
+# The Debian packages (debian/): built by dpkg-buildpackage in a fresh clone
+# of HEAD, installed, used and removed (tests/package, as root).  It builds
+# the whole project again, so not in make check; check-full runs it last.
+.PHONY: check-package
+check-package:
+	@tests/package/run.sh
+
 check-full: $(TOOL_BINS) $(BUILD)/tests/frame_parse_libdwarf $(BUILD)/tests/test_cfi_encode $(RUNTIME_A)
 	@HARNESS_LONG=1 BUILD=$(BUILD) tests/unwind/harness.sh $(BUILD)/tests/harness-long
 	@tests/oracle/run.sh $(BUILD) --all
 	@$(BUILD)/tests/test_cfi_encode $$(for f in /usr/lib/x86_64-linux-gnu/*.so* /usr/bin/*; do \
 	    [ -f "$$f" ] && [ "$$(head -c4 "$$f" | od -An -c | tr -d ' ')" = '177ELF' ] && echo "$$f"; done)
+	@tests/package/run.sh
 
 # ---- benchmarks ----------------------------------------------------------------
 $(BUILD)/bench/decode_reference: $(BUILD)/obj/bench/decode_reference.o $(LIB)
