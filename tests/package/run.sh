@@ -108,7 +108,13 @@ for tool in dwcheck dwtable dwsynth dwcompile dwperf; do
     line=$("/usr/bin/$tool" --version 2>&1)
     [ "$line" = "$tool (dwcheck) $version" ] && ok "$tool --version: $line" || not_ok "$tool --version" "$line"
 done
-libs=$(pkg-config --libs dwunwind 2>&1)
+# The installed dwcheck audits the installed library.
+if out=$(/usr/bin/dwcheck --fail-on=never "$lib/libdwunwind.so.$version" 2>&1); then
+    ok "the installed dwcheck audits $lib/libdwunwind.so.$version"
+else
+    not_ok "the installed dwcheck audits $lib/libdwunwind.so.$version" "$(tail -5 <<< "$out")"
+fi
+libs=$(pkg-config --libs dwunwind 2>&1 | xargs)
 mod=$(pkg-config --modversion dwunwind 2>&1)
 [ "$libs" = "-ldwunwind" ] && [ "$mod" = "$version" ] && ok "pkg-config --libs dwunwind: $libs (version $mod)" ||
     not_ok "pkg-config --libs dwunwind" "$libs / $mod"
@@ -126,8 +132,8 @@ int main(void)
 C
 # shellcheck disable=SC2046
 if cc -o "$work/probe" "$work/probe.c" $(pkg-config --cflags --libs dwunwind) 2> "$work/cc.log" &&
-   frames=$("$work/probe") && ldd "$work/probe" | grep -q "libdwunwind.so.0 => $lib/libdwunwind.so.0"; then
-    ok "a program linked with pkg-config's flags loads $lib/libdwunwind.so.0 and walks $frames frames"
+   frames=$("$work/probe") && ldd "$work/probe" | grep -Eq "libdwunwind\.so\.0 => (/usr)?/lib/$multiarch/libdwunwind\.so\.0 "; then
+    ok "a program linked with pkg-config's flags loads libdwunwind.so.0 from the package and walks $frames frames"
 else
     not_ok "a program linked against the installed library" "$(cat "$work/cc.log"; ldd "$work/probe" 2>&1)"
 fi
