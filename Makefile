@@ -214,7 +214,6 @@ UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
         check-mutants fuzz-mutants mutants-tools install install-tools install-runtime uninstall clean run deps
 all: $(TOOL_BINS) $(LAYERS_OK) $(RUNTIME_A) $(RUNTIME_SO)
 
-
 $(BUILD)/obj/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
