@@ -4,7 +4,8 @@
 # build; the three packages (dwcheck, libdwunwind0, libdwunwind-dev)
 # installed with dpkg -i; the tools' --version, pkg-config's flags, a
 # program linked against the installed library run; then dpkg -r and
-# dpkg -P, after which no file the packages held is left.
+# dpkg -P, after which no file the packages held is left.  Also make
+# install and make uninstall into a DESTDIR from the same build.
 # Needs root (dpkg -i), debhelper and dpkg-dev, and none of the three
 # packages installed beforehand.  Not in make check: it builds the whole
 # project again (make check-package; make check-full runs it too).
@@ -70,6 +71,21 @@ else
 fi
 grep -q "PREFIX=/usr" "$work/build.log" && ok "the build is passed PREFIX=/usr" ||
     not_ok "the build is passed PREFIX=/usr" "$(grep -m3 'make' "$work/build.log")"
+
+# make install into a DESTDIR, then make uninstall: no file left (the clone is built).
+root=$work/root
+if (cd "$work/dwcheck" && make -s install DESTDIR="$root" PREFIX=/usr/local > "$work/install.log" 2>&1); then
+    n=$(find "$root" ! -type d | wc -l)
+    (cd "$work/dwcheck" && make -s uninstall DESTDIR="$root" PREFIX=/usr/local >> "$work/install.log" 2>&1)
+    left=$(find "$root" ! -type d)
+    if [ "$n" -gt 10 ] && [ -z "$left" ]; then
+        ok "make install wrote $n files and links, make uninstall removed every one"
+    else
+        not_ok "make uninstall leaves files ($n installed)" "$left"
+    fi
+else
+    not_ok "make install DESTDIR=... PREFIX=/usr/local" "$(tail -5 "$work/install.log")"
+fi
 
 # 2. What each package holds.
 contents() { dpkg-deb -c "$1" | awk '{ print $6 }' | sed 's|^\./|/|'; }
