@@ -6,12 +6,16 @@
 #                        one fails, then a line per suite and the total (tests/run-suites.sh)
 #   make check-full      the readelf oracle on every system binary, the CFI encoder's
 #                        round trip (decode(encode(H)) == H) over every FDE of them, and
-#                        the runtime's signal and thread harness for minutes
+#                        the runtime's signal and thread harness for minutes, then check-package
 #   make bench           benchmarks, printed as ratios against references run alongside
 #   make fuzz            libFuzzer over the section parser, the CFI reader and synthesis (FUZZ_SECONDS), and
 #                        FUZZ_MUTANTS mutated binaries through every front end (check-mutants)
+#   make deps            install the Debian packages that are missing (./install-deps, apt-get);
+#                        the only target that does: a build that lacks some names them and stops
 #   make install PREFIX=/usr/local   tools, and the dwunwind runtime (header, libraries, dwunwind.pc),
-#                        and the manual pages (man/); make uninstall removes them
+#                        and the manual pages (man/)
+#   make uninstall       removes what make install installed (same PREFIX and DESTDIR)
+#   make check-package   Debian packages from debian/ built in a fresh clone, installed, removed
 #   make SAN=1 ...       the same with -fsanitize=address,undefined (into build-san/)
 #   make run             the README's main job: dwcheck audits the system's core libraries
 
@@ -23,25 +27,30 @@ PREFIX ?= /usr/local
 SAN ?=
 BUILD ?= $(if $(SAN),build-san,build)
 
-# Missing Debian packages are installed before anything is built.
+# Only `make deps` installs Debian packages (./install-deps, apt-get); a
+# build on a machine that lacks some stops and names them.  With deps among
+# the goals (`make deps run`, `make deps check`), everything else waits for
+# it: DEPS_FIRST is then an order-only prerequisite of every compile.
 INSTALL_DEPS ?= ./install-deps
 PKG_CONFIG ?= pkg-config
-DEPS_STAMP := $(BUILD)/.deps-ok
-$(DEPS_STAMP):
+DEPS_FIRST := $(filter deps,$(MAKECMDGOALS))
+deps:
 	@$(INSTALL_DEPS)
-	@mkdir -p $(@D) && touch $@
 
-# The packages' flags are asked of pkg-config only once they are installed:
-# $(BUILD)/config.mk is written after install-deps, and make reads the
-# makefiles again when it has made one of them.  (Asked while this file is
-# parsed, a fresh machine's first `make run` got no -lcapstone.)
+# The packages' flags, asked of pkg-config once: $(BUILD)/config.mk, a
+# makefile that make writes (after deps, when that is a goal) and then
+# reads.  Written only if every package the build needs is installed
+# (install-deps --check --build asks dpkg, installs nothing).
 PKGS := libelf capstone z3 json-c
 CONFIG_MK := $(BUILD)/config.mk
-$(CONFIG_MK): $(DEPS_STAMP) Makefile
+$(CONFIG_MK): Makefile install-deps | $(DEPS_FIRST)
+	@missing=$$($(INSTALL_DEPS) --check --build 2>&1) || \
+	    { echo "dwcheck: cannot build, $$missing" >&2; echo "run: make deps" >&2; exit 1; }
 	@cflags=$$($(PKG_CONFIG) --cflags $(PKGS)) && libs=$$($(PKG_CONFIG) --libs $(PKGS)) || \
-	    { echo "$(PKG_CONFIG) finds no $(PKGS): run $(INSTALL_DEPS)" >&2; exit 1; }; \
-	printf 'PKG_CFLAGS := %s\nPKG_LIBS := %s\n' "$$cflags" "$$libs" > $@
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+	    { echo "$(PKG_CONFIG) finds no $(PKGS); run: make deps" >&2; exit 1; }; \
+	mkdir -p $(@D) && printf 'PKG_CFLAGS := %s\nPKG_LIBS := %s\n' "$$cflags" "$$libs" > $@
+# Not read for goals that build nothing (clean, uninstall).
+ifneq ($(if $(MAKECMDGOALS),$(filter-out clean uninstall,$(MAKECMDGOALS)),all),)
 include $(CONFIG_MK)
 endif
 DWARF_LIBS := -ldwarf -lelf -lz
@@ -185,7 +194,15 @@ RUNTIME_SRCS := runtime/objects.c runtime/startup_objects.c runtime/stack_bounds
 	runtime/unwind.c runtime/object_file.c runtime/space.c runtime/trusted_path.c \
 	semantics/cfa_program.c semantics/dwarf_expr.c semantics/eh_frame_parse.c semantics/unwind_table.c
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/runtime/capture.o
+# The shared library is libdwunwind.so.MAJOR.MINOR.PATCH (VERSION), with
+# SONAME libdwunwind.so.MAJOR, and two links: libdwunwind.so.MAJOR, which
+# programs load, and libdwunwind.so, which -ldwunwind links against.  Its
+# ABI is dwunwind.h's API as runtime/dwunwind.map exports it (NEWS says
+# what may change before 1.0).
 RUNTIME_A := $(BUILD)/lib/libdwunwind.a
+SO_MAJOR := $(firstword $(subst ., ,$(VERSION)))
+RUNTIME_SONAME := libdwunwind.so.$(SO_MAJOR)
+RUNTIME_SO_FILE := libdwunwind.so.$(VERSION)
 RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_parse test_unwind_table \
@@ -195,12 +212,10 @@ UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_pa
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: all check check-signals check-profile check-sframe check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
-        check-mutants fuzz-mutants mutants-tools install clean run deps
+        check-mutants fuzz-mutants mutants-tools install install-tools install-runtime uninstall clean run deps
 all: $(TOOL_BINS) $(LAYERS_OK) $(RUNTIME_A) $(RUNTIME_SO)
 
-deps: $(DEPS_STAMP)
-
-$(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/obj/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
@@ -210,23 +225,26 @@ $(BUILD)/gen/dwunwind_h.inc: runtime/dwunwind.h
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 $(BUILD)/obj/compile/eh_elf_gen.o: $(BUILD)/gen/dwunwind_h.inc
 
-$(BUILD)/pic/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/pic/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(HOT_LOOP_FLAGS) -fPIC -MMD -MP -c $< -o $@
 # The walk's loop, aligned whatever code the library is linked after: where
 # it falls across fetch blocks moves a frame's cost by 15% (6.0 against
 # 7.1 ns in make bench's deep chain).
 $(BUILD)/pic/runtime/unwind.o: HOT_LOOP_FLAGS := -falign-functions=64 -falign-loops=32
-$(BUILD)/pic/%.o: %.S | $(DEPS_STAMP)
+$(BUILD)/pic/%.o: %.S | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) $(SAN_FLAGS) -c $< -o $@
 $(RUNTIME_A): $(RUNTIME_OBJS)
 	@mkdir -p $(@D) && rm -f $@
 	ar rcs $@ $^
-$(RUNTIME_SO): $(RUNTIME_OBJS) runtime/dwunwind.map
+# One rule makes the file and its links (the Makefile names the version).
+$(RUNTIME_SO): $(RUNTIME_OBJS) runtime/dwunwind.map Makefile
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libdwunwind.so -Wl,--version-script=runtime/dwunwind.map \
-	    $(RUNTIME_OBJS) -ldl -lpthread -o $@
+	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,$(RUNTIME_SONAME) -Wl,--version-script=runtime/dwunwind.map \
+	    $(RUNTIME_OBJS) -ldl -lpthread -o $(@D)/$(RUNTIME_SO_FILE)
+	ln -sfn $(RUNTIME_SO_FILE) $(@D)/$(RUNTIME_SONAME)
+	ln -sfn $(RUNTIME_SONAME) $@
 
 define stage_archive
 $(call STAGE_LIB,$(1)): $$($(1)_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -279,7 +297,10 @@ include corpus/corpus.mk
 CHECK_SUITES := check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
 	check-profile check-sframe check-trust check-signals check-man
-check:
+# The test packages too (install-deps --check): `make deps check` on a fresh machine.
+check: | $(DEPS_FIRST)
+	@missing=$$($(INSTALL_DEPS) --check 2>&1) || \
+	    { echo "make check: $$missing" >&2; echo "run: make deps" >&2; exit 1; }
 	@MAKE='$(MAKE)' BUILD='$(BUILD)' tests/run-suites.sh $(CHECK_SUITES)
 
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
@@ -292,11 +313,11 @@ check-unit: $(UNIT_BINS)
 check-golden: $(TOOL_BINS)
 	@tests/golden/run.sh $(BUILD)
 
-$(BUILD)/tests/mutate_cfi: tests/bad/mutate_cfi.c | $(DEPS_STAMP)
+$(BUILD)/tests/mutate_cfi: tests/bad/mutate_cfi.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $< $(PKG_LIBS) -o $@
 
-$(BUILD)/tests/mutate_headers: tests/bad/mutate_headers.c | $(DEPS_STAMP)
+$(BUILD)/tests/mutate_headers: tests/bad/mutate_headers.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $< $(PKG_LIBS) -o $@
 
@@ -315,7 +336,7 @@ MUTANTS ?= 300
 MUTANTS_FROM ?= $(if $(SAN),$(MUTANTS),0)
 FUZZ_MUTANTS ?= 3000
 MUTANTS_BUILD := $(if $(SAN),$(BUILD),build-san)
-$(BUILD)/tests/mutate_elf: fuzz/mutate_elf.c | $(DEPS_STAMP)
+$(BUILD)/tests/mutate_elf: fuzz/mutate_elf.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $< -o $@
 mutants-tools: $(TOOL_BINS) $(BUILD)/tests/mutate_elf
@@ -351,14 +372,14 @@ check-bugs:
 check-synth: $(TOOL_BINS) corpus
 	@tests/synth/run.sh $(BUILD)
 
-$(BUILD)/tests/inject_fault: tests/check/inject_fault.c | $(DEPS_STAMP)
+$(BUILD)/tests/inject_fault: tests/check/inject_fault.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $< $(PKG_LIBS) -o $@
 
 # What the front ends ask of the system, changed or watched (a machine with
 # more cores, the files opened: tests/check/front_ends.sh).  Preloaded into
 # sanitized tools too, so built without the sanitizers.
-$(BUILD)/tests/preload.so: tests/check/preload.c | $(DEPS_STAMP)
+$(BUILD)/tests/preload.so: tests/check/preload.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 $(WARN) -fPIC -shared $< -ldl -o $@
 
@@ -461,11 +482,19 @@ check-sframe: $(TOOL_BINS)
 check-trust: $(TOOL_BINS) $(RUNTIME_A)
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/trust/run.sh $(BUILD)
 
+# The Debian packages (debian/): built by dpkg-buildpackage in a fresh clone
+# of HEAD, installed, used and removed (tests/package, as root).  It builds
+# the whole project again, so not in make check; check-full runs it last.
+.PHONY: check-package
+check-package:
+	@tests/package/run.sh
+
 check-full: $(TOOL_BINS) $(BUILD)/tests/frame_parse_libdwarf $(BUILD)/tests/test_cfi_encode $(RUNTIME_A)
 	@HARNESS_LONG=1 BUILD=$(BUILD) tests/unwind/harness.sh $(BUILD)/tests/harness-long
 	@tests/oracle/run.sh $(BUILD) --all
 	@$(BUILD)/tests/test_cfi_encode $$(for f in /usr/lib/x86_64-linux-gnu/*.so* /usr/bin/*; do \
 	    [ -f "$$f" ] && [ "$$(head -c4 "$$f" | od -An -c | tr -d ' ')" = '177ELF' ] && echo "$$f"; done)
+	@tests/package/run.sh
 
 # ---- benchmarks ----------------------------------------------------------------
 $(BUILD)/bench/decode_reference: $(BUILD)/obj/bench/decode_reference.o $(LIB)
@@ -477,27 +506,27 @@ $(BUILD)/bench/decode_reference: $(BUILD)/obj/bench/decode_reference.o $(LIB)
 # sampled by a profiling timer.
 BENCH_CORPUS := recursion many_registers large_frames alloca_vla switch_tables varargs aligned_locals
 BENCH_CORPUS_OBJS := $(BENCH_CORPUS:%=$(BUILD)/bench/corpus/%.o)
-$(BUILD)/bench/corpus/%.o: corpus/%.c | $(DEPS_STAMP)
+$(BUILD)/bench/corpus/%.o: corpus/%.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -w -Dmain=corpus_$* -c $< -o $@
-$(BUILD)/bench/corpus/exceptions.o: bench/corpus_exceptions.cc corpus/exceptions.cc | $(DEPS_STAMP)
+$(BUILD)/bench/corpus/exceptions.o: bench/corpus_exceptions.cc corpus/exceptions.cc | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CXX) -O2 -g -w -I. -c $< -o $@
-$(BUILD)/bench/z3_workload.o: bench/z3_workload.c | $(DEPS_STAMP)
+$(BUILD)/bench/z3_workload.o: bench/z3_workload.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) -c $< -o $@
-$(BUILD)/bench/frames.o: tests/unwind/frames.c tests/unwind/frames.h | $(DEPS_STAMP)
+$(BUILD)/bench/frames.o: tests/unwind/frames.c tests/unwind/frames.h | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) -c $< -o $@
-$(BUILD)/bench/frames_fp.o: tests/unwind/frames.c tests/unwind/frames.h | $(DEPS_STAMP)
+$(BUILD)/bench/frames_fp.o: tests/unwind/frames.c tests/unwind/frames.h | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) -DFRAMES_NO_LIBC -fno-omit-frame-pointer -c $< -o $@
 BENCH_OBJS := $(BUILD)/bench/frames.o $(BUILD)/bench/frames_fp.o $(BENCH_CORPUS_OBJS) \
 	$(BUILD)/bench/corpus/exceptions.o $(BUILD)/bench/z3_workload.o $(BUILD)/bench/libgcc_walk.o
-$(BUILD)/bench/libgcc_walk.o: tests/unwind/libgcc_walk.c tests/unwind/libgcc_walk.h | $(DEPS_STAMP)
+$(BUILD)/bench/libgcc_walk.o: tests/unwind/libgcc_walk.c tests/unwind/libgcc_walk.h | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) -c $< -o $@
-$(BUILD)/bench/recorded_stacks.o: bench/recorded_stacks.c | $(DEPS_STAMP)
+$(BUILD)/bench/recorded_stacks.o: bench/recorded_stacks.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) -I. -MMD -MP -c $< -o $@
 # libunwind-x86_64: libunwind's remote API, which unwinds the recorded stacks.
@@ -548,7 +577,7 @@ build-fuzz/fuzz_sframe_parse: fuzz/fuzz_sframe_parse.c $(SFRAME_READER_SRCS) $(w
 # need the runtime).
 FUZZ_LIB_SRCS := $(filter-out profile/%,$(LIB_SRCS))
 build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard semantics/*.h object/*.h synth/*.h) $(BUILD)/gen/dwunwind_h.inc \
-		| $(DEPS_STAMP)
+		| $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_LIB_SRCS) $(DWARF_LIBS) $(PKG_LIBS) -o $@
 
@@ -578,28 +607,42 @@ fuzz: $(FUZZ_BINS) fuzz-mutants
 	done
 
 # ---- install, demo, clean ------------------------------------------------------
+# install and uninstall: one list of what is installed (INSTALLED, relative
+# to DESTDIR), so that uninstall removes exactly what install wrote.
+BINDIR ?= $(PREFIX)/bin
+INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR ?= $(PREFIX)/lib
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR ?= $(PREFIX)/share/man
 MAN1_PAGES := $(TOOLS:%=man/%.1)
 MAN3_PAGES := man/libdwunwind.3
-install: $(TOOL_BINS) $(RUNTIME_A) $(RUNTIME_SO)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 755 $(TOOL_BINS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 runtime/dwunwind.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(RUNTIME_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(RUNTIME_SO) $(DESTDIR)$(PREFIX)/lib/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' runtime/dwunwind.pc.in \
-	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dwunwind.pc
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3
-	install -m 644 $(MAN1_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 644 $(MAN3_PAGES) $(DESTDIR)$(PREFIX)/share/man/man3/
+INSTALLED := $(TOOLS:%=$(BINDIR)/%) \
+	$(INCLUDEDIR)/dwunwind.h \
+	$(LIBDIR)/libdwunwind.a \
+	$(LIBDIR)/$(RUNTIME_SO_FILE) $(LIBDIR)/$(RUNTIME_SONAME) $(LIBDIR)/libdwunwind.so \
+	$(PKGCONFIGDIR)/dwunwind.pc \
+	$(MAN1_PAGES:man/%=$(MANDIR)/man1/%) $(MAN3_PAGES:man/%=$(MANDIR)/man3/%)
 
-# Removes exactly what install installs (same PREFIX and DESTDIR).
-.PHONY: uninstall
+install: install-tools install-runtime
+install-tools: $(TOOL_BINS)
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(TOOL_BINS) $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(MAN1_PAGES) $(DESTDIR)$(MANDIR)/man1/
+install-runtime: $(RUNTIME_A) $(RUNTIME_SO)
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 runtime/dwunwind.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 644 $(RUNTIME_A) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(BUILD)/lib/$(RUNTIME_SO_FILE) $(DESTDIR)$(LIBDIR)/
+	ln -sfn $(RUNTIME_SO_FILE) $(DESTDIR)$(LIBDIR)/$(RUNTIME_SONAME)
+	ln -sfn $(RUNTIME_SONAME) $(DESTDIR)$(LIBDIR)/libdwunwind.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' runtime/dwunwind.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/dwunwind.pc
+	install -d $(DESTDIR)$(MANDIR)/man3
+	install -m 644 $(MAN3_PAGES) $(DESTDIR)$(MANDIR)/man3/
+
 uninstall:
-	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(DESTDIR)$(PREFIX)/include/dwunwind.h \
-	    $(DESTDIR)$(PREFIX)/lib/libdwunwind.a $(DESTDIR)$(PREFIX)/lib/libdwunwind.so \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/dwunwind.pc
-	rm -f $(MAN1_PAGES:man/%=$(DESTDIR)$(PREFIX)/share/man/man1/%) \
-	    $(MAN3_PAGES:man/%=$(DESTDIR)$(PREFIX)/share/man/man3/%)
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 # The README's first command: audit the system's core libraries (dwcheck's
 # built-in default); findings are the output, so they do not fail the target.

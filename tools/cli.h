@@ -15,7 +15,7 @@
 #define EXIT_FINDINGS 1
 #define EXIT_TROUBLE 2
 
-#define DWCHECK_VERSION "0.1.0"
+#define DWCHECK_VERSION "0.3.0"
 
 /* Set once by main() from argv[0]'s base name. */
 extern const char *cli_tool_name;
