@@ -119,6 +119,7 @@ verify_SRCS := \
 	verify/audit_file.c \
 	verify/agreement.c \
 	verify/finding.c \
+	verify/finding_identity.c \
 	verify/excerpt.c \
 	verify/check.c \
 	verify/sframe_tables.c verify/sframe_check.c \
@@ -166,6 +167,7 @@ tools_SRCS := \
 	tools/result_cache.c \
 	tools/shard.c \
 	tools/merge.c \
+	tools/baseline.c \
 	tools/dwsynth_repair.c
 
 LIB_SRCS := $(foreach s,$(STAGES),$($(s)_SRCS))

@@ -8,7 +8,8 @@
  * finding ends with its "function_start" (text prints `func+0xoff`, the
  * offset from it), and a counterexample with its "column" (the register a
  * value or address rule is for, by name; a CFA rule's has none).  Both
- * come last, after the fields text_report writes, in their order.  What no rendering but
+ * come last (a finding in a function has its "insn_index", the baseline
+ * identity's place, just before "function_start"; optional when read), after the fields text_report writes, in their order.  What no rendering but
  * HTML shows stays out: a finding's excerpt of code (read back, it has no
  * rows, and the HTML report then shows none) and its DWARF column.
  *
