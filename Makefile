@@ -2,7 +2,7 @@
 #
 #   make                 build every front end into build/bin/
 #   make check           build and run all tests (unit, golden, bad input, oracle sample, the
-#                        runtime in signal handlers and threads, trust), every suite even when
+#                        runtime in signal handlers and threads, trust, baselines), every suite even when
 #                        one fails, then a line per suite and the total (tests/run-suites.sh)
 #   make check-full      the readelf oracle on every system binary, the CFI encoder's
 #                        round trip (decode(encode(H)) == H) over every FDE of them, and
@@ -279,7 +279,7 @@ include corpus/corpus.mk
 # (tests/run-suites.sh): a line per suite, then the whole run's.
 CHECK_SUITES := check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
-	check-profile check-sframe check-trust check-signals
+	check-profile check-sframe check-trust check-signals check-baseline
 check:
 	@MAKE='$(MAKE)' BUILD='$(BUILD)' tests/run-suites.sh $(CHECK_SUITES)
 
@@ -366,6 +366,10 @@ $(BUILD)/tests/preload.so: tests/check/preload.c | $(DEPS_STAMP)
 check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault $(BUILD)/tests/preload.so
 	@tests/check/run.sh $(BUILD)
 	@tests/check/front_ends.sh $(BUILD)
+
+# Baselines and SARIF for code scanning, on a project with CFI bugs (tests/baseline).
+check-baseline: $(TOOL_BINS)
+	@tests/baseline/run.sh $(BUILD)
 
 # Unwinding: dwunwind (eh_elfs and the DWARF fallback) against libgcc and libunwind.
 # libunwind exports libgcc's _Unwind_* names too: libgcc_s comes first, so that
