@@ -5,6 +5,8 @@
  *   -DADDED        v2: a function added before them (every address moves)
  *   -DNEW_BUG      v2: and one new bug, in new_bug (its own kind)
  *   -DFIXED        v3: wrong_slot fixed (its baseline entry is then absent)
+ *   -DINSIDE       v4: an instruction added in stale_cfa before its bug (the
+ *                  bug's place in its function moves: another finding)
  */
 	.text
 #ifdef ADDED
@@ -41,6 +43,9 @@ helper:
 stale_cfa:
 	.cfi_startproc
 	movq	%rdi, %rax
+#ifdef INSIDE
+	movq	%rsi, %rdx
+#endif
 	pushq	%rbp
 	.cfi_offset %rbp, -16
 	call	helper

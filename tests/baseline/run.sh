@@ -11,6 +11,8 @@
 #      SARIF 2.1.0 schema (sarif-schema-2.1.0.json, vendored).
 #   2. Version 3 fixes an old bug: its entry is reported absent (text, and a
 #      SARIF result of baselineState "absent" with its old fingerprint).
+#      Version 4 adds an instruction inside a function before its bug: the
+#      bug's instruction index is part of its identity, so it is new there.
 #   3. Suppressions by function and by kind (with their reason in SARIF);
 #      one for another function suppresses nothing.
 #   4. Files: a rewrite keeps --baseline's suppressions and is the same
@@ -18,6 +20,10 @@
 #      unusable baseline is exit 2 with `dwcheck: FILE: reason`, nothing
 #      audited; --write-baseline refuses a non-regular file before any work
 #      and writes nothing when a file could not be audited.
+# sarif-schema-2.1.0.json is the OASIS SARIF TC's schema, unchanged: from
+# github.com/oasis-tcs/sarif-spec, sarif-2.1/schema/sarif-schema-2.1.0.json
+# (commit a560296ca8c921f3bdb8d4a8db57ab83dae968a7; its "id" names the
+# 2.1.0 errata01 OASIS standard).
 set -u
 build=${1:-build}
 dwcheck=$build/bin/dwcheck
@@ -35,8 +41,9 @@ build_version() {   # DIR CPPFLAGS...
     mkdir -p "$work/$1" && cc -g -shared -nostdlib -Wl,--build-id=none "${@:2}" -o "$work/$1/libproj.so" \
         "$here/project.S"
 }
-build_version v1 && build_version v2 -DADDED -DNEW_BUG && build_version v3 -DADDED -DNEW_BUG -DFIXED || exit 1
-v1=$work/v1/libproj.so v2=$work/v2/libproj.so v3=$work/v3/libproj.so
+build_version v1 && build_version v2 -DADDED -DNEW_BUG && build_version v3 -DADDED -DNEW_BUG -DFIXED &&
+    build_version v4 -DINSIDE || exit 1
+v1=$work/v1/libproj.so v2=$work/v2/libproj.so v3=$work/v3/libproj.so v4=$work/v4/libproj.so
 sarif() { python3 "$here/sarif_check.py" "$schema" "$1"; }
 
 # ---- 1. version 1's baseline, version 2 --------------------------------------
@@ -109,6 +116,13 @@ grep -q "^reg-mismatch absent $fp_old wrong_slot " <<< "$r3" &&
     not_ok "sarif absent result" "$r3"
 "$dwcheck" -j1 "$v3" | grep -q 'wrong_slot' && not_ok "version 3 still has wrong_slot's bug" ||
     ok "version 3 has no finding in wrong_slot (the fix is real)"
+
+out=$("$dwcheck" -j1 --baseline="$work/base.txt" "$v4"); rc=$?
+grep -q '^baseline: absent: libproj.so: stale_cfa, instruction 2: cfa-mismatch' <<< "$out" &&
+    grep -q '^v4/libproj.so: stale_cfa+0x[0-9a-f]*.*cfa-mismatch' <<< "${out//$work\//}" &&
+    grep -q '^baseline: 1 new, 2 known, 0 suppressed, 1 absent$' <<< "$out" &&
+    ok "version 4 (an instruction added in stale_cfa before its bug): the bug's place moved, a new finding" ||
+    not_ok "instruction index in the identity (exit $rc)" "$out"
 
 # ---- 3. suppressions -----------------------------------------------------------
 { cat "$work/base.txt"; echo 'suppress function=new_bug reason="fixed upstream in 2.1"'; } > "$work/by_func.txt"
