@@ -150,6 +150,13 @@ grep -qx 'suppress function="new_bug" reason="fixed upstream in 2.1"' "$work/aga
     [ "$(grep -c '^finding ' "$work/again.txt")" -eq 4 ] && cmp -s "$work/again.txt" "$work/again2.txt" &&
     ok "a rewritten baseline keeps the suppressions, records every finding, and reads back the same" ||
     not_ok "rewriting a baseline" "$(cat "$work/again.txt" "$work/again2.txt")"
+printf 'dwcheck-baseline 1\nsuppress function="a\\"b\\\\c\\x09d\xc3\xa9" reason=bare\n' > "$work/esc.txt"
+"$dwcheck" -j1 --baseline="$work/esc.txt" --write-baseline="$work/esc2.txt" "$v1" > /dev/null
+"$dwcheck" -j1 --baseline="$work/esc2.txt" --write-baseline="$work/esc3.txt" "$v1" > /dev/null
+line=$(grep '^suppress' "$work/esc2.txt")
+[ "$line" = "$(printf 'suppress function="a\\"b\\\\c\\x09d\xc3\xa9" reason="bare"')" ] && cmp -s "$work/esc2.txt" "$work/esc3.txt" &&
+    ok "quotes, backslashes, control and UTF-8 bytes in values survive a rewrite" ||
+    not_ok "escapes in a baseline" "$(cat "$work/esc.txt" "$work/esc2.txt")"
 [ -z "$(find "$work" -name '*.tmp-*')" ] && ok "no temporary file left by the writes" || not_ok "temporary files left"
 
 "$dwcheck" -j1 --format=json "$v2" > "$work/v2.jsonl"
