@@ -78,7 +78,7 @@ int run_report_not_audited(struct run_report *rr, const char *path, int skipped,
     return skipped ? EXIT_CLEAN : EXIT_TROUBLE;
 }
 
-/* R's findings the baseline neither knows nor suppresses into NEW (a view
+/* R's findings the baseline neither knows nor suppresses into FRESH (a view
  * of R whose findings are allocated here), with what it says of each in
  * MARKS (arrays allocated here); recorded for --write-baseline.  0, or -1
  * out of memory. */
