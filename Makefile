@@ -2,7 +2,7 @@
 #
 #   make                 build every front end into build/bin/
 #   make check           build and run all tests (unit, golden, bad input, oracle sample, the
-#                        runtime in signal handlers and threads, trust), every suite even when
+#                        runtime in signal handlers and threads, trust, baselines), every suite even when
 #                        one fails, then a line per suite and the total (tests/run-suites.sh)
 #   make check-full      the readelf oracle on every system binary, the CFI encoder's
 #                        round trip (decode(encode(H)) == H) over every FDE of them, and
@@ -129,6 +129,7 @@ verify_SRCS := \
 	verify/audit_file.c \
 	verify/agreement.c \
 	verify/finding.c \
+	verify/finding_identity.c \
 	verify/excerpt.c \
 	verify/check.c \
 	verify/sframe_tables.c verify/sframe_check.c \
@@ -176,6 +177,7 @@ tools_SRCS := \
 	tools/result_cache.c \
 	tools/shard.c \
 	tools/merge.c \
+	tools/baseline.c \
 	tools/dwsynth_repair.c
 
 LIB_SRCS := $(foreach s,$(STAGES),$($(s)_SRCS))
@@ -296,11 +298,16 @@ include corpus/corpus.mk
 # (tests/run-suites.sh): a line per suite, then the whole run's.
 CHECK_SUITES := check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
+<<<<<<< HEAD
 	check-profile check-sframe check-trust check-signals check-man
 # The test packages too (install-deps --check): `make deps check` on a fresh machine.
 check: | $(DEPS_FIRST)
 	@missing=$$($(INSTALL_DEPS) --check 2>&1) || \
 	    { echo "make check: $$missing" >&2; echo "run: make deps" >&2; exit 1; }
+=======
+	check-profile check-sframe check-trust check-signals check-baseline
+check:
+>>>>>>> h-gate
 	@MAKE='$(MAKE)' BUILD='$(BUILD)' tests/run-suites.sh $(CHECK_SUITES)
 
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
@@ -386,6 +393,10 @@ $(BUILD)/tests/preload.so: tests/check/preload.c | $(DEPS_FIRST)
 check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault $(BUILD)/tests/preload.so
 	@tests/check/run.sh $(BUILD)
 	@tests/check/front_ends.sh $(BUILD)
+
+# Baselines and SARIF for code scanning, on a project with CFI bugs (tests/baseline).
+check-baseline: $(TOOL_BINS)
+	@tests/baseline/run.sh $(BUILD)
 
 # Unwinding: dwunwind (eh_elfs and the DWARF fallback) against libgcc and libunwind.
 # libunwind exports libgcc's _Unwind_* names too: libgcc_s comes first, so that

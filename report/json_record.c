@@ -226,6 +226,23 @@ static int read_finding(struct json_object *o, struct finding *f, char *err, siz
         text_at(o, "message", f->message, sizeof f->message, 0, err, errlen) != 0)
         return -1;
     f->count = (size_t)count;
+    if (member(o, "column")) {
+        uint64_t column;
+        if (count_at(o, "column", &column, err, errlen) != 0)
+            return -1;
+        if (column > 65535)
+            return error_set(err, errlen, "\"column\" is too large (65536 or more)");
+        f->column = (int)column;
+    }
+    f->insn_index = -1;
+    if (member(o, "insn_index")) {
+        uint64_t insn;
+        if (count_at(o, "insn_index", &insn, err, errlen) != 0)
+            return -1;
+        if (insn > INT32_MAX)
+            return error_set(err, errlen, "\"insn_index\" is too large (2^31 or more)");
+        f->insn_index = (int32_t)insn;
+    }
     struct json_object *cx = member(o, "counterexample");
     if (!cx)
         return 0;

@@ -8,9 +8,12 @@
  * finding ends with its "function_start" (text prints `func+0xoff`, the
  * offset from it), and a counterexample with its "column" (the register a
  * value or address rule is for, by name; a CFA rule's has none).  Both
- * come last, after the fields text_report writes, in their order.  What no rendering but
+ * come last (before "function_start", a finding has its DWARF "column"
+ * when it is a register's and its "insn_index" when it is in a function:
+ * parts of its baseline identity, verify/finding_identity; optional when
+ * read), after the fields text_report writes, in their order.  What no rendering but
  * HTML shows stays out: a finding's excerpt of code (read back, it has no
- * rows, and the HTML report then shows none) and its DWARF column.
+ * rows, and the HTML report then shows none).
  *
  * A record read back is one of three kinds, as the lines are: a file
  * audited (its result), one that could not be audited ({"file","error"}),

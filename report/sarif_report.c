@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/json_string.h"
+#include "verify/finding_identity.h"
 
 struct sarif_report {
     FILE *out;
@@ -17,6 +18,11 @@ struct sarif_report {
     int notes_lost;          /* a write to the stream failed: out of memory */
     int failed;              /* executionSuccessful will be false */
 };
+
+static const char *sarif_level(enum severity s)
+{
+    return s == SEVERITY_ERROR ? "error" : s == SEVERITY_WARNING ? "warning" : "note";
+}
 
 struct sarif_report *sarif_begin(FILE *out, const char *version)
 {
@@ -34,18 +40,19 @@ struct sarif_report *sarif_begin(FILE *out, const char *version)
     print_json_string(out, version);
     fputs(",\"rules\":[", out);
     for (int k = 0; k < FINDING_KINDS; k++) {
-        fprintf(out, "%s{\"id\":\"%s\",\"shortDescription\":{\"text\":", k ? "," : "",
-                finding_kind_name((enum finding_kind)k));
-        print_json_string(out, finding_kind_help((enum finding_kind)k));
-        fputs("}}", out);
+        enum finding_kind kind = (enum finding_kind)k;
+        fprintf(out, "%s{\"id\":\"%s\",\"name\":\"%s\",\"shortDescription\":{\"text\":", k ? "," : "",
+                finding_kind_name(kind), finding_kind_name(kind));
+        print_json_string(out, finding_kind_title(kind));
+        fputs("},\"fullDescription\":{\"text\":", out);
+        print_json_string(out, finding_kind_help(kind));
+        fputs("},\"help\":{\"text\":", out);
+        print_json_string(out, finding_kind_advice(kind));
+        fprintf(out, "},\"defaultConfiguration\":{\"level\":\"%s\"}}",
+                sarif_level(finding_kind_severity(kind)));
     }
     fputs("]}},\"results\":[", out);
     return s;
-}
-
-static const char *sarif_level(enum severity s)
-{
-    return s == SEVERITY_ERROR ? "error" : s == SEVERITY_WARNING ? "warning" : "note";
 }
 
 /* PATH as a JSON string holding a URI: every byte but the unreserved ones,
@@ -64,9 +71,59 @@ static void print_uri(FILE *out, const char *path)
     fputc('"', out);
 }
 
-void sarif_file(struct sarif_report *s, const char *path, const struct check_result *r)
+/* The source line of F's "file.c:123": the file's length in *NAME_LEN and
+ * the line returned, or 0 when F has none. */
+static unsigned long source_line(const struct finding *f, size_t *name_len)
+{
+    const char *colon = strrchr(f->source, ':');
+    if (!colon || colon == f->source || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1))
+        return 0;
+    unsigned long line = strtoul(colon + 1, NULL, 10);
+    *name_len = (size_t)(colon - f->source);
+    return line < 1 || line > 0x7fffffff ? 0 : line;
+}
+
+/* The binary and the address, as logical locations (the binary a module,
+ * the function's place in it "BINARY!func+0x1a"). */
+static void print_logical(FILE *out, const char *path, const char *object, const char *name, const char *where)
+{
+    fputs(",\"logicalLocations\":[{\"name\":", out);
+    print_json_string(out, name);
+    char *fq = malloc(strlen(object) + strlen(where) + 2);
+    if (fq) {
+        sprintf(fq, "%s!%s", object, where);
+        fputs(",\"fullyQualifiedName\":", out);
+        print_json_string(out, fq);
+        free(fq);
+    }
+    fputs(",\"kind\":\"function\"},{\"name\":", out);
+    print_json_string(out, object);
+    fputs(",\"fullyQualifiedName\":", out);
+    print_json_string(out, path);
+    fputs(",\"kind\":\"module\"}]", out);
+}
+
+static void print_fingerprint(FILE *out, const struct finding_identity *id)
+{
+    char fp[FINDING_FINGERPRINT_LEN];
+    finding_identity_fingerprint(fp, id);
+    fprintf(out, ",\"partialFingerprints\":{\"" FINDING_IDENTITY_KEY "\":\"%s\"}", fp);
+}
+
+static int kind_index(const char *name)
+{
+    for (int k = 0; k < FINDING_KINDS; k++)
+        if (!strcmp(name, finding_kind_name((enum finding_kind)k)))
+            return k;
+    return -1;
+}
+
+void sarif_file(struct sarif_report *s, const char *path, const struct check_result *r,
+                const struct sarif_marks *marks)
 {
     FILE *out = s->out;
+    const char *slash = strrchr(path, '/');
+    const char *object = slash ? slash + 1 : path;
     for (size_t i = 0; i < r->nfindings; i++) {
         const struct finding *f = &r->findings[i];
         char where[FINDING_WHERE_LEN], text[1024], cx[512] = "";
@@ -75,20 +132,72 @@ void sarif_file(struct sarif_report *s, const char *path, const struct check_res
             counterexample_format(cx, sizeof cx, &f->cx);
         snprintf(text, sizeof text, "%s%s%s%s: %s%s%s", where, f->source[0] ? " (" : "", f->source,
                  f->source[0] ? ")" : "", f->message, cx[0] ? "; counterexample: " : "", cx);
-        fprintf(out, "%s{\"ruleId\":\"%s\",\"level\":\"%s\",\"message\":{\"text\":",
-                s->results++ ? "," : "", finding_kind_name(f->kind), sarif_level(f->severity));
+        fprintf(out, "%s{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"level\":\"%s\",\"message\":{\"text\":",
+                s->results++ ? "," : "", finding_kind_name(f->kind), (int)f->kind, sarif_level(f->severity));
         print_json_string(out, text);
         fputs("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
-        print_uri(out, path);
-        fprintf(out, "},\"address\":{\"absoluteAddress\":%llu}},\"logicalLocations\":[{\"name\":",
-                (unsigned long long)f->address);
-        print_json_string(out, f->function[0] ? f->function : where);
-        fputs(",\"kind\":\"function\"}]}],\"properties\":{\"dwarf\":", out);
+        size_t name_len = 0;
+        unsigned long line = source_line(f, &name_len);
+        if (line) {
+            /* The source line where the line table knows it; the binary
+             * and address are then the logical locations and the related one. */
+            char src[sizeof f->source];
+            memcpy(src, f->source, name_len);
+            src[name_len] = '\0';
+            print_uri(out, src);
+            fprintf(out, "},\"region\":{\"startLine\":%lu}}", line);
+        } else {
+            print_uri(out, path);
+            fprintf(out, "},\"address\":{\"absoluteAddress\":%llu}}", (unsigned long long)f->address);
+        }
+        print_logical(out, path, object, f->function[0] ? f->function : where, where);
+        fputs("}]", out);
+        if (line) {
+            fputs(",\"relatedLocations\":[{\"id\":1,\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
+            print_uri(out, path);
+            fprintf(out, "},\"address\":{\"absoluteAddress\":%llu}}}]", (unsigned long long)f->address);
+        }
+        struct finding_identity id;
+        finding_identity_of(&id, path, f);
+        print_fingerprint(out, &id);
+        if (marks && marks->baseline)
+            fprintf(out, ",\"baselineState\":\"%s\"", marks->known[i] ? "unchanged" : "new");
+        if (marks && marks->suppressed && marks->suppressed[i]) {
+            fputs(",\"suppressions\":[{\"kind\":\"external\",\"justification\":", out);
+            print_json_string(out, marks->suppressed[i]);
+            fputs("}]", out);
+        }
+        fputs(",\"properties\":{\"dwarf\":", out);
         print_json_string(out, f->dwarf);
         fputs(",\"synth\":", out);
         print_json_string(out, f->synth);
-        fprintf(out, ",\"addresses\":%zu}}", f->count);
+        fprintf(out, ",\"addresses\":%zu,\"address\":%llu,\"insnIndex\":%ld}}", f->count,
+                (unsigned long long)f->address, (long)f->insn_index);
     }
+}
+
+void sarif_absent(struct sarif_report *s, const struct finding_identity *id)
+{
+    FILE *out = s->out;
+    int k = kind_index(id->kind);
+    char where[sizeof id->function + 48];
+    if (id->insn >= 0)
+        snprintf(where, sizeof where, "%s, instruction %ld", id->function, id->insn);
+    else
+        snprintf(where, sizeof where, "%s", id->function);
+    char text[1024];
+    snprintf(text, sizeof text, "%s: %s no longer found (the baseline's rule %s, synthesis %s)", where, id->kind,
+             id->rule[0] ? id->rule : "-", id->synth[0] ? id->synth : "-");
+    fprintf(out, "%s{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"kind\":\"pass\",\"level\":\"none\",\"message\":{\"text\":",
+            s->results++ ? "," : "", id->kind, k);
+    print_json_string(out, text);
+    fputs("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
+    print_uri(out, id->object);
+    fputs("}}", out);
+    print_logical(out, id->object, id->object, id->function, id->function);
+    fputs("}]", out);
+    print_fingerprint(out, id);
+    fputs(",\"baselineState\":\"absent\"}", out);
 }
 
 int sarif_notify(struct sarif_report *s, enum sarif_notification_level level, const char *path,

@@ -2,9 +2,22 @@
  * sarif_report: an audit as SARIF 2.1.0, the format code-scanning services
  * read.  One run (tool "dwcheck") over all files; one rule per finding kind
  * (its id the kind's name, its description the kind's help: verify/finding.h);
- * one result per finding, located by file and by the function's symbol and
- * address (binaries have no source lines: the address goes in the logical
- * location and in the message).
+ * one result per finding (its ruleIndex the kind's), with a partial
+ * fingerprint "dwcheckFindingIdentity/v1", the hash of its identity
+ * (verify/finding_identity: no address in it, it survives code moving).
+ * Rules have a title (shortDescription), the kind's help (fullDescription)
+ * and what to do (help), verify/finding.h.
+ *
+ * Location: where the line table gives the finding's source line ("file.c:
+ * 123", verify/check's name_findings reads .debug_line), the physical
+ * location is that file and region.startLine, and the binary with the
+ * address is a related location; without one, the physical location is the
+ * binary with the address.  Either way the logical locations name the
+ * function ("libfoo.so!func+0x1a", kind function) and the binary (kind
+ * module, its path the fully qualified name).  With a baseline, results
+ * carry baselineState ("new", "unchanged"; entries no longer found are
+ * results of their own, "absent"), and a suppressed finding a suppression
+ * of kind "external" with its reason as justification.
  *
  * A file that could not be audited is not a clean result: it is a tool
  * execution notification of level "error" in the run's invocation, located
@@ -32,8 +45,21 @@ enum sarif_notification_level { SARIF_NOTE, SARIF_ERROR };
  * NULL when out of memory (nothing written). */
 struct sarif_report *sarif_begin(FILE *out, const char *version);
 
-/* The results of one audited file. */
-void sarif_file(struct sarif_report *s, const char *path, const struct check_result *r);
+/* What a baseline (tools/baseline) says of each finding of a file. */
+struct sarif_marks {
+    int baseline;                     /* a baseline was given: results carry baselineState */
+    const unsigned char *known;       /* per finding: in the baseline ("unchanged"), else "new" */
+    const char *const *suppressed;    /* per finding: a suppression's reason, or NULL */
+};
+
+/* The results of one audited file; MARKS NULL without a baseline. */
+void sarif_file(struct sarif_report *s, const char *path, const struct check_result *r,
+                const struct sarif_marks *marks);
+
+/* A baseline entry no finding matched: a result whose baselineState is
+ * "absent" (kind "pass", level "none"), located by its object's name. */
+struct finding_identity;
+void sarif_absent(struct sarif_report *s, const struct finding_identity *id);
 
 /* A notification about PATH, its message `PATH: REASON` (PATH NULL: about
  * no one file, the message REASON, no location).  Returns 0, or -1 when out

@@ -129,6 +129,10 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
         print_json_string(out, f->message);
         if (f->cx.present)
             json_counterexample(out, &f->cx);
+        if (f->column >= 0)
+            fprintf(out, ",\"column\":%d", f->column);
+        if (f->insn_index >= 0)
+            fprintf(out, ",\"insn_index\":%ld", (long)f->insn_index);
         fprintf(out, ",\"function_start\":%llu}", (unsigned long long)f->function_start);
     }
     fputs("]}\n", out);

@@ -12,7 +12,7 @@
  * adds "SFrame V1: ..."], prover: {rules, linear,
  * queries, cache_hits, timeouts[, disagreements, first_disagreement]}, findings:
  * [... {..., counterexample: {what, cfa, registers, memory, rule, code[,
- * column]}, function_start}]} — what report/json_record reads back for
+ * column]}, [column,] [insn_index,] function_start}]} — what report/json_record reads back for
  * dwcheck --merge;
  * a file that could not be audited is {file, error} and one skipped (not
  * ELF) is {file, skipped}, in the file's place, so that every file named

@@ -3,8 +3,9 @@
  *
  *   dwcheck [--format=text|json|sarif] [--html=DIR] [-j N] [--fail-on=error|warning|never]
  *           [--prove=expressions|all] [--prove-timeout=MS] [--cache=DIR] [--shard=K/N]
- *           [FILE...]
- *   dwcheck --merge [--format=...] [--html=DIR] [--fail-on=...] FILE.jsonl...
+ *           [--baseline=FILE] [--write-baseline=FILE] [FILE...]
+ *   dwcheck --merge [--format=...] [--html=DIR] [--fail-on=...] [--baseline=FILE]
+ *           [--write-baseline=FILE] FILE.jsonl...
  *   dwcheck --explain=ADDR [--prove=...] [--prove-timeout=MS] FILE
  *
  * Each file's .eh_frame is checked rule by rule in the states synthesis
@@ -19,7 +20,8 @@
  * it depends on (tools/result_cache), and a worker takes an unchanged
  * file's result from there rather than auditing it; --shard=K/N audits one
  * part of the files (tools/shard); --merge renders the JSON Lines of many
- * runs as one (tools/merge).
+ * runs as one (tools/merge).  --baseline and --write-baseline (tools/baseline,
+ * docs/baselines.md) keep known findings from failing the run.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "cli.h"
 #include "merge.h"
 #include "result_cache.h"
@@ -35,6 +38,7 @@
 #include "shard.h"
 #include "worker_pool.h"
 #include "object/elf_file.h"
+#include "object/output_file.h"
 #include "report/explain_report.h"
 #include "verify/audit_file.h"
 #include "verify/check.h"
@@ -45,6 +49,8 @@ struct options {
     int jobs;
     int fail_on;               /* enum severity, or -1 for never */
     const char *html_dir;      /* --html DIR, or NULL */
+    const char *baseline;      /* --baseline FILE, or NULL */
+    const char *write_baseline;   /* --write-baseline FILE, or NULL */
     struct check_options check;
     const char *cache_dir;     /* --cache DIR, or NULL */
     unsigned shard, shards;    /* --shard K/N; 0/0 without */
@@ -94,6 +100,17 @@ static void usage(FILE *out)
             "                     (DIR is created if absent; symbolic links are followed;\n"
             "                     a DIR that is no directory, an index.html that is no\n"
             "                     regular file, are refused)\n"
+            "  --baseline=FILE    findings FILE lists are known: not shown in text, JSON\n"
+            "                     and HTML, not counted by --fail-on, marked unchanged in\n"
+            "                     SARIF (baselineState; new ones new); its entries no\n"
+            "                     longer found (in the files audited) are listed as\n"
+            "                     absent, and its `suppress` lines (a kind, a function,\n"
+            "                     a reason) silence findings the same way\n"
+            "  --write-baseline=FILE  write this run's findings (and --baseline's\n"
+            "                     suppressions) to FILE, replaced atomically; a finding\n"
+            "                     is known by kind, file name, function, instruction\n"
+            "                     index in it, rule and synthesised value: no address,\n"
+            "                     so a rebuild that moves code keeps it (docs/baselines.md)\n"
             "  -j, --jobs=N       audit N files at once, 1 to 256 (default: all cores,\n"
             "                     at most 256)\n"
             "  --fail-on=LEVEL    exit 1 when findings of LEVEL or worse exist:\n"
@@ -117,7 +134,8 @@ static void usage(FILE *out)
             "                     rows (DWARF's, synthesis's), each rule's verdict and why\n"
             "  --merge            the FILEs are JSON Lines of --format=json runs (shards):\n"
             "                     render them as one run, in any format, sorted by file name\n"
-            "                     (with --format, --html, --fail-on only)\n"
+            "                     (with --format, --html, --fail-on, --baseline,\n"
+            "                     --write-baseline only)\n"
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
             "\n"
@@ -362,7 +380,7 @@ static int audit_all(char **files, int nfiles, const struct options *opt, const 
 }
 
 /* The audit the command line asks for, of its NFILES FILES (shard taken). */
-static int audit(char **files, int nfiles, int nnamed, const struct options *opt)
+static int audit(char **files, int nfiles, int nnamed, const struct options *opt, const struct run_baseline *rb)
 {
     struct result_cache *cache = NULL;
     char err[4200];
@@ -371,7 +389,7 @@ static int audit(char **files, int nfiles, int nnamed, const struct options *opt
         return EXIT_TROUBLE;
     }
     struct run_report rr;
-    if (run_report_begin(&rr, opt->format, opt->fail_on, opt->html_dir) != 0) {
+    if (run_report_begin(&rr, opt->format, opt->fail_on, opt->html_dir, rb) != 0) {
         result_cache_free(cache);
         return EXIT_TROUBLE;
     }
@@ -403,6 +421,43 @@ static int explain(const char *path, uint64_t address, const struct check_option
     return rc == 0 ? cli_finish_stdout(EXIT_CLEAN) : EXIT_TROUBLE;
 }
 
+static void close_baselines(struct run_baseline *rb)
+{
+    if (rb->baseline)
+        baseline_release(rb->baseline);
+    if (rb->record)
+        baseline_release(rb->record);
+}
+
+/* --baseline read and --write-baseline's target checked, before any work.
+ * Returns 0, or -1 with the reason printed (`dwcheck: FILE: reason`). */
+static int open_baselines(const struct options *opt, struct run_baseline *rb)
+{
+    static struct baseline known, record;
+    char err[4200];
+    if (opt->baseline) {
+        if (baseline_read(&known, opt->baseline, err, sizeof err) != 0) {
+            cli_error(opt->baseline, "%s", err);
+            baseline_release(&known);
+            return -1;
+        }
+        rb->baseline = &known;
+    }
+    if (opt->write_baseline) {
+        char *target = output_target(opt->write_baseline, err, sizeof err);
+        if (!target) {
+            cli_error(opt->write_baseline, "%s", err);
+            close_baselines(rb);
+            return -1;
+        }
+        free(target);
+        memset(&record, 0, sizeof record);
+        rb->record = &record;
+        rb->record_path = opt->write_baseline;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     cli_tool_name = "dwcheck";
@@ -420,6 +475,8 @@ int main(int argc, char **argv)
         {"shard", required_argument, NULL, 'S'},
         {"merge", no_argument, NULL, 'M'},
         {"explain", required_argument, NULL, 'E'},
+        {"baseline", required_argument, NULL, 'B'},
+        {"write-baseline", required_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -485,6 +542,14 @@ int main(int argc, char **argv)
         case 'M':
             opt.merge = 1;
             break;
+        case 'B':
+        case 'W':
+            if (!*optarg) {
+                cli_error(NULL, "empty --%sbaseline file name", c == 'W' ? "write-" : "");
+                return EXIT_TROUBLE;
+            }
+            *(c == 'B' ? &opt.baseline : &opt.write_baseline) = optarg;
+            break;
         case 'E':
             if (cli_parse_address(optarg, &opt.explain_address) != 0) {
                 cli_error(NULL, "bad --explain address '%s'", optarg);
@@ -505,9 +570,11 @@ int main(int argc, char **argv)
     }
     char **files = argv + optind;
     int nfiles = argc - optind;
+    struct run_baseline rb = {NULL, NULL, NULL};
+    int status;
     if (opt.explain) {
         if (opt.merge || opt.cache_dir || opt.shards || opt.html_dir || opt.format != RUN_FORMAT_TEXT ||
-            nfiles != 1) {
+            opt.baseline || opt.write_baseline || nfiles != 1) {
             cli_error(NULL, "--explain takes one FILE, and only --prove and --prove-timeout besides");
             return EXIT_TROUBLE;
         }
@@ -522,8 +589,12 @@ int main(int argc, char **argv)
             cli_error(NULL, "--merge needs the JSON Lines files to merge");
             return EXIT_TROUBLE;
         }
+        if (open_baselines(&opt, &rb) != 0)
+            return EXIT_TROUBLE;
         cli_buffer_stdout();
-        return merge_run(files, nfiles, opt.format, opt.fail_on, opt.html_dir);
+        status = merge_run(files, nfiles, opt.format, opt.fail_on, opt.html_dir, &rb);
+        close_baselines(&rb);
+        return status;
     }
     static char *present[sizeof default_files / sizeof default_files[0]];
     if (nfiles == 0) {
@@ -542,6 +613,10 @@ int main(int argc, char **argv)
         cli_error(NULL, "out of memory");
         return EXIT_TROUBLE;
     }
+    if (open_baselines(&opt, &rb) != 0)
+        return EXIT_TROUBLE;
     cli_buffer_stdout();
-    return audit(files, nfiles, named, &opt);
+    status = audit(files, nfiles, named, &opt, &rb);
+    close_baselines(&rb);
+    return status;
 }

@@ -189,7 +189,8 @@ static int render_record(const struct record_place *p, char **inputs, FILE **f, 
     return rc;
 }
 
-int merge_run(char **inputs, int ninputs, enum run_format format, int fail_on, const char *html_dir)
+int merge_run(char **inputs, int ninputs, enum run_format format, int fail_on, const char *html_dir,
+              const struct run_baseline *rb)
 {
     struct merge_index ix = {NULL, 0, 0};
     struct check_result sum = {0};
@@ -198,7 +199,7 @@ int merge_run(char **inputs, int ninputs, enum run_format format, int fail_on, c
         if (index_input(inputs[i], i, &ix, &sum) != 0)
             status = EXIT_TROUBLE;
     struct run_report rr;
-    if (status == EXIT_CLEAN && run_report_begin(&rr, format, fail_on, html_dir) != 0)
+    if (status == EXIT_CLEAN && run_report_begin(&rr, format, fail_on, html_dir, rb) != 0)
         status = EXIT_TROUBLE;
     if (status == EXIT_CLEAN) {
         qsort(ix.places, ix.n, sizeof *ix.places, by_name_then_place);

@@ -35,8 +35,9 @@
 /*
  * Render the records of the INPUTS (NINPUTS JSON Lines files) in FORMAT,
  * with FAIL_ON (enum severity, -1 never) and HTML_DIR (NULL: none), as
- * run_report does.  Returns the exit status.
+ * run_report does, and RB's baselines (NULL: none).  Returns the exit status.
  */
-int merge_run(char **inputs, int ninputs, enum run_format format, int fail_on, const char *html_dir);
+int merge_run(char **inputs, int ninputs, enum run_format format, int fail_on, const char *html_dir,
+              const struct run_baseline *rb);
 
 #endif

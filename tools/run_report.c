@@ -4,18 +4,32 @@
 #include "run_report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "cli.h"
 #include "object/elf_file.h"
 #include "object/output_file.h"
 #include "report/json_record.h"
 #include "report/text_report.h"
 
-int run_report_begin(struct run_report *rr, enum run_format format, int fail_on, const char *html_dir)
+int run_report_begin(struct run_report *rr, enum run_format format, int fail_on, const char *html_dir,
+                     const struct run_baseline *rb)
 {
     memset(rr, 0, sizeof *rr);
+    if (rb) {
+        rr->baseline = rb->baseline;
+        rr->record = rb->record;
+        rr->record_path = rb->record_path;
+    }
+    if (rr->baseline && rr->record)
+        for (size_t i = 0; i < rr->baseline->nsuppress; i++)
+            if (baseline_add_suppression(rr->record, &rr->baseline->suppress[i]) != 0) {
+                cli_error(NULL, "out of memory");
+                return -1;
+            }
     rr->format = format;
     rr->fail_on = fail_on;
     rr->html_dir = html_dir;
@@ -64,21 +78,117 @@ int run_report_not_audited(struct run_report *rr, const char *path, int skipped,
     return skipped ? EXIT_CLEAN : EXIT_TROUBLE;
 }
 
+/* R's findings the baseline neither knows nor suppresses into FRESH (a view
+ * of R whose findings are allocated here), with what it says of each in
+ * MARKS (arrays allocated here); recorded for --write-baseline.  0, or -1
+ * out of memory. */
+static int baseline_view(struct run_report *rr, const char *path, const struct check_result *r,
+                         struct check_result *fresh, struct sarif_marks *marks)
+{
+    *fresh = *r;
+    size_t n = r->nfindings ? r->nfindings : 1;
+    unsigned char *known = calloc(n, 1);
+    const char **suppressed = calloc(n, sizeof *suppressed);
+    struct finding *kept = malloc(n * sizeof *kept);
+    marks->baseline = rr->baseline != NULL;
+    marks->known = known;
+    marks->suppressed = suppressed;
+    fresh->findings = kept;
+    fresh->nfindings = 0;
+    if (!known || !suppressed || !kept)
+        return -1;
+    struct finding_identity id;
+    if (rr->baseline) {
+        const char *slash = strrchr(path, '/');
+        baseline_audited(rr->baseline, slash ? slash + 1 : path);
+    }
+    for (size_t i = 0; i < r->nfindings; i++) {
+        finding_identity_of(&id, path, &r->findings[i]);
+        int is_known = 0;
+        if (rr->baseline)
+            suppressed[i] = baseline_match(rr->baseline, &id, &is_known);
+        known[i] = (unsigned char)is_known;
+        if (rr->record && baseline_add(rr->record, &id) != 0)
+            return -1;
+        if (suppressed[i])
+            rr->suppressed++;
+        else if (is_known)
+            rr->known++;
+        else
+            kept[fresh->nfindings++] = r->findings[i];
+    }
+    return 0;
+}
+
 int run_report_audited(struct run_report *rr, const char *path, const struct check_result *r)
 {
     rr->files++;
-    if (rr->format == RUN_FORMAT_JSON)
-        report_json_file(stdout, path, r);
-    else if (rr->format == RUN_FORMAT_SARIF)
-        sarif_file(rr->sarif, path, r);
-    else
-        report_text_file(stdout, path, r);
-    report_totals_add(&rr->totals, r);
-    if (rr->html && html_report_add(rr->html, path, r) != 0) {
-        cli_error(path, "out of memory for the HTML report");
-        return EXIT_TROUBLE;
+    struct check_result fresh;
+    struct sarif_marks marks = {0};
+    const struct check_result *shown = r;
+    int status = EXIT_CLEAN;
+    if (rr->baseline || rr->record) {
+        if (baseline_view(rr, path, r, &fresh, &marks) != 0) {
+            cli_error(path, "out of memory for the baseline");
+            status = EXIT_TROUBLE;
+        } else {
+            shown = &fresh;
+        }
     }
-    return EXIT_CLEAN;
+    if (rr->format == RUN_FORMAT_JSON)
+        report_json_file(stdout, path, shown);
+    else if (rr->format == RUN_FORMAT_SARIF)
+        sarif_file(rr->sarif, path, r, shown == r ? NULL : &marks);
+    else
+        report_text_file(stdout, path, shown);
+    report_totals_add(&rr->totals, shown);
+    if (rr->html && html_report_add(rr->html, path, shown) != 0) {
+        cli_error(path, "out of memory for the HTML report");
+        status = EXIT_TROUBLE;
+    }
+    if (rr->baseline || rr->record) {
+        free((void *)marks.known);
+        free((void *)marks.suppressed);
+        free(fresh.findings);
+    }
+    return status;
+}
+
+/* The baseline's entries no finding matched, and the counts; then the
+ * baseline written, if asked.  Returns STATUS, or 2 when writing failed. */
+static int baseline_end(struct run_report *rr, int status)
+{
+    FILE *out = rr->format == RUN_FORMAT_TEXT ? stdout : stderr;
+    const char *lead = rr->format == RUN_FORMAT_TEXT ? "" : "dwcheck: ";
+    if (rr->baseline) {
+        size_t absent = 0;
+        for (size_t i = 0; i < rr->baseline->n; i++) {
+            const struct baseline_entry *e = &rr->baseline->entries[i];
+            if (!e->audited || e->matched)
+                continue;
+            absent++;
+            if (rr->sarif)
+                sarif_absent(rr->sarif, &e->id);
+            fprintf(out, "%sbaseline: absent: %s: %s", lead, e->id.object, e->id.function);
+            if (e->id.insn >= 0)
+                fprintf(out, ", instruction %ld", e->id.insn);
+            fprintf(out, ": %s (rule %s, synthesis %s)\n", e->id.kind, e->id.rule[0] ? e->id.rule : "-",
+                    e->id.synth[0] ? e->id.synth : "-");
+        }
+        fprintf(out, "%sbaseline: %zu new, %zu known, %zu suppressed, %zu absent\n", lead,
+                rr->totals.by_severity[SEVERITY_INFO] + rr->totals.by_severity[SEVERITY_WARNING] +
+                    rr->totals.by_severity[SEVERITY_ERROR], rr->known, rr->suppressed, absent);
+    }
+    if (rr->record) {
+        char err[4200];
+        if (status == EXIT_TROUBLE) {
+            cli_error(rr->record_path, "baseline not written: a file could not be audited");
+        } else if (baseline_write(rr->record, rr->record_path, err, sizeof err) != 0) {
+            cli_error(rr->record_path, "%s", err);
+            status = EXIT_TROUBLE;
+        }
+    }
+    return status;
 }
 
 int run_report_end(struct run_report *rr, int status, const char *note)
@@ -96,6 +206,8 @@ int run_report_end(struct run_report *rr, int status, const char *note)
         html_report_free(rr->html);
         rr->html = NULL;
     }
+    if (rr->baseline || rr->record)
+        status = baseline_end(rr, status);
     if (rr->sarif)
         sarif_end(rr->sarif, status == EXIT_TROUBLE);
     rr->sarif = NULL;

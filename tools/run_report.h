@@ -16,6 +16,18 @@
  * for a file not audited, or a report out of memory); run_report_end folds
  * in the HTML report's writing, stdout's errors and --fail-on.
  *
+ * Baselines (tools/baseline): with one, each finding is matched by its
+ * identity (verify/finding_identity).  Findings the baseline knows, and
+ * suppressed ones, are left out of the text, JSON and HTML outputs and of
+ * the totals (so --fail-on counts new findings only); they are counted on
+ * a `baseline:` line, after the entries no longer found (`baseline:
+ * absent: ...`), on stdout in text, else on stderr.  SARIF has every
+ * finding, with its baselineState and suppression, and the absent entries
+ * as results.  Entries are absent only for objects audited in the run.
+ * With --write-baseline, every finding taken (known, suppressed or new) is
+ * recorded, with the suppressions of --baseline, and written at the end,
+ * unless a file could not be audited (its findings would be lost).
+ *
  * Ownership: a run_report owns its HTML and SARIF reports from
  * run_report_begin until run_report_end, which frees them; it borrows the
  * HTML directory's name.
@@ -31,8 +43,21 @@
 
 enum run_format { RUN_FORMAT_TEXT, RUN_FORMAT_JSON, RUN_FORMAT_SARIF };
 
+struct baseline;
+
+/* --baseline and --write-baseline, for run_report_begin. */
+struct run_baseline {
+    struct baseline *baseline;      /* read from --baseline, or NULL */
+    struct baseline *record;        /* empty, to record into, or NULL */
+    const char *record_path;        /* --write-baseline FILE */
+};
+
 struct run_report {
     enum run_format format;
+    struct baseline *baseline;      /* --baseline's entries and suppressions, or NULL (borrowed) */
+    struct baseline *record;        /* every finding taken, for --write-baseline, or NULL (borrowed) */
+    const char *record_path;        /* --write-baseline FILE */
+    size_t known, suppressed;       /* findings the baseline knows / suppresses */
     int fail_on;                    /* enum severity, or -1 for never */
     const char *html_dir;           /* --html DIR, or NULL */
     struct html_report *html;
@@ -43,10 +68,15 @@ struct run_report {
 
 /*
  * Check that HTML_DIR (NULL: no HTML report) can take index.html, and open
- * the reports.  Returns 0, or -1 with the reason printed (nothing written
+ * the reports; match findings against RB's baseline and record them for
+ * --write-baseline as RB says (RB NULL: neither; RB's record takes its
+ * baseline's suppressions).  Returns 0, or -1 with the reason printed (nothing written
  * then): call it before any work.
  */
-int run_report_begin(struct run_report *rr, enum run_format format, int fail_on, const char *html_dir);
+int run_report_begin(struct run_report *rr, enum run_format format, int fail_on, const char *html_dir,
+                     const struct run_baseline *rb);
+
+
 
 /* PATH's result R: printed, kept for the HTML report, counted.  Returns the
  * file's exit status. */

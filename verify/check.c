@@ -16,7 +16,9 @@
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
 #include "semantics/table_print.h"
+#include "synth/function_code.h"
 #include "synth/jump_tables.h"
+#include "synth/program.h"
 #include "verify/audit_file.h"
 #include "verify/excerpt.h"
 #include "verify/fde_coverage.h"
@@ -102,6 +104,7 @@ static void add_finding(struct checker *c, enum finding_kind kind, int column, u
     f->column = column;
     f->address = addr;
     f->count = 1;
+    f->insn_index = -1;   /* place_findings */
     if (c->func) {
         snprintf(f->function, sizeof f->function, "%s", c->func->name);
         f->function_start = c->func->lo;
@@ -563,6 +566,42 @@ static void gather_excerpts(struct checker *c, struct synth_program *prog)
     }
 }
 
+/* Every finding in a function placed by its instruction: how many of the
+ * function's instructions come before its address (finding.h's insn_index,
+ * a baseline identity's part that survives code moving). */
+static void place_findings(struct checker *c, struct synth_program *prog)
+{
+    size_t decoded = (size_t)-1;
+    struct function_code code = {0};
+    int have = 0;
+    for (size_t i = 0; i < c->r->nfindings; i++) {
+        struct finding *f = &c->r->findings[i];
+        size_t fi = function_index_at(&prog->index, f->address);
+        if (fi == (size_t)-1 || prog->index.funcs[fi].lo != f->function_start)
+            continue;
+        if (fi != decoded) {
+            if (have)
+                synth_program_code_release(prog, decoded, &code);
+            have = synth_program_code(prog, fi, &code) == 0;
+            decoded = fi;
+        }
+        if (!have)
+            continue;
+        size_t lo = 0, hi = code.n;   /* the first instruction at or past the address */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (code.insns[mid].addr < f->address)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo <= INT32_MAX)
+            f->insn_index = (int32_t)lo;
+    }
+    if (have)
+        synth_program_code_release(prog, decoded, &code);
+}
+
 /* Every finding named: the symbol of its function, from the separate debug
  * file when the object is stripped, else the section and offset of the
  * function's start; and the source line of the first ones, from the line
@@ -638,6 +677,7 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     sframe_check_close(c.sframe, &r->sframe);
     if (!c.oom) {
         gather_excerpts(&c, prog);
+        place_findings(&c, prog);
         name_findings(&c, &af->ef);
     }
     struct prover_stats stats;

@@ -64,6 +64,82 @@ static const struct kind_info kinds[FINDING_KINDS] = {
                                     "a CFA in another register than rsp or rbp ...)."},
 };
 
+/* For code scanning (SARIF rules): a title, and what to do about a finding. */
+static const char *const titles[FINDING_KINDS] = {
+    [FINDING_CFA_MISMATCH] = "Wrong CFA rule",
+    [FINDING_RA_MISMATCH] = "Wrong return-address rule",
+    [FINDING_REG_MISMATCH] = "Wrong callee-saved register rule",
+    [FINDING_CLOBBERED] = "Callee-saved register changed, not described",
+    [FINDING_IMPRECISE] = "Rule undefined where the value is known",
+    [FINDING_FDE_GAP] = "Code no FDE covers",
+    [FINDING_FDE_OVERLAP] = "Overlapping FDEs",
+    [FINDING_FDE_NO_CODE] = "FDE without code",
+    [FINDING_MALFORMED_CFI] = "Malformed call-frame program",
+    [FINDING_CALL_CLOBBERED_RULE] = "Rule reads a call-clobbered register at a call",
+    [FINDING_CROSS_FDE_MISMATCH] = "Jump into another FDE with the wrong frame",
+    [FINDING_RET_MISMATCH] = "ret that does not pop the return address",
+    [FINDING_RET_JUMP] = "push X; ret used as a jump",
+    [FINDING_SFRAME_CFA_MISMATCH] = "Wrong SFrame CFA rule",
+    [FINDING_SFRAME_FP_MISMATCH] = "Wrong SFrame frame-pointer rule",
+    [FINDING_SFRAME_RA_MISMATCH] = "Wrong SFrame return-address rule",
+    [FINDING_MALFORMED_SFRAME] = "Malformed .sframe",
+    [FINDING_SFRAME_DIFFERS] = "SFrame and .eh_frame rows differ",
+    [FINDING_SFRAME_MISSING_FDE] = "Code without an SFrame FDE",
+};
+
+static const char *const advice[FINDING_KINDS] = {
+    [FINDING_CFA_MISMATCH] = "Exceptions, debuggers and profilers unwinding through this address find the "
+                             "wrong frame.  Fix the .cfi_def_cfa* directives (or .cfi_adjust_cfa_offset) "
+                             "after the instruction that moves the stack pointer; `dwcheck --explain=ADDR` "
+                             "shows both rows around it.",
+    [FINDING_RA_MISMATCH] = "Unwinding returns to a wrong address.  Describe where the return address is "
+                            "(.cfi_offset rip, or the CFA rule it follows from) after each stack change.",
+    [FINDING_REG_MISMATCH] = "An unwinder restores a wrong value in the caller.  Put .cfi_offset REG after "
+                             "the instruction that saves REG, and .cfi_restore REG after it is reloaded.",
+    [FINDING_CLOBBERED] = "The caller gets the changed value back on unwinding.  Save the register and add "
+                          ".cfi_offset (or .cfi_register) before it is changed.",
+    [FINDING_IMPRECISE] = "Not wrong, only less than could be said: describe the value (.cfi_offset, "
+                          ".cfi_register) if unwinders need it.",
+    [FINDING_FDE_GAP] = "Unwinding fails where the code is running.  Cover the whole function with "
+                        ".cfi_startproc/.cfi_endproc, cold parts too.",
+    [FINDING_FDE_OVERLAP] = "Unwinders pick one of the FDEs.  Remove the duplicate, or end the first "
+                            "FDE where the second begins.",
+    [FINDING_FDE_NO_CODE] = "The FDE describes bytes that are not code (stale or mis-sized FDE): remove "
+                            "it or fix its range.",
+    [FINDING_MALFORMED_CFI] = "No unwinder can use this FDE: regenerate it (assembler directives, not "
+                              "hand-written bytes).",
+    [FINDING_CALL_CLOBBERED_RULE] = "A rule that reads a caller-saved register is wrong in the callee's "
+                                    "frames: copy the value to a callee-saved register or the stack first.",
+    [FINDING_CROSS_FDE_MISMATCH] = "Make the rows agree at the jump's target, or give the target code "
+                                   "an FDE that describes the frame the jump arrives in.",
+    [FINDING_RET_MISMATCH] = "Restore the stack before the ret, or describe the frame the ret leaves "
+                             "(.cfi_remember_state/.cfi_restore_state around early exits).",
+    [FINDING_RET_JUMP] = "A note: no change needed unless the jump's target expects a return.",
+    [FINDING_SFRAME_CFA_MISMATCH] = "SFrame unwinders (perf, the kernel) find the wrong frame.  Fix the "
+                                    "CFI the assembler derives .sframe from, or rebuild without "
+                                    "--gsframe.",
+    [FINDING_SFRAME_FP_MISMATCH] = "SFrame unwinders restore a wrong rbp.  Fix the rbp CFI (.cfi_offset "
+                                   "rbp, .cfi_restore rbp).",
+    [FINDING_SFRAME_RA_MISMATCH] = "SFrame unwinders return to a wrong address.  Fix the CFA rule the "
+                                   "return address follows from.",
+    [FINDING_MALFORMED_SFRAME] = "Regenerate the .sframe section with the assembler (--gsframe), or "
+                                 "remove it.",
+    [FINDING_SFRAME_DIFFERS] = "Regenerate .sframe from the same CFI, and check which of the two rows "
+                               "the code needs (`dwcheck --explain=ADDR`).",
+    [FINDING_SFRAME_MISSING_FDE] = "A note: SFrame cannot express this frame, or the FDE was dropped; "
+                                   "unwinders fall back to .eh_frame if they can.",
+};
+
+const char *finding_kind_title(enum finding_kind kind)
+{
+    return (unsigned)kind < FINDING_KINDS ? titles[kind] : "";
+}
+
+const char *finding_kind_advice(enum finding_kind kind)
+{
+    return (unsigned)kind < FINDING_KINDS ? advice[kind] : "";
+}
+
 struct reason_info {
     const char *id;
     const char *text;

@@ -55,6 +55,11 @@ const char *finding_kind_name(enum finding_kind kind);
 enum severity finding_kind_severity(enum finding_kind kind);
 /* One sentence saying what KIND means ("" past the table). */
 const char *finding_kind_help(enum finding_kind kind);
+/* A title of a few words ("Wrong CFA rule"; "" past the table): the SARIF
+ * rule's shortDescription (its fullDescription is the help above). */
+const char *finding_kind_title(enum finding_kind kind);
+/* What a finding of KIND breaks and how to fix it (the SARIF rule's help). */
+const char *finding_kind_advice(enum finding_kind kind);
 /* "error", "warning", "info". */
 const char *severity_name(enum severity severity);
 
@@ -97,6 +102,9 @@ struct finding {
                                        long path loses its start, never its name and line) */
     struct excerpt excerpt;         /* the code around the address; nrows 0 when not gathered */
     struct counterexample cx;       /* a rule the prover refuted: the values that show it */
+    int32_t insn_index;             /* instructions of the function before ADDRESS (its place
+                                       there, whatever the function's address), -1 when the
+                                       finding is in no decoded function */
 };
 
 /* Room for finding_where's text: a function name, "+0x" and 16 digits. */

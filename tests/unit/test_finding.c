@@ -37,11 +37,20 @@ static void test_kinds_table_complete(void **state)
         const char *help = finding_kind_help((enum finding_kind)k);
         assert_true(kebab_case(name));
         assert_true(strlen(help) > 10 && help[strlen(help) - 1] == '.');
+        /* SARIF rules' shortDescription and help (report/sarif_report). */
+        const char *title = finding_kind_title((enum finding_kind)k);
+        const char *advice = finding_kind_advice((enum finding_kind)k);
+        assert_non_null(title);
+        assert_non_null(advice);
+        assert_true(strlen(title) > 5 && title[strlen(title) - 1] != '.');
+        assert_true(strlen(advice) > 10 && advice[strlen(advice) - 1] == '.');
         for (int j = 0; j < k; j++)
             assert_string_not_equal(name, finding_kind_name((enum finding_kind)j));
     }
     assert_string_equal(finding_kind_name(FINDING_KINDS), "?");
     assert_string_equal(finding_kind_help(FINDING_KINDS), "");
+    assert_string_equal(finding_kind_title(FINDING_KINDS), "");
+    assert_string_equal(finding_kind_advice(FINDING_KINDS), "");
 }
 
 static void test_kinds_severities(void **state)
