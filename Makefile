@@ -166,6 +166,7 @@ tools_SRCS := \
 	tools/result_cache.c \
 	tools/shard.c \
 	tools/merge.c \
+	tools/inputs.c \
 	tools/dwsynth_repair.c
 
 LIB_SRCS := $(foreach s,$(STAGES),$($(s)_SRCS))
@@ -364,6 +365,7 @@ $(BUILD)/tests/preload.so: tests/check/preload.c | $(DEPS_STAMP)
 check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault $(BUILD)/tests/preload.so
 	@tests/check/run.sh $(BUILD)
 	@tests/check/front_ends.sh $(BUILD)
+	@tests/check/inputs.sh $(BUILD)
 
 # Unwinding: dwunwind (eh_elfs and the DWARF fallback) against libgcc and libunwind.
 # libunwind exports libgcc's _Unwind_* names too: libgcc_s comes first, so that

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "inputs.h"
 #include "merge.h"
 #include "result_cache.h"
 #include "run_report.h"
@@ -85,7 +86,9 @@ static void usage(FILE *out)
             "  or:  dwcheck --merge [OPTION]... FILE.jsonl...\n"
             "Audit the unwind tables (.eh_frame, .sframe) of x86_64 ELF files: every rule\n"
             "of every row is evaluated in the state derived from the machine code at that\n"
-            "address.  With no FILE, audit the system's core libraries.\n"
+            "address.  With no FILE, audit the system's core libraries.  A directory is\n"
+            "walked for its ELF files; a file of several names is audited once, its names\n"
+            "listed; a run that audits no file exits 2.\n"
             "\n"
             "  --format=text      one line per finding, FILE: func+0xoff: ..., then figures (default)\n"
             "  --format=json      one JSON object per file, one per line\n"
@@ -144,7 +147,7 @@ static void usage(FILE *out)
 /* What the workers are given: the distinct files, how to check them, and
  * the result cache (NULL: none). */
 struct audit_job {
-    char **paths;
+    const struct input_list *in;
     const struct check_options *check;
     const struct result_cache *cache;
 };
@@ -183,7 +186,15 @@ static int audit_task(uint32_t task, int fd, void *arg)
 {
     const struct audit_job *job = arg;
     struct file_record rec;
-    audit_one(job->paths[task], job, task, &rec);
+    const struct input_file *f = &job->in->files[task];
+    if (f->error) {   /* known before any audit (tools/inputs) */
+        memset(&rec, 0, sizeof rec);
+        rec.unique = task;
+        rec.status = FILE_FAILED;
+        snprintf(rec.error, sizeof rec.error, "%s", f->error);
+    } else {
+        audit_one(f->path, job, task, &rec);
+    }
     size_t nfindings = rec.result.nfindings;
     int rc = worker_pool_write(fd, &rec, sizeof rec);
     if (rc == 0 && nfindings)
@@ -234,12 +245,12 @@ static int receive_record(int fd, void *arg)
     return 0;
 }
 
-/* Print PATH's record.  Returns the file's exit status. */
-static int take_record(const char *path, const struct file_record *rec, struct run_report *rr)
+/* Print F's record.  Returns the file's exit status. */
+static int take_record(const struct input_file *f, const struct file_record *rec, struct run_report *rr)
 {
     if (rec->status == FILE_AUDITED)
-        return run_report_audited(rr, path, &rec->result);
-    return run_report_not_audited(rr, path, rec->status == FILE_SKIPPED, rec->error);
+        return run_report_audited_names(rr, (const char *const *)f->names, f->nnames, &rec->result);
+    return run_report_not_audited(rr, f->names[0], rec->status == FILE_SKIPPED, rec->error);
 }
 
 /* What the cache did for the distinct files, on stderr: `dwcheck: cache
@@ -282,43 +293,11 @@ static void progress(int done, int total, const char *path)
     }
 }
 
-/* Which distinct file (by device and inode) each name is: names of one file
- * (libfoo.so, libfoo.so.1 ...) are audited once. */
-static uint32_t distinct_files(char **files, int nfiles, uint32_t *unique_of, char **unique_path)
-{
-    struct stat *seen = calloc((size_t)nfiles, sizeof *seen);
-    uint32_t n = 0;
-    for (int i = 0; i < nfiles; i++) {
-        struct stat st;
-        uint32_t u = n;
-        if (seen && stat(files[i], &st) == 0 && S_ISREG(st.st_mode))
-            for (uint32_t k = 0; k < n; k++)
-                if (seen[k].st_ino == st.st_ino && seen[k].st_dev == st.st_dev && seen[k].st_ino) {
-                    u = k;
-                    break;
-                }
-        if (u == n) {
-            if (seen && stat(files[i], &seen[n]) != 0)
-                memset(&seen[n], 0, sizeof seen[n]);
-            unique_path[n++] = files[i];
-        }
-        unique_of[i] = u;
-    }
-    free(seen);
-    return n;
-}
-
-/* Audit the NFILES (at least one) FILES into RR.  Returns the files' exit status. */
-static int audit_all(char **files, int nfiles, const struct options *opt, const struct result_cache *cache,
+/* Audit the distinct files IN (at least one) into RR.  Returns the files' exit status. */
+static int audit_all(const struct input_list *inputs, const struct options *opt, const struct result_cache *cache,
                      struct run_report *rr)
 {
-    uint32_t *unique_of = calloc((size_t)nfiles, sizeof *unique_of);
-    char **unique_path = calloc((size_t)nfiles, sizeof *unique_path);
-    if (!unique_of || !unique_path) {
-        cli_error(NULL, "out of memory");
-        return EXIT_TROUBLE;
-    }
-    uint32_t nunique = distinct_files(files, nfiles, unique_of, unique_path);
+    uint32_t nunique = (uint32_t)inputs->n;
     struct received in = {.recs = calloc(nunique, sizeof *in.recs), .have = calloc(nunique, 1),
                           .nunique = nunique};
     if (!in.recs || !in.have) {
@@ -326,7 +305,7 @@ static int audit_all(char **files, int nfiles, const struct options *opt, const 
         return EXIT_TROUBLE;
     }
     char err[256];
-    struct audit_job job = {unique_path, &opt->check, cache};
+    struct audit_job job = {inputs, &opt->check, cache};
     struct worker_pool *pool = worker_pool_start(nunique, (unsigned)opt->jobs, audit_task, &job, err,
                                                  sizeof err);
     if (!pool) {
@@ -334,15 +313,15 @@ static int audit_all(char **files, int nfiles, const struct options *opt, const 
         return EXIT_TROUBLE;
     }
     int status = EXIT_CLEAN;
-    for (int i = 0; i < nfiles; i++) {
-        uint32_t u = unique_of[i];
-        progress(i, nfiles, files[i]);
+    for (uint32_t u = 0; u < nunique; u++) {
+        const struct input_file *f = &inputs->files[u];
+        progress((int)u, (int)nunique, f->names[0]);
         /* Results arrive in any order: wait until this file's is in. */
         while (!in.have[u] && worker_pool_receive(pool, receive_record, &in) > 0)
             ;
-        progress(i + 1, nfiles, NULL);
-        int rc = in.have[u] ? take_record(files[i], &in.recs[u], rr)
-                            : run_report_not_audited(rr, files[i], 0, "the worker process auditing it failed");
+        progress((int)u + 1, (int)nunique, NULL);
+        int rc = in.have[u] ? take_record(f, &in.recs[u], rr)
+                            : run_report_not_audited(rr, f->names[0], 0, "the worker process auditing it failed");
         fflush(stdout);
         if (rc > status)
             status = rc;
@@ -356,8 +335,6 @@ static int audit_all(char **files, int nfiles, const struct options *opt, const 
             check_result_release(&in.recs[u].result);
     free(in.recs);
     free(in.have);
-    free(unique_of);
-    free(unique_path);
     return status;
 }
 
@@ -375,10 +352,23 @@ static int audit(char **files, int nfiles, int nnamed, const struct options *opt
         result_cache_free(cache);
         return EXIT_TROUBLE;
     }
-    int status = nfiles ? audit_all(files, nfiles, opt, cache, &rr) : EXIT_CLEAN;
+    struct input_list in;
+    if (inputs_expand(files, nfiles, &in, err, sizeof err) != 0) {
+        cli_error(NULL, "%s", err);
+        run_report_end(&rr, EXIT_TROUBLE, NULL);
+        result_cache_free(cache);
+        return EXIT_TROUBLE;
+    }
+    int status = in.n ? audit_all(&in, opt, cache, &rr) : EXIT_CLEAN;
     char note[96];
     snprintf(note, sizeof note, "shard %u/%u: %d of %d files", opt->shard, opt->shards, nfiles, nnamed);
     status = run_report_end(&rr, status, opt->shards ? note : NULL);
+    if (nfiles && !rr.totals.files) {   /* nothing audited is no clean run */
+        inputs_why_none(&in, rr.totals.files_skipped, rr.totals.files_failed, err, sizeof err);
+        cli_error(NULL, "no file audited: %s", err);
+        status = EXIT_TROUBLE;
+    }
+    inputs_free(&in);
     result_cache_free(cache);
     return status;
 }

@@ -66,13 +66,20 @@ int run_report_not_audited(struct run_report *rr, const char *path, int skipped,
 
 int run_report_audited(struct run_report *rr, const char *path, const struct check_result *r)
 {
+    return run_report_audited_names(rr, &path, 1, r);
+}
+
+int run_report_audited_names(struct run_report *rr, const char *const *names, size_t nnames,
+                             const struct check_result *r)
+{
+    const char *path = names[0];
     rr->files++;
     if (rr->format == RUN_FORMAT_JSON)
-        report_json_file(stdout, path, r);
+        report_json_file_names(stdout, names, nnames, r);
     else if (rr->format == RUN_FORMAT_SARIF)
         sarif_file(rr->sarif, path, r);
     else
-        report_text_file(stdout, path, r);
+        report_text_file_names(stdout, names, nnames, r);
     report_totals_add(&rr->totals, r);
     if (rr->html && html_report_add(rr->html, path, r) != 0) {
         cli_error(path, "out of memory for the HTML report");

@@ -1,0 +1,63 @@
+#!/bin/bash
+# dwcheck's inputs (tools/inputs): directories walked, a file reached by
+# several names audited and reported once with all its names, runs that
+# audit nothing refused.
+set -u
+build=${1:?usage: inputs.sh BUILD}
+dwcheck=$build/bin/dwcheck
+work=$build/tests/inputs
+rm -rf "$work"
+mkdir -p "$work"
+. "$(dirname "$0")/../lib.sh"
+
+# A tree: an ELF file with a hard link and a link to it inside, a link out
+# of the tree, a text file, a nested directory holding nothing.
+tree=$work/tree
+mkdir -p "$tree/sub/deeper" "$work/empty" "$work/text"
+cc -shared -nostdlib -Wl,--build-id=none -o "$tree/a.so" tests/synth/shapes.s || exit 1
+cc -shared -nostdlib -Wl,--build-id=none -o "$work/outside.so" tests/check/buggy.s || exit 1
+ln "$tree/a.so" "$tree/sub/hard.so"
+ln -s ../a.so "$tree/sub/link.so"
+ln -s ../outside.so "$tree/out.so"
+echo text > "$tree/readme.txt"
+echo text > "$work/text/notes"
+
+# 1. The walk: one audit, one report, every name listed (text and JSON).
+out=$("$dwcheck" -j2 "$tree" 2>&1); rc=$?
+[ "$rc" -eq 0 ] && [ "$(grep -c 'FDEs, ' <<< "$out")" -eq 1 ] &&
+    grep -qxF "$tree/a.so: also named: $tree/sub/hard.so, $tree/sub/link.so" <<< "$out" &&
+    ok "directory: one file by three names audited once, its names listed" ||
+    not_ok "directory: one file by three names audited once, its names listed (exit $rc)" "$out"
+grep -q 'outside\|out\.so\|readme\|skipped' <<< "$out" &&
+    not_ok "directory: no link out of the tree followed, no file that is not ELF named" "$out" ||
+    ok "directory: no link out of the tree followed, no file that is not ELF named"
+json=$("$dwcheck" --format=json "$tree" "$tree/a.so" "$tree/sub/link.so"); rc=$?
+[ "$rc" -eq 0 ] && [ "$(wc -l <<< "$json")" -eq 1 ] &&
+    grep -qF "\"names\":[\"$tree/a.so\",\"$tree/sub/hard.so\",\"$tree/sub/link.so\"]}" <<< "$json" &&
+    ok "JSON: names given again on the command line add no line, the names listed" ||
+    not_ok "JSON: names given again on the command line add no line, the names listed (exit $rc)" "$json"
+# The same file twice on the command line, by a link: one report.
+out=$("$dwcheck" "$work/outside.so" "$work/outside.so" "$tree/out.so"); rc=$?
+[ "$rc" -eq 1 ] && [ "$(grep -c 'FDEs, ' <<< "$out")" -eq 1 ] &&
+    grep -qxF "$work/outside.so: also named: $tree/out.so" <<< "$out" &&
+    ok "a file named twice and by a link: audited and reported once" ||
+    not_ok "a file named twice and by a link: audited and reported once (exit $rc)" "$out"
+
+# 2. Nothing audited: exit 2 with the reason.
+for args in "$work/empty" "$work/text" "$work/empty $work/text/notes" "$work/missing"; do
+    # shellcheck disable=SC2086
+    err=$("$dwcheck" $args 2>&1 >/dev/null); rc=$?
+    [ "$rc" -eq 2 ] && grep -q '^dwcheck: no file audited: ' <<< "$err" &&
+        ok "nothing audited ($args): exit 2, the reason" ||
+        not_ok "nothing audited ($args): exit 2, the reason (exit $rc)" "$err"
+done
+err=$("$dwcheck" "$work/empty" 2>&1 >/dev/null)
+grep -qxF "dwcheck: no file audited: 1 of 1 directory held no ELF file" <<< "$err" &&
+    ok "an empty directory is named as the reason" || not_ok "an empty directory is named as the reason" "$err"
+# An empty directory beside a file audited is no failure.
+"$dwcheck" "$work/empty" "$tree/a.so" >/dev/null 2>&1; rc=$?
+[ "$rc" -eq 0 ] && ok "an empty directory beside a file audited: exit 0" ||
+    not_ok "an empty directory beside a file audited: exit $rc"
+
+rm -rf "$work"
+finish "inputs"
