@@ -117,6 +117,7 @@ verify_SRCS := \
 	verify/prover.c \
 	verify/rule_eval.c \
 	verify/audit_file.c \
+	verify/no_unwind.c \
 	verify/agreement.c \
 	verify/finding.c \
 	verify/excerpt.c \

@@ -10,6 +10,13 @@
 int audit_file_open(struct audit_file *a, const char *path, const char *no_eh, int *not_elf,
                     char *err, size_t errlen)
 {
+    if (audit_file_open_bare(a, path, not_elf, err, errlen) != 0)
+        return -1;
+    return audit_file_finish_open(a, no_eh, err, errlen);
+}
+
+int audit_file_open_bare(struct audit_file *a, const char *path, int *not_elf, char *err, size_t errlen)
+{
     memset(a, 0, sizeof *a);
     if (not_elf)
         *not_elf = 0;
@@ -18,6 +25,11 @@ int audit_file_open(struct audit_file *a, const char *path, const char *no_eh, i
             *not_elf = strcmp(err, ELF_FILE_NOT_ELF) == 0 || strcmp(err, ELF_FILE_EMPTY) == 0;
         return -1;
     }
+    return 0;
+}
+
+int audit_file_finish_open(struct audit_file *a, const char *no_eh, char *err, size_t errlen)
+{
     char eh_err[ELF_FILE_ERRLEN] = "";
     if (synth_program_open(&a->prog, &a->ef, eh_err, sizeof eh_err, err, errlen) != 0) {
         elf_file_close(&a->ef);

@@ -18,6 +18,7 @@
 #include "semantics/table_print.h"
 #include "synth/jump_tables.h"
 #include "verify/audit_file.h"
+#include "verify/no_unwind.h"
 #include "verify/excerpt.h"
 #include "verify/fde_coverage.h"
 #include "verify/own_cfa.h"
@@ -574,7 +575,15 @@ int check_file(const char *path, const struct check_options *opt, struct check_r
 {
     memset(r, 0, sizeof *r);
     struct audit_file af;
-    if (audit_file_open(&af, path, CHECK_NO_EH, not_elf, err, errlen) != 0)
+    /* No .eh_frame at all: a finding, not a failure (verify/no_unwind). */
+    if (audit_file_open_bare(&af, path, not_elf, err, errlen) != 0)
+        return -1;
+    int none = no_unwind_table(&af.ef, r);
+    if (none != 0) {
+        elf_file_close(&af.ef);
+        return none < 0 ? error_set(err, errlen, "out of memory") : 0;
+    }
+    if (audit_file_finish_open(&af, CHECK_NO_EH, err, errlen) != 0)
         return -1;
     int rc = check_audit_file(&af, opt, r, err, errlen);
     audit_file_close(&af);

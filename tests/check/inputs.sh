@@ -59,5 +59,27 @@ grep -qxF "dwcheck: no file audited: 1 of 1 directory held no ELF file" <<< "$er
 [ "$rc" -eq 0 ] && ok "an empty directory beside a file audited: exit 0" ||
     not_ok "an empty directory beside a file audited: exit $rc"
 
+# 3. A file with no unwind table at all: a no-unwind-table warning (with
+# whether it has a .debug_frame), not a failure; --fail-on=warning fails.
+printf 'int g(int x) { return x * 3; }\nint main(void) { return g(2); }\n' > "$work/plain.c"
+for debug in "" -g; do
+    gcc $debug -O1 -fno-asynchronous-unwind-tables -fno-unwind-tables -o "$work/plain" "$work/plain.c" &&
+        objcopy --remove-section=.eh_frame --remove-section=.eh_frame_hdr "$work/plain" "$work/bare" || exit 1
+    if readelf -S "$work/bare" | grep -q eh_frame; then not_ok "objcopy left an .eh_frame"; continue; fi
+    want="no .debug_frame either"
+    [ -n "$debug" ] && want="it has a .debug_frame"
+    out=$("$dwcheck" "$work/bare" 2>&1); rc=$?
+    [ "$rc" -eq 0 ] && grep -q "^$work/bare: \.text+0x0: warning: no-unwind-table: no \.eh_frame: .*$want" <<< "$out" &&
+        grep -q "0 errors, 1 warnings" <<< "$out" &&
+        ok "no .eh_frame ($debug): a no-unwind-table warning ($want), exit 0" ||
+        not_ok "no .eh_frame ($debug): a no-unwind-table warning ($want), exit 0 (exit $rc)" "$out"
+done
+"$dwcheck" --fail-on=warning "$work/bare" > /dev/null 2>&1; rc=$?
+[ "$rc" -eq 1 ] && ok "no .eh_frame: --fail-on=warning exits 1" || not_ok "no .eh_frame: --fail-on=warning exits $rc"
+json=$("$dwcheck" --format=json "$work/bare"); rc=$?
+[ "$rc" -eq 0 ] && grep -qF '"kind":"no-unwind-table","severity":"warning"' <<< "$json" &&
+    "$dwcheck" --format=json "$work/bare" > "$work/bare.jsonl" && "$dwcheck" --merge "$work/bare.jsonl" | grep -q "no-unwind-table" &&
+    ok "no .eh_frame: the JSON finding, read back by --merge" || not_ok "no .eh_frame: the JSON finding (exit $rc)" "$json"
+
 rm -rf "$work"
 finish "inputs"
