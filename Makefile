@@ -34,7 +34,7 @@ $(DEPS_STAMP):
 # $(BUILD)/config.mk is written after install-deps, and make reads the
 # makefiles again when it has made one of them.  (Asked while this file is
 # parsed, a fresh machine's first `make run` got no -lcapstone.)
-PKGS := libelf capstone z3 json-c
+PKGS := libelf capstone z3 json-c libarchive
 CONFIG_MK := $(BUILD)/config.mk
 $(CONFIG_MK): $(DEPS_STAMP) Makefile
 	@cflags=$$($(PKG_CONFIG) --cflags $(PKGS)) && libs=$$($(PKG_CONFIG) --libs $(PKGS)) || \
@@ -168,6 +168,7 @@ tools_SRCS := \
 	tools/shard.c \
 	tools/merge.c \
 	tools/inputs.c \
+	tools/deb_input.c \
 	tools/dwsynth_repair.c
 
 LIB_SRCS := $(foreach s,$(STAGES),$($(s)_SRCS))

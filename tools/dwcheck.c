@@ -87,7 +87,8 @@ static void usage(FILE *out)
             "Audit the unwind tables (.eh_frame, .sframe) of x86_64 ELF files: every rule\n"
             "of every row is evaluated in the state derived from the machine code at that\n"
             "address.  With no FILE, audit the system's core libraries.  A directory is\n"
-            "walked for its ELF files; a file of several names is audited once, its names\n"
+            "walked for its ELF files, a Debian package (.deb) read for them (named\n"
+            "PKG.deb:/PATH); a file of several names is audited once, its names\n"
             "listed; a run that audits no file exits 2.\n"
             "\n"
             "  --format=text      one line per finding, FILE: func+0xoff: ..., then figures (default)\n"
@@ -112,9 +113,10 @@ static void usage(FILE *out)
             "                     file unchanged since is not audited again.  Runs may\n"
             "                     share DIR; a damaged entry is audited again.  What the\n"
             "                     cache did is a line on stderr\n"
-            "  --shard=K/N        audit only part K of N of the FILEs (1 <= K <= N): those\n"
-            "                     at positions K, K+N, K+2N ... of the names sorted bytewise;\n"
-            "                     the N parts together are every FILE, each once\n"
+            "  --shard=K/N        audit only part K of N of the files (1 <= K <= N): those\n"
+            "                     at positions K, K+N, K+2N ... of the distinct files found\n"
+            "                     (by first name) sorted bytewise; the N parts together\n"
+            "                     are every file, each once\n"
             "  --explain=ADDR     everything known at ADDR of the one FILE: its function\n"
             "                     and source line, the FDE, the code around it with both\n"
             "                     rows (DWARF's, synthesis's), each rule's verdict and why\n"
@@ -339,8 +341,8 @@ static int audit_all(const struct input_list *inputs, const struct options *opt,
     return status;
 }
 
-/* The audit the command line asks for, of its NFILES FILES (shard taken). */
-static int audit(char **files, int nfiles, int nnamed, const struct options *opt)
+/* The audit the command line asks for, of its NFILES FILES. */
+static int audit(char **files, int nfiles, const struct options *opt)
 {
     struct result_cache *cache = NULL;
     char err[4200];
@@ -360,11 +362,21 @@ static int audit(char **files, int nfiles, int nnamed, const struct options *opt
         result_cache_free(cache);
         return EXIT_TROUBLE;
     }
+    /* Shards share out the distinct files found, not the arguments. */
+    size_t found = in.n;
+    if (opt->shards && inputs_shard(&in, opt->shard, opt->shards) != 0) {
+        cli_error(NULL, "out of memory");
+        run_report_end(&rr, EXIT_TROUBLE, NULL);
+        inputs_free(&in);
+        result_cache_free(cache);
+        return EXIT_TROUBLE;
+    }
     int status = in.n ? audit_all(&in, opt, cache, &rr) : EXIT_CLEAN;
     char note[96];
-    snprintf(note, sizeof note, "shard %u/%u: %d of %d files", opt->shard, opt->shards, nfiles, nnamed);
+    snprintf(note, sizeof note, "shard %u/%u: %zu of %zu files", opt->shard, opt->shards, in.n, found);
     status = run_report_end(&rr, status, opt->shards ? note : NULL);
-    if (nfiles && !rr.totals.files) {   /* nothing audited is no clean run */
+    /* Nothing audited is no clean run (but a shard left no file is). */
+    if (nfiles && !rr.totals.files && !(opt->shards && found && !in.n)) {
         inputs_why_none(&in, rr.totals.files_skipped, rr.totals.files_failed, err, sizeof err);
         cli_error(NULL, "no file audited: %s", err);
         status = EXIT_TROUBLE;
@@ -528,11 +540,6 @@ int main(int argc, char **argv)
             return EXIT_TROUBLE;
         }
     }
-    int named = nfiles;
-    if (opt.shards && (nfiles = shard_select(files, nfiles, opt.shard, opt.shards)) < 0) {
-        cli_error(NULL, "out of memory");
-        return EXIT_TROUBLE;
-    }
     cli_buffer_stdout();
-    return audit(files, nfiles, named, &opt);
+    return audit(files, nfiles, &opt);
 }

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "deb_input.h"
+#include "shard.h"
 #include "object/error.h"
 
 static struct input_file *grow(struct input_list *list)
@@ -168,6 +170,8 @@ int inputs_expand(char **args, int nargs, struct input_list *list, char *err, si
             free(root);
             list->dirs++;
             list->dirs_without_elf += !found;
+        } else if (deb_input_is_deb(args[i])) {
+            rc = deb_input_expand(list, args[i]);
         } else {
             rc = inputs_add(list, args[i], args[i]);
         }
@@ -176,6 +180,44 @@ int inputs_expand(char **args, int nargs, struct input_list *list, char *err, si
             return error_set(err, errlen, "out of memory");
         }
     }
+    return 0;
+}
+
+static void free_file(struct input_file *f)
+{
+    for (size_t k = 0; k < f->nnames; k++)
+        free(f->names[k]);
+    free(f->names);
+    free(f->path);
+    free(f->error);
+}
+
+int inputs_shard(struct input_list *list, unsigned k, unsigned n)
+{
+    if (list->n > (size_t)INT_MAX)
+        return -1;
+    char **first = malloc((list->n + 1) * sizeof *first);
+    if (!first)
+        return -1;
+    for (size_t i = 0; i < list->n; i++)
+        first[i] = list->files[i].names[0];
+    int kept = shard_select(first, (int)list->n, k, n);
+    if (kept < 0) {
+        free(first);
+        return -1;
+    }
+    /* FIRST keeps its names in the list's order: walk both. */
+    size_t out = 0, at = 0;
+    for (size_t i = 0; i < list->n; i++) {
+        if (at < (size_t)kept && first[at] == list->files[i].names[0]) {
+            list->files[out++] = list->files[i];
+            at++;
+        } else {
+            free_file(&list->files[i]);
+        }
+    }
+    list->n = out;
+    free(first);
     return 0;
 }
 
@@ -193,6 +235,9 @@ void inputs_why_none(const struct input_list *list, size_t skipped, size_t faile
     if (list->dirs_without_elf)
         PART("%zu of %zu director%s held no ELF file", list->dirs_without_elf, list->dirs,
              list->dirs == 1 ? "y" : "ies");
+    if (list->packages_without_elf)
+        PART("%zu of %zu package%s held no ELF file", list->packages_without_elf, list->packages,
+             list->packages == 1 ? "" : "s");
     if (skipped)
         PART("%zu file%s skipped (not ELF)", skipped, skipped == 1 ? "" : "s");
     if (failed)
@@ -204,14 +249,11 @@ void inputs_why_none(const struct input_list *list, size_t skipped, size_t faile
 
 void inputs_free(struct input_list *list)
 {
-    for (size_t i = 0; i < list->n; i++) {
-        struct input_file *f = &list->files[i];
-        for (size_t k = 0; k < f->nnames; k++)
-            free(f->names[k]);
-        free(f->names);
-        free(f->path);
-        free(f->error);
-    }
+    for (size_t i = 0; i < list->n; i++)
+        free_file(&list->files[i]);
     free(list->files);
+    for (size_t i = 0; i < list->nfds; i++)
+        close(list->fds[i]);
+    free(list->fds);
     memset(list, 0, sizeof *list);
 }

@@ -8,6 +8,8 @@
  *     symbolic link to a regular file is followed when the file lies inside
  *     the directory named (a link out of the tree is not); a link to a
  *     directory is never followed, so a walk cannot loop;
+ *   - a Debian package (.deb): its ELF files, read from memory
+ *     (tools/deb_input), each named PACKAGE.deb:/usr/lib/...;
  *   - anything else: taken as it is, ELF or not (the audit then skips a
  *     file that is not ELF, or fails on one it cannot read, with the
  *     reason, as before).
@@ -46,6 +48,10 @@ struct input_list {
     size_t n, cap;
     size_t dirs;              /* directory arguments walked */
     size_t dirs_without_elf;  /* ... that held no ELF file */
+    size_t packages;          /* Debian packages read (tools/deb_input) */
+    size_t packages_without_elf;
+    int *fds;                 /* [nfds] memory files holding packages' members */
+    size_t nfds;
 };
 
 /* Expand the NARGS ARGS into LIST (initialised here).  Returns 0, or -1
@@ -59,6 +65,12 @@ int inputs_add(struct input_list *list, const char *path, const char *name);
 
 /* Add an input called NAME that is not audited, for REASON.  0, or -1. */
 int inputs_add_error(struct input_list *list, const char *name, const char *reason);
+
+/* Keep in LIST only the files of shard K of N (tools/shard), each file
+ * counted once by its first name, so that the names of one file go to one
+ * shard and a directory's files are shared out.  0, or -1 out of memory
+ * (LIST unchanged). */
+int inputs_shard(struct input_list *list, unsigned k, unsigned n);
 
 /* Why a run over LIST audited no file, SKIPPED of them skipped (not ELF)
  * and FAILED not audited: "3 directories held no ELF file, 1 file skipped

@@ -4,6 +4,7 @@
 #include "run_report.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -81,7 +82,23 @@ int run_report_audited_names(struct run_report *rr, const char *const *names, si
     else
         report_text_file_names(stdout, names, nnames, r);
     report_totals_add(&rr->totals, r);
-    if (rr->html && html_report_add(rr->html, path, r) != 0) {
+    /* HTML's row names the file as the text does: its other names after it. */
+    char *shown = NULL;
+    size_t len = 0;
+    FILE *m = nnames > 1 ? open_memstream(&shown, &len) : NULL;
+    if (m) {
+        fprintf(m, "%s (also named:", path);
+        for (size_t i = 1; i < nnames; i++)
+            fprintf(m, "%s %s", i > 1 ? "," : "", names[i]);
+        fputc(')', m);
+        if (fclose(m) != 0) {
+            free(shown);
+            shown = NULL;
+        }
+    }
+    int failed = rr->html && html_report_add(rr->html, shown ? shown : path, r) != 0;
+    free(shown);
+    if (failed) {
         cli_error(path, "out of memory for the HTML report");
         return EXIT_TROUBLE;
     }

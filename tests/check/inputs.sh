@@ -43,6 +43,14 @@ out=$("$dwcheck" "$work/outside.so" "$work/outside.so" "$tree/out.so"); rc=$?
     ok "a file named twice and by a link: audited and reported once" ||
     not_ok "a file named twice and by a link: audited and reported once (exit $rc)" "$out"
 
+# Shards share out the files found (not the arguments), a file's names in one.
+s1=$("$dwcheck" --format=json --shard=1/2 "$tree" "$work/outside.so" 2> /dev/null)
+s2=$("$dwcheck" --format=json --shard=2/2 "$tree" "$work/outside.so" 2> /dev/null)
+[ "$(wc -l <<< "$s1")" -eq 1 ] && [ "$(wc -l <<< "$s2")" -eq 1 ] &&
+    grep -qF '"names":["'"$tree/a.so"'"' <<< "$s1$s2" && grep -qF '"file":"'"$work/outside.so"'"' <<< "$s1$s2" &&
+    ok "--shard=K/2 over a directory and a file: one file each, a file's names together" ||
+    not_ok "--shard=K/2 over a directory and a file" "$s1"$'\n'"$s2"
+
 # 2. Nothing audited: exit 2 with the reason.
 for args in "$work/empty" "$work/text" "$work/empty $work/text/notes" "$work/missing"; do
     # shellcheck disable=SC2086
@@ -80,6 +88,60 @@ json=$("$dwcheck" --format=json "$work/bare"); rc=$?
 [ "$rc" -eq 0 ] && grep -qF '"kind":"no-unwind-table","severity":"warning"' <<< "$json" &&
     "$dwcheck" --format=json "$work/bare" > "$work/bare.jsonl" && "$dwcheck" --merge "$work/bare.jsonl" | grep -q "no-unwind-table" &&
     ok "no .eh_frame: the JSON finding, read back by --merge" || not_ok "no .eh_frame: the JSON finding (exit $rc)" "$json"
+
+# 4. A Debian package: its ELF files audited from memory, named
+# PACKAGE.deb:/PATH, with the findings the same files have extracted.
+pkg=$work/pkg
+mkdir -p "$pkg/DEBIAN" "$pkg/usr/lib/x86_64-linux-gnu" "$pkg/usr/share/doc/t"
+printf 'Package: t\nVersion: 1.0\nArchitecture: amd64\nMaintainer: t <t@example.org>\nDescription: t\n' \
+    > "$pkg/DEBIAN/control"
+cp "$work/outside.so" "$pkg/usr/lib/x86_64-linux-gnu/libbuggy.so.1"
+ln "$pkg/usr/lib/x86_64-linux-gnu/libbuggy.so.1" "$pkg/usr/lib/x86_64-linux-gnu/libbuggy-hard.so.1"
+cp "$tree/a.so" "$pkg/usr/lib/x86_64-linux-gnu/libshapes.so.1"
+echo doc > "$pkg/usr/share/doc/t/README"
+deb=$work/t_1.0_amd64.deb
+for z in xz gzip zstd; do
+    dpkg-deb -Z$z --root-owner-group -b "$pkg" "$deb" > /dev/null || { not_ok "dpkg-deb -Z$z"; continue; }
+    out=$("$dwcheck" -j2 "$deb" 2>&1); rc=$?
+    [ "$rc" -eq 1 ] && [ "$(grep -c 'FDEs, ' <<< "$out")" -eq 2 ] &&
+        grep -q "^$deb:/usr/lib/x86_64-linux-gnu/libbuggy-hard.so.1: stale_cfa+0x1: error: cfa-mismatch" <<< "$out" &&
+        grep -qxF "$deb:/usr/lib/x86_64-linux-gnu/libbuggy-hard.so.1: also named: $deb:/usr/lib/x86_64-linux-gnu/libbuggy.so.1" <<< "$out" &&
+        grep -q "^$deb:/usr/lib/x86_64-linux-gnu/libshapes.so.1: 11 FDEs" <<< "$out" &&
+        ok "package (data.tar, $z): its two ELF files audited, named PACKAGE:PATH, a hard link listed" ||
+        not_ok "package (data.tar, $z): its two ELF files audited (exit $rc)" "$out"
+done
+# The same findings as the files extracted (the names aside).
+rm -rf "$work/x" && dpkg-deb -x "$deb" "$work/x" || exit 1
+a=$("$dwcheck" --format=json "$deb" | sed 's/"file":"[^"]*"//; s/,"names":.*}$/}/')
+b=$("$dwcheck" --format=json "$work/x" | sed 's/"file":"[^"]*"//; s/,"names":.*}$/}/')
+[ -n "$a" ] && [ "$a" = "$b" ] && ok "package: the same results as its files extracted" ||
+    not_ok "package: the same results as its files extracted" "$(diff <(echo "$a") <(echo "$b"))"
+# Bounds: a member whose tar header claims more than the limit is refused
+# before it is read; a package cut short fails with the reason; a package
+# with no ELF file audits nothing.
+python3 - "$work/big" << 'PY' || exit 1
+import io, sys, tarfile
+info = tarfile.TarInfo("./usr/lib/huge.so")
+info.size = 600 << 20
+with open(sys.argv[1] + ".tar", "wb") as f:
+    f.write(info.tobuf(format=tarfile.GNU_FORMAT) + b"\x7fELF" + b"\0" * (256 << 10))  # then cut short
+open(sys.argv[1] + ".bin", "w").write("2.0\n")
+PY
+tar czf "$work/control.tar.gz" -C "$pkg/DEBIAN" control || exit 1
+(cd "$work" && cp big.bin debian-binary && cp big.tar data.tar &&
+    rm -f big.deb && ar q big.deb debian-binary control.tar.gz data.tar 2> /dev/null) || exit 1
+err=$("$dwcheck" "$work/big.deb" 2>&1); rc=$?
+[ "$rc" -eq 2 ] && grep -qF "$work/big.deb:/usr/lib/huge.so: member of 629145600 bytes: larger than the 512 MiB limit" <<< "$err" &&
+    ok "package: a member over the size limit refused, named" || not_ok "package: a member over the size limit (exit $rc)" "$err"
+head -c 2000 "$deb" > "$work/cut.deb"
+err=$("$dwcheck" "$work/cut.deb" 2>&1); rc=$?
+[ "$rc" -eq 2 ] && grep -q "^dwcheck: $work/cut.deb: .*data.tar\|^dwcheck: $work/cut.deb: " <<< "$err" &&
+    ok "package cut short: exit 2, the reason" || not_ok "package cut short: exit 2, the reason (exit $rc)" "$err"
+rm -f "$pkg"/usr/lib/x86_64-linux-gnu/*.so.1
+dpkg-deb --root-owner-group -b "$pkg" "$work/doc.deb" > /dev/null || exit 1
+err=$("$dwcheck" "$work/doc.deb" 2>&1); rc=$?
+[ "$rc" -eq 2 ] && grep -qxF "dwcheck: no file audited: 1 of 1 package held no ELF file" <<< "$err" &&
+    ok "package with no ELF file: nothing audited, exit 2" || not_ok "package with no ELF file (exit $rc)" "$err"
 
 rm -rf "$work"
 finish "inputs"
