@@ -75,6 +75,7 @@ object_SRCS := \
 	object/debug_file.c \
 	object/identity.c \
 	object/debug_info.c \
+	object/object_layout.c \
 	runtime/trusted_path.c
 semantics_SRCS := \
 	semantics/dwarf_expr.c \

@@ -143,5 +143,20 @@ err=$("$dwcheck" "$work/doc.deb" 2>&1); rc=$?
 [ "$rc" -eq 2 ] && grep -qxF "dwcheck: no file audited: 1 of 1 package held no ELF file" <<< "$err" &&
     ok "package with no ELF file: nothing audited, exit 2" || not_ok "package with no ELF file (exit $rc)" "$err"
 
+# 5. Relocatable objects: laid out and relocated as linked (object/object_layout),
+# the findings of the linked file, named by section and function.
+cc -c -o "$work/buggy.o" tests/check/buggy.s || exit 1
+lo=$("$dwcheck" "$work/buggy.o" | grep -E ': (error|warning|info): ' | sed 's/^[^:]*: \.text://; s/ from 0x[0-9a-f]*//')
+so=$("$dwcheck" "$work/outside.so" | grep -E ': (error|warning|info): ' | sed 's/^[^:]*: //; s/ from 0x[0-9a-f]*//')
+[ -n "$lo" ] && [ "$lo" = "$so" ] && ok "object (cc -c buggy.s): the findings of the linked file, each in .text" ||
+    not_ok "object (cc -c buggy.s): the findings of the linked file" "$(diff <(echo "$lo") <(echo "$so"))"
+cc -c -o "$work/sections.o" tests/check/object_sections.s || exit 1
+out=$("$dwcheck" "$work/sections.o"); rc=$?
+fdes=$(readelf -wF "$work/sections.o" | grep -c ' FDE ')
+[ "$rc" -eq 1 ] && grep -q "^$work/sections.o: \.text\.two:two+0x1: error: cfa-mismatch" <<< "$out" &&
+    ! grep -q 'one+' <<< "$out" && grep -q ": $fdes FDEs, " <<< "$out" &&
+    ok "object with a section per function: the finding names .text.two and two; $fdes FDEs as readelf -wF" ||
+    not_ok "object with a section per function (exit $rc, readelf: $fdes FDEs)" "$out"
+
 rm -rf "$work"
 finish "inputs"
