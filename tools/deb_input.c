@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define CHUNK (64 * 1024)
@@ -95,6 +96,14 @@ static int take_member(struct reading *rd, struct archive *tar, const char *memb
     if (*rd->held + (uint64_t)size > DEB_INPUT_TOTAL_MAX) {
         snprintf(reason, sizeof reason, "not read: the members held at once would pass the %llu MiB limit",
                  (unsigned long long)(DEB_INPUT_TOTAL_MAX >> 20));
+        return add_error(rd, member, reason);
+    }
+    /* Each member held is an open file: keep room for the workers' pipes. */
+    struct rlimit nofile;
+    if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY &&
+        rd->list->nfds + DEB_INPUT_SPARE_FDS >= nofile.rlim_cur) {
+        snprintf(reason, sizeof reason, "not read: the members held at once would pass the %llu open files "
+                 "allowed (ulimit -n)", (unsigned long long)nofile.rlim_cur);
         return add_error(rd, member, reason);
     }
     int fd = memfd_create("dwcheck-deb-member", MFD_CLOEXEC);
@@ -225,6 +234,12 @@ static int read_tar(struct reading *rd, struct outer *o, size_t *found, char *re
 int deb_input_expand(struct input_list *list, const char *path)
 {
     static uint64_t held;
+    static int raised;
+    struct rlimit nofile;
+    if (!raised++ && getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+        nofile.rlim_cur = nofile.rlim_max;   /* as many members as the system lets us hold */
+        setrlimit(RLIMIT_NOFILE, &nofile);
+    }
     struct outer *o = malloc(sizeof *o);
     struct reading rd = {list, path, &held, malloc(CHUNK)};
     if (!o || !rd.buf || !(o->ar = archive_read_new())) {

@@ -16,6 +16,9 @@
  * read — it becomes an input not audited, "member of N bytes: larger than
  * the 512 MiB limit" — and members held at once over one run total at most
  * DEB_INPUT_TOTAL_MAX bytes (beyond, each further ELF member is refused so).
+ * Each member held is an open file descriptor: the soft limit of open
+ * files is raised to the hard one, and members past it (less
+ * DEB_INPUT_SPARE_FDS kept for the workers' pipes) are refused so too.
  * The member's size is the tar header's; a member whose data runs past it
  * or stops short is refused as corrupt.  Reading needs a buffer of 64 KiB.
  *
@@ -34,6 +37,7 @@
 
 #define DEB_INPUT_MEMBER_MAX ((uint64_t)512 << 20)
 #define DEB_INPUT_TOTAL_MAX ((uint64_t)2 << 30)
+#define DEB_INPUT_SPARE_FDS 512
 
 /* Whether PATH is a Debian package: an ar archive whose first member is
  * debian-binary. */

@@ -137,6 +137,17 @@ head -c 2000 "$deb" > "$work/cut.deb"
 err=$("$dwcheck" "$work/cut.deb" 2>&1); rc=$?
 [ "$rc" -eq 2 ] && grep -q "^dwcheck: $work/cut.deb: .*data.tar\|^dwcheck: $work/cut.deb: " <<< "$err" &&
     ok "package cut short: exit 2, the reason" || not_ok "package cut short: exit 2, the reason (exit $rc)" "$err"
+# Each member held is an open file: past the limit (less 512 kept for the
+# workers), members are refused by name and the others still audited.
+mkdir -p "$work/many/DEBIAN" "$work/many/usr/lib"
+cp "$pkg/DEBIAN/control" "$work/many/DEBIAN/"
+for i in $(seq 1 60); do cp "$tree/a.so" "$work/many/usr/lib/l$i.so"; done
+dpkg-deb --root-owner-group -b "$work/many" "$work/many.deb" > /dev/null || exit 1
+out=$(ulimit -Sn 560 && ulimit -Hn 560 && "$dwcheck" -j2 "$work/many.deb" 2> "$work/many.err"); rc=$?
+audited=$(grep -c ' FDEs, ' <<< "$out") refused=$(grep -c ': not read: .* open files allowed' "$work/many.err")
+[ "$rc" -eq 2 ] && [ "$audited" -gt 10 ] && [ $((audited + refused)) -eq 60 ] &&
+    ok "package past the open files allowed: $audited audited, $refused refused by name" ||
+    not_ok "package past the open files allowed (exit $rc, $audited audited, $refused refused)" "$(head -5 "$work/many.err")"
 rm -f "$pkg"/usr/lib/x86_64-linux-gnu/*.so.1
 dpkg-deb --root-owner-group -b "$pkg" "$work/doc.deb" > /dev/null || exit 1
 err=$("$dwcheck" "$work/doc.deb" 2>&1); rc=$?
