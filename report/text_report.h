@@ -12,8 +12,9 @@
  * adds "SFrame V1: ..."], prover: {rules, linear,
  * queries, cache_hits, timeouts[, disagreements, first_disagreement]}, findings:
  * [... {..., counterexample: {what, cfa, registers, memory, rule, code[,
- * column]}, function_start}]} — what report/json_record reads back for
- * dwcheck --merge;
+ * column]}, function_start}][, names: [the file's names, the first its
+ * "file": only for a file reached by several names]]} — what
+ * report/json_record reads back for dwcheck --merge;
  * a file that could not be audited is {file, error} and one skipped (not
  * ELF) is {file, skipped}, in the file's place, so that every file named
  * has its line.  Every line is valid UTF-8 JSON whatever the path's bytes

@@ -157,6 +157,24 @@ static int walk(struct input_list *list, const char *dir, const char *root, size
     return rc;
 }
 
+/* Whether the package PATH was read already (by this or another name);
+ * else it is remembered (a failure to remember reads it again). */
+static int seen_deb(struct input_list *list, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return 0;
+    for (size_t i = 0; i < list->ndebs; i++)
+        if (list->debs[i].st_dev == st.st_dev && list->debs[i].st_ino == st.st_ino)
+            return 1;
+    struct stat *debs = realloc(list->debs, (list->ndebs + 1) * sizeof *debs);
+    if (debs) {
+        list->debs = debs;
+        list->debs[list->ndebs++] = st;
+    }
+    return 0;
+}
+
 int inputs_expand(char **args, int nargs, struct input_list *list, char *err, size_t errlen)
 {
     memset(list, 0, sizeof *list);
@@ -171,7 +189,7 @@ int inputs_expand(char **args, int nargs, struct input_list *list, char *err, si
             list->dirs++;
             list->dirs_without_elf += !found;
         } else if (deb_input_is_deb(args[i])) {
-            rc = deb_input_expand(list, args[i]);
+            rc = seen_deb(list, args[i]) ? 0 : deb_input_expand(list, args[i]);
         } else {
             rc = inputs_add(list, args[i], args[i]);
         }
@@ -255,5 +273,6 @@ void inputs_free(struct input_list *list)
     for (size_t i = 0; i < list->nfds; i++)
         close(list->fds[i]);
     free(list->fds);
+    free(list->debs);
     memset(list, 0, sizeof *list);
 }

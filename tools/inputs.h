@@ -9,7 +9,8 @@
  *     the directory named (a link out of the tree is not); a link to a
  *     directory is never followed, so a walk cannot loop;
  *   - a Debian package (.deb): its ELF files, read from memory
- *     (tools/deb_input), each named PACKAGE.deb:/usr/lib/...;
+ *     (tools/deb_input), each named PACKAGE.deb:/usr/lib/...; a package
+ *     named again (by device and inode) is not read again;
  *   - anything else: taken as it is, ELF or not (the audit then skips a
  *     file that is not ELF, or fails on one it cannot read, with the
  *     reason, as before).
@@ -31,6 +32,7 @@
 #define DWCHECK_INPUTS_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct input_file {
@@ -52,6 +54,9 @@ struct input_list {
     size_t packages_without_elf;
     int *fds;                 /* [nfds] memory files holding packages' members */
     size_t nfds;
+    struct stat *debs;        /* [ndebs] the packages read, by device and inode:
+                                 one named twice is read once */
+    size_t ndebs;
 };
 
 /* Expand the NARGS ARGS into LIST (initialised here).  Returns 0, or -1

@@ -110,6 +110,9 @@ for z in xz gzip zstd; do
         ok "package (data.tar, $z): its two ELF files audited, named PACKAGE:PATH, a hard link listed" ||
         not_ok "package (data.tar, $z): its two ELF files audited (exit $rc)" "$out"
 done
+out=$("$dwcheck" "$deb" "$deb" 2>&1)
+[ "$(grep -c ' FDEs, ' <<< "$out")" -eq 2 ] && ok "a package named twice is read once" ||
+    not_ok "a package named twice is read once" "$out"
 # The same findings as the files extracted (the names aside).
 rm -rf "$work/x" && dpkg-deb -x "$deb" "$work/x" || exit 1
 a=$("$dwcheck" --format=json "$deb" | sed 's/"file":"[^"]*"//; s/,"names":.*}$/}/')
