@@ -168,16 +168,89 @@ static int add_link(struct reading *rd, const char *name, const char *target)
         return -1;
     }
     int rc = 0;
-    for (size_t i = 0; i < rd->list->n; i++) {
+    for (size_t i = 0; i < rd->list->n && rc == 0; i++) {
         struct input_file *f = &rd->list->files[i];
-        if (!f->error && strcmp(f->names[0], want) == 0) {
-            rc = inputs_add(rd->list, f->path, full);
-            break;
-        }
+        for (size_t k = 0; !f->error && k < f->nnames; k++)
+            if (strcmp(f->names[k], want) == 0) {
+                rc = inputs_add(rd->list, f->path, full);
+                rc = rc ? rc : 1;
+                break;
+            }
     }
     free(want);
     free(full);
-    return rc;
+    return rc < 0 ? -1 : rc;   /* 1: added */
+}
+
+/* PATH (absolute) with its "." and ".." components resolved, in place. */
+static void normalise(char *path)
+{
+    char *out = path, *in = path;
+    while (*in) {
+        while (*in == '/')
+            in++;
+        char *end = strchr(in, '/');
+        size_t n = end ? (size_t)(end - in) : strlen(in);
+        if (n == 0 || (n == 1 && in[0] == '.')) {
+        } else if (n == 2 && in[0] == '.' && in[1] == '.') {
+            while (out > path && *--out != '/')
+                ;
+        } else {
+            *out++ = '/';
+            memmove(out, in, n);
+            out += n;
+        }
+        in += n;
+    }
+    if (out == path)
+        *out++ = '/';
+    *out = '\0';
+}
+
+/* A symbolic link of the package: its path and the path it leads to. */
+struct symlink {
+    char *name, *target;
+};
+
+/* LINK (a member path) to TARGET (as the link holds it), as a member path. */
+static char *link_target(const char *link, const char *target)
+{
+    char *full;
+    if (target[0] == '/') {
+        full = strdup(target);
+    } else {
+        const char *slash = strrchr(link, '/');
+        int dir = slash ? (int)(slash - link) : 0;
+        if (asprintf(&full, "%.*s/%s", dir, link, target) < 0)
+            full = NULL;
+    }
+    if (full)
+        normalise(full);
+    return full;
+}
+
+/* The package's symbolic links to its ELF files: more names of those
+ * files (links to links too, up to 8 deep).  -1 out of memory. */
+static int add_symlinks(struct reading *rd, struct symlink *links, size_t n)
+{
+    for (int pass = 0; pass < 8; pass++) {
+        int added = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!links[i].name)
+                continue;
+            int rc = add_link(rd, links[i].name, links[i].target);
+            if (rc < 0)
+                return -1;
+            if (rc > 0) {
+                free(links[i].name);
+                links[i].name = NULL;
+                added = 1;
+            }
+        }
+        if (!added)
+            break;
+    }
+    return 0;
 }
 
 /* Read the tar streamed from O.  Returns 0, -1 out of memory; a fault in
@@ -197,6 +270,8 @@ static int read_tar(struct reading *rd, struct outer *o, size_t *found, char *re
     }
     struct archive_entry *e;
     int r;
+    struct symlink *links = NULL;
+    size_t nlinks = 0;
     while (rc == 0 && (r = archive_read_next_header(tar, &e)) != ARCHIVE_EOF) {
         if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
             snprintf(reason, len, "data.tar: %s", archive_error_string(tar));
@@ -206,7 +281,23 @@ static int read_tar(struct reading *rd, struct outer *o, size_t *found, char *re
         if (!name)
             continue;
         if (archive_entry_hardlink(e)) {
-            rc = add_link(rd, name, archive_entry_hardlink(e));
+            rc = add_link(rd, name, archive_entry_hardlink(e)) < 0 ? -1 : 0;
+            continue;
+        }
+        if (archive_entry_filetype(e) == AE_IFLNK && archive_entry_symlink(e)) {
+            /* Resolved once every file is in: a link may come first. */
+            struct symlink *more = realloc(links, (nlinks + 1) * sizeof *more);
+            char *target = link_target(member_path(name), archive_entry_symlink(e));
+            char *own = strdup(member_path(name));
+            if (more)
+                links = more;
+            if (!more || !target || !own) {
+                free(target);
+                free(own);
+                rc = -1;
+                continue;
+            }
+            links[nlinks++] = (struct symlink){own, target};
             continue;
         }
         if (archive_entry_filetype(e) != AE_IFREG)
@@ -228,6 +319,13 @@ static int read_tar(struct reading *rd, struct outer *o, size_t *found, char *re
         }
     }
     archive_read_free(tar);
+    if (rc == 0)
+        rc = add_symlinks(rd, links, nlinks);
+    for (size_t i = 0; i < nlinks; i++) {
+        free(links[i].name);
+        free(links[i].target);
+    }
+    free(links);
     return rc;
 }
 

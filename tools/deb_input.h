@@ -9,8 +9,11 @@
  * /proc/self/fd/N — the audit's workers are forked, so they inherit it —
  * and named `PACKAGE.deb:/usr/lib/...` (the package's name as given, the
  * member's path with its leading "." dropped).  A hard link inside the tar
- * is another name of its target's input.  Members that are not ELF are
- * passed over.
+ * is another name of its target's input, and so is a symbolic link that
+ * leads (relative or absolute, through "." and "..", or through other
+ * links up to 8 deep) to an ELF member of the package: the names a
+ * directory walk of the unpacked package would give.  Members that are
+ * not ELF, and links to them or to nothing, are passed over.
  *
  * Memory bounds: a member larger than DEB_INPUT_MEMBER_MAX bytes is not
  * read — it becomes an input not audited, "member of N bytes: larger than

@@ -99,6 +99,11 @@ cp "$work/outside.so" "$pkg/usr/lib/x86_64-linux-gnu/libbuggy.so.1"
 ln "$pkg/usr/lib/x86_64-linux-gnu/libbuggy.so.1" "$pkg/usr/lib/x86_64-linux-gnu/libbuggy-hard.so.1"
 cp "$tree/a.so" "$pkg/usr/lib/x86_64-linux-gnu/libshapes.so.1"
 echo doc > "$pkg/usr/share/doc/t/README"
+# Symbolic links: to a file, to that link (relative, through ..), to nothing, to a text.
+ln -s libshapes.so.1 "$pkg/usr/lib/x86_64-linux-gnu/libshapes.so"
+ln -s ../x86_64-linux-gnu/./libshapes.so "$pkg/usr/lib/x86_64-linux-gnu/libshapes-up.so"
+ln -s nothing.so "$pkg/usr/lib/x86_64-linux-gnu/dangling.so"
+ln -s /usr/share/doc/t/README "$pkg/usr/lib/x86_64-linux-gnu/readme.so"
 deb=$work/t_1.0_amd64.deb
 for z in xz gzip zstd; do
     dpkg-deb -Z$z --root-owner-group -b "$pkg" "$deb" > /dev/null || { not_ok "dpkg-deb -Z$z"; continue; }
@@ -107,7 +112,8 @@ for z in xz gzip zstd; do
         grep -q "^$deb:/usr/lib/x86_64-linux-gnu/libbuggy-hard.so.1: stale_cfa+0x1: error: cfa-mismatch" <<< "$out" &&
         grep -qxF "$deb:/usr/lib/x86_64-linux-gnu/libbuggy-hard.so.1: also named: $deb:/usr/lib/x86_64-linux-gnu/libbuggy.so.1" <<< "$out" &&
         grep -q "^$deb:/usr/lib/x86_64-linux-gnu/libshapes.so.1: 11 FDEs" <<< "$out" &&
-        ok "package (data.tar, $z): its two ELF files audited, named PACKAGE:PATH, a hard link listed" ||
+        grep -qxF "$deb:/usr/lib/x86_64-linux-gnu/libshapes.so.1: also named: $deb:/usr/lib/x86_64-linux-gnu/libshapes.so, $deb:/usr/lib/x86_64-linux-gnu/libshapes-up.so" <<< "$out" &&
+        ok "package (data.tar, $z): its two ELF files audited, named PACKAGE:PATH, a hard link and symbolic links listed" ||
         not_ok "package (data.tar, $z): its two ELF files audited (exit $rc)" "$out"
 done
 out=$("$dwcheck" "$deb" "$deb" 2>&1)
