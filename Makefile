@@ -41,7 +41,7 @@ deps:
 # makefile that make writes (after deps, when that is a goal) and then
 # reads.  Written only if every package the build needs is installed
 # (install-deps --check --build asks dpkg, installs nothing).
-PKGS := libelf capstone z3 json-c
+PKGS := libelf capstone z3 json-c libarchive
 CONFIG_MK := $(BUILD)/config.mk
 $(CONFIG_MK): Makefile install-deps | $(DEPS_FIRST)
 	@missing=$$($(INSTALL_DEPS) --check --build 2>&1) || \
@@ -85,6 +85,7 @@ object_SRCS := \
 	object/debug_file.c \
 	object/identity.c \
 	object/debug_info.c \
+	object/object_layout.c \
 	runtime/trusted_path.c
 semantics_SRCS := \
 	semantics/dwarf_expr.c \
@@ -127,6 +128,7 @@ verify_SRCS := \
 	verify/prover.c \
 	verify/rule_eval.c \
 	verify/audit_file.c \
+	verify/no_unwind.c \
 	verify/agreement.c \
 	verify/finding.c \
 	verify/finding_identity.c \
@@ -178,6 +180,8 @@ tools_SRCS := \
 	tools/shard.c \
 	tools/merge.c \
 	tools/baseline.c \
+	tools/inputs.c \
+	tools/deb_input.c \
 	tools/dwsynth_repair.c
 
 LIB_SRCS := $(foreach s,$(STAGES),$($(s)_SRCS))
@@ -298,16 +302,11 @@ include corpus/corpus.mk
 # (tests/run-suites.sh): a line per suite, then the whole run's.
 CHECK_SUITES := check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
-<<<<<<< HEAD
-	check-profile check-sframe check-trust check-signals check-man
+	check-profile check-sframe check-trust check-signals check-man check-baseline
 # The test packages too (install-deps --check): `make deps check` on a fresh machine.
 check: | $(DEPS_FIRST)
 	@missing=$$($(INSTALL_DEPS) --check 2>&1) || \
 	    { echo "make check: $$missing" >&2; echo "run: make deps" >&2; exit 1; }
-=======
-	check-profile check-sframe check-trust check-signals check-baseline
-check:
->>>>>>> h-gate
 	@MAKE='$(MAKE)' BUILD='$(BUILD)' tests/run-suites.sh $(CHECK_SUITES)
 
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
@@ -393,6 +392,7 @@ $(BUILD)/tests/preload.so: tests/check/preload.c | $(DEPS_FIRST)
 check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault $(BUILD)/tests/preload.so
 	@tests/check/run.sh $(BUILD)
 	@tests/check/front_ends.sh $(BUILD)
+	@tests/check/inputs.sh $(BUILD)
 
 # Baselines and SARIF for code scanning, on a project with CFI bugs (tests/baseline).
 check-baseline: $(TOOL_BINS)

@@ -272,6 +272,9 @@ void elf_file_close(struct elf_file *ef)
     free(ef->symbols);
     free(ef->phdrs);
     free(ef->relatives);
+    for (size_t i = 0; i < ef->nowned; i++)
+        free(ef->owned[i]);
+    free(ef->owned);
     free(ef->path);
     memset(ef, 0, sizeof *ef);
     ef->fd = -1;

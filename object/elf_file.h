@@ -58,6 +58,9 @@ struct elf_file {
     struct elf_relative *relatives;   /* sorted by address; see elf_file_relative_at */
     size_t nrelatives;
     int relatives_loaded;
+    uint8_t **owned;              /* [nowned] section bytes made here, not libelf's
+                                     (object/object_layout's relocated copies) */
+    size_t nowned;
 };
 
 /* An R_X86_64_RELATIVE relocation: the loader stores bias + VALUE at ADDR. */
@@ -88,8 +91,9 @@ struct elf_relative {
 int elf_file_open(struct elf_file *ef, const char *path, char *err, size_t errlen);
 
 /* elf_file_open that accepts a relocatable object (ET_REL) too: for reading
- * the symbols of an object just assembled (dwsynth annotate).  Its sections'
- * addresses are not final: nothing is analysed in one. */
+ * the symbols of an object just assembled (dwsynth annotate), or for
+ * object/object_layout to place it (dwcheck).  Its sections' addresses are
+ * not final: nothing is analysed in one before it is placed. */
 int elf_file_open_object(struct elf_file *ef, const char *path, char *err, size_t errlen);
 
 /* Free everything the file owns.  Safe on a zeroed struct. */

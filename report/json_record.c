@@ -323,6 +323,32 @@ static int read_result(struct json_object *top, struct check_result *r, char *er
     return read_sframe(top, &r->sframe, err, errlen) != 0 || read_prover(top, r, err, errlen) != 0 ? -1 : 0;
 }
 
+/* The optional "names" of TOP (strings, the first the "file"). */
+static int read_names(struct json_object *top, struct json_record *rec, char *err, size_t errlen)
+{
+    struct json_object *names = member(top, "names");
+    if (!names)
+        return 0;
+    if (!json_object_is_type(names, json_type_array))
+        return error_set(err, errlen, "\"names\" is not an array");
+    size_t n = json_object_array_length(names);
+    if (n == 0)
+        return error_set(err, errlen, "\"names\" is empty");
+    if (!(rec->names = calloc(n, sizeof *rec->names)))
+        return error_set(err, errlen, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *name = json_object_array_get_idx(names, i);
+        if (!json_object_is_type(name, json_type_string))
+            return error_set(err, errlen, "\"names\" holds what is not a string");
+        if (!(rec->names[i] = strdup(json_object_get_string(name))))
+            return error_set(err, errlen, "out of memory");
+        rec->nnames++;
+    }
+    if (strcmp(rec->names[0], rec->path) != 0)
+        return error_set(err, errlen, "\"names\" does not begin with the \"file\"");
+    return 0;
+}
+
 /* The object TOP as REC. */
 static int read_record(struct json_object *top, struct json_record *rec, char *err, size_t errlen)
 {
@@ -346,7 +372,7 @@ static int read_record(struct json_object *top, struct json_record *rec, char *e
         return 0;
     }
     rec->kind = JSON_RECORD_AUDITED;
-    return read_result(top, &rec->result, err, errlen);
+    return read_names(top, rec, err, errlen) != 0 ? -1 : read_result(top, &rec->result, err, errlen);
 }
 
 static int is_blank(char c)
@@ -605,6 +631,9 @@ void json_record_release(struct json_record *rec)
 {
     free(rec->path);
     free(rec->reason);
+    for (size_t i = 0; i < rec->nnames; i++)
+        free(rec->names[i]);
+    free(rec->names);
     if (rec->kind == JSON_RECORD_AUDITED)
         check_result_release(&rec->result);
     memset(rec, 0, sizeof *rec);

@@ -58,6 +58,9 @@ struct json_record {
     enum json_record_kind kind;
     char *path;
     char *reason;                   /* ERROR and SKIPPED: why; else NULL */
+    char **names;                   /* AUDITED with a "names" array (a file of several
+                                       names, tools/inputs): [nnames], else NULL */
+    size_t nnames;
     struct check_result result;     /* AUDITED: release with json_record_release */
 };
 

@@ -10,6 +10,12 @@
 
 void report_text_file(FILE *out, const char *path, const struct check_result *r)
 {
+    report_text_file_names(out, &path, 1, r);
+}
+
+void report_text_file_names(FILE *out, const char *const *names, size_t nnames, const struct check_result *r)
+{
+    const char *path = names[0];
     for (size_t i = 0; i < r->nfindings; i++) {
         const struct finding *f = &r->findings[i];
         char where[FINDING_WHERE_LEN];
@@ -41,6 +47,12 @@ void report_text_file(FILE *out, const char *path, const struct check_result *r)
     if (r->prover_disagreements)
         fprintf(out, "%s: z3 and the fast path disagree on %lu rules; the first at %s\n", path,
                 r->prover_disagreements, r->first_disagreement);
+    if (nnames > 1) {
+        fprintf(out, "%s: also named:", path);
+        for (size_t i = 1; i < nnames; i++)
+            fprintf(out, "%s %s", i > 1 ? "," : "", names[i]);
+        fputc('\n', out);
+    }
 }
 
 static void json_hex(FILE *out, const char *key, uint64_t v)
@@ -79,6 +91,12 @@ static void json_counterexample(FILE *out, const struct counterexample *cx)
 
 void report_json_file(FILE *out, const char *path, const struct check_result *r)
 {
+    report_json_file_names(out, &path, 1, r);
+}
+
+void report_json_file_names(FILE *out, const char *const *names, size_t nnames, const struct check_result *r)
+{
+    const char *path = names[0];
     fputs("{\"file\":", out);
     print_json_string(out, path);
     fprintf(out, ",\"fdes\":%zu,\"rows_checked\":%zu,\"addresses_checked\":%zu,\"unchecked\":%zu,"
@@ -135,7 +153,16 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
             fprintf(out, ",\"insn_index\":%ld", (long)f->insn_index);
         fprintf(out, ",\"function_start\":%llu}", (unsigned long long)f->function_start);
     }
-    fputs("]}\n", out);
+    fputc(']', out);
+    if (nnames > 1) {
+        fputs(",\"names\":[", out);
+        for (size_t i = 0; i < nnames; i++) {
+            fputs(i ? "," : "", out);
+            print_json_string(out, names[i]);
+        }
+        fputc(']', out);
+    }
+    fputs("}\n", out);
 }
 
 static void json_not_audited(FILE *out, const char *path, const char *key, const char *reason)

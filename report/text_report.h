@@ -12,8 +12,9 @@
  * adds "SFrame V1: ..."], prover: {rules, linear,
  * queries, cache_hits, timeouts[, disagreements, first_disagreement]}, findings:
  * [... {..., counterexample: {what, cfa, registers, memory, rule, code[,
- * column]}, [column,] [insn_index,] function_start}]} — what report/json_record reads back for
- * dwcheck --merge;
+ * column]}, [column,] [insn_index,] function_start}][, names: [the file's
+ * names, the first its "file": only for a file reached by several names]]}
+ * — what report/json_record reads back for dwcheck --merge;
  * a file that could not be audited is {file, error} and one skipped (not
  * ELF) is {file, skipped}, in the file's place, so that every file named
  * has its line.  Every line is valid UTF-8 JSON whatever the path's bytes
@@ -28,6 +29,13 @@
 
 void report_text_file(FILE *out, const char *path, const struct check_result *r);
 void report_json_file(FILE *out, const char *path, const struct check_result *r);
+/* A file reached by several names (dwcheck, tools/inputs): reported once,
+ * under NAMES[0], with all NNAMES names listed — text: a line
+ * `NAMES[0]: also named: N1, N2` after its figures; JSON: a last field
+ * "names":[NAMES[0], N1, N2] (only with more than one name).  One name:
+ * as report_text_file, report_json_file. */
+void report_text_file_names(FILE *out, const char *const *names, size_t nnames, const struct check_result *r);
+void report_json_file_names(FILE *out, const char *const *names, size_t nnames, const struct check_result *r);
 /* {"file":PATH,"error":REASON}: PATH could not be audited. */
 void report_json_error(FILE *out, const char *path, const char *reason);
 /* {"file":PATH,"skipped":REASON}: PATH is not ELF. */

@@ -32,6 +32,7 @@
 
 #include "baseline.h"
 #include "cli.h"
+#include "inputs.h"
 #include "merge.h"
 #include "result_cache.h"
 #include "run_report.h"
@@ -91,7 +92,11 @@ static void usage(FILE *out)
             "  or:  dwcheck --merge [OPTION]... FILE.jsonl...\n"
             "Audit the unwind tables (.eh_frame, .sframe) of x86_64 ELF files: every rule\n"
             "of every row is evaluated in the state derived from the machine code at that\n"
-            "address.  With no FILE, audit the system's core libraries.\n"
+            "address.  With no FILE, audit the system's core libraries.  A directory is\n"
+            "walked for its ELF files, a Debian package (.deb) read for them (named\n"
+            "PKG.deb:/PATH); a relocatable object (.o) is audited as if linked, its\n"
+            "findings named SECTION:function; a file of several names is audited once, its names\n"
+            "listed; a run that audits no file exits 2.\n"
             "\n"
             "  --format=text      one line per finding, FILE: func+0xoff: ..., then figures (default)\n"
             "  --format=json      one JSON object per file, one per line\n"
@@ -126,9 +131,10 @@ static void usage(FILE *out)
             "                     file unchanged since is not audited again.  Runs may\n"
             "                     share DIR; a damaged entry is audited again.  What the\n"
             "                     cache did is a line on stderr\n"
-            "  --shard=K/N        audit only part K of N of the FILEs (1 <= K <= N): those\n"
-            "                     at positions K, K+N, K+2N ... of the names sorted bytewise;\n"
-            "                     the N parts together are every FILE, each once\n"
+            "  --shard=K/N        audit only part K of N of the files (1 <= K <= N): those\n"
+            "                     at positions K, K+N, K+2N ... of the distinct files found\n"
+            "                     (by first name) sorted bytewise; the N parts together\n"
+            "                     are every file, each once\n"
             "  --explain=ADDR     everything known at ADDR of the one FILE: its function\n"
             "                     and source line, the FDE, the code around it with both\n"
             "                     rows (DWARF's, synthesis's), each rule's verdict and why\n"
@@ -142,7 +148,8 @@ static void usage(FILE *out)
             "Findings: cfa-mismatch, ra-mismatch, reg-mismatch, clobbered-not-described,\n"
             "cross-fde-mismatch (a jump into another FDE), ret-mismatch (a ret that does\n"
             "not pop the return address), fde-overlap, fde-without-code, malformed-cfi\n"
-            "(errors); fde-gap, call-clobbered-rule (warnings); imprecise, ret-jump (a\n"
+            "(errors); fde-gap, call-clobbered-rule, no-unwind-table (no .eh_frame at\n"
+            "all: a file unwinders cannot walk) (warnings); imprecise, ret-jump (a\n"
             "`push X; ret`, a jump through the stack) (notes).  A\n"
             ".sframe section is audited too: sframe-cfa-mismatch, sframe-fp-mismatch,\n"
             "sframe-ra-mismatch, malformed-sframe (errors), sframe-eh-frame-differ\n"
@@ -162,7 +169,7 @@ static void usage(FILE *out)
 /* What the workers are given: the distinct files, how to check them, and
  * the result cache (NULL: none). */
 struct audit_job {
-    char **paths;
+    const struct input_list *in;
     const struct check_options *check;
     const struct result_cache *cache;
 };
@@ -201,7 +208,15 @@ static int audit_task(uint32_t task, int fd, void *arg)
 {
     const struct audit_job *job = arg;
     struct file_record rec;
-    audit_one(job->paths[task], job, task, &rec);
+    const struct input_file *f = &job->in->files[task];
+    if (f->error) {   /* known before any audit (tools/inputs) */
+        memset(&rec, 0, sizeof rec);
+        rec.unique = task;
+        rec.status = FILE_FAILED;
+        snprintf(rec.error, sizeof rec.error, "%s", f->error);
+    } else {
+        audit_one(f->path, job, task, &rec);
+    }
     size_t nfindings = rec.result.nfindings;
     int rc = worker_pool_write(fd, &rec, sizeof rec);
     if (rc == 0 && nfindings)
@@ -252,12 +267,12 @@ static int receive_record(int fd, void *arg)
     return 0;
 }
 
-/* Print PATH's record.  Returns the file's exit status. */
-static int take_record(const char *path, const struct file_record *rec, struct run_report *rr)
+/* Print F's record.  Returns the file's exit status. */
+static int take_record(const struct input_file *f, const struct file_record *rec, struct run_report *rr)
 {
     if (rec->status == FILE_AUDITED)
-        return run_report_audited(rr, path, &rec->result);
-    return run_report_not_audited(rr, path, rec->status == FILE_SKIPPED, rec->error);
+        return run_report_audited_names(rr, (const char *const *)f->names, f->nnames, &rec->result);
+    return run_report_not_audited(rr, f->names[0], rec->status == FILE_SKIPPED, rec->error);
 }
 
 /* What the cache did for the distinct files, on stderr: `dwcheck: cache
@@ -300,43 +315,11 @@ static void progress(int done, int total, const char *path)
     }
 }
 
-/* Which distinct file (by device and inode) each name is: names of one file
- * (libfoo.so, libfoo.so.1 ...) are audited once. */
-static uint32_t distinct_files(char **files, int nfiles, uint32_t *unique_of, char **unique_path)
-{
-    struct stat *seen = calloc((size_t)nfiles, sizeof *seen);
-    uint32_t n = 0;
-    for (int i = 0; i < nfiles; i++) {
-        struct stat st;
-        uint32_t u = n;
-        if (seen && stat(files[i], &st) == 0 && S_ISREG(st.st_mode))
-            for (uint32_t k = 0; k < n; k++)
-                if (seen[k].st_ino == st.st_ino && seen[k].st_dev == st.st_dev && seen[k].st_ino) {
-                    u = k;
-                    break;
-                }
-        if (u == n) {
-            if (seen && stat(files[i], &seen[n]) != 0)
-                memset(&seen[n], 0, sizeof seen[n]);
-            unique_path[n++] = files[i];
-        }
-        unique_of[i] = u;
-    }
-    free(seen);
-    return n;
-}
-
-/* Audit the NFILES (at least one) FILES into RR.  Returns the files' exit status. */
-static int audit_all(char **files, int nfiles, const struct options *opt, const struct result_cache *cache,
+/* Audit the distinct files IN (at least one) into RR.  Returns the files' exit status. */
+static int audit_all(const struct input_list *inputs, const struct options *opt, const struct result_cache *cache,
                      struct run_report *rr)
 {
-    uint32_t *unique_of = calloc((size_t)nfiles, sizeof *unique_of);
-    char **unique_path = calloc((size_t)nfiles, sizeof *unique_path);
-    if (!unique_of || !unique_path) {
-        cli_error(NULL, "out of memory");
-        return EXIT_TROUBLE;
-    }
-    uint32_t nunique = distinct_files(files, nfiles, unique_of, unique_path);
+    uint32_t nunique = (uint32_t)inputs->n;
     struct received in = {.recs = calloc(nunique, sizeof *in.recs), .have = calloc(nunique, 1),
                           .nunique = nunique};
     if (!in.recs || !in.have) {
@@ -344,7 +327,7 @@ static int audit_all(char **files, int nfiles, const struct options *opt, const 
         return EXIT_TROUBLE;
     }
     char err[256];
-    struct audit_job job = {unique_path, &opt->check, cache};
+    struct audit_job job = {inputs, &opt->check, cache};
     struct worker_pool *pool = worker_pool_start(nunique, (unsigned)opt->jobs, audit_task, &job, err,
                                                  sizeof err);
     if (!pool) {
@@ -352,15 +335,15 @@ static int audit_all(char **files, int nfiles, const struct options *opt, const 
         return EXIT_TROUBLE;
     }
     int status = EXIT_CLEAN;
-    for (int i = 0; i < nfiles; i++) {
-        uint32_t u = unique_of[i];
-        progress(i, nfiles, files[i]);
+    for (uint32_t u = 0; u < nunique; u++) {
+        const struct input_file *f = &inputs->files[u];
+        progress((int)u, (int)nunique, f->names[0]);
         /* Results arrive in any order: wait until this file's is in. */
         while (!in.have[u] && worker_pool_receive(pool, receive_record, &in) > 0)
             ;
-        progress(i + 1, nfiles, NULL);
-        int rc = in.have[u] ? take_record(files[i], &in.recs[u], rr)
-                            : run_report_not_audited(rr, files[i], 0, "the worker process auditing it failed");
+        progress((int)u + 1, (int)nunique, NULL);
+        int rc = in.have[u] ? take_record(f, &in.recs[u], rr)
+                            : run_report_not_audited(rr, f->names[0], 0, "the worker process auditing it failed");
         fflush(stdout);
         if (rc > status)
             status = rc;
@@ -374,13 +357,12 @@ static int audit_all(char **files, int nfiles, const struct options *opt, const 
             check_result_release(&in.recs[u].result);
     free(in.recs);
     free(in.have);
-    free(unique_of);
-    free(unique_path);
     return status;
 }
 
-/* The audit the command line asks for, of its NFILES FILES (shard taken). */
-static int audit(char **files, int nfiles, int nnamed, const struct options *opt, const struct run_baseline *rb)
+/* The audit the command line asks for, of its NFILES FILES (directories and
+ * packages expanded, the shard taken), against the baselines RB. */
+static int audit(char **files, int nfiles, const struct options *opt, const struct run_baseline *rb)
 {
     struct result_cache *cache = NULL;
     char err[4200];
@@ -393,10 +375,33 @@ static int audit(char **files, int nfiles, int nnamed, const struct options *opt
         result_cache_free(cache);
         return EXIT_TROUBLE;
     }
-    int status = nfiles ? audit_all(files, nfiles, opt, cache, &rr) : EXIT_CLEAN;
+    struct input_list in;
+    if (inputs_expand(files, nfiles, &in, err, sizeof err) != 0) {
+        cli_error(NULL, "%s", err);
+        run_report_end(&rr, EXIT_TROUBLE, NULL);
+        result_cache_free(cache);
+        return EXIT_TROUBLE;
+    }
+    /* Shards share out the distinct files found, not the arguments. */
+    size_t found = in.n;
+    if (opt->shards && inputs_shard(&in, opt->shard, opt->shards) != 0) {
+        cli_error(NULL, "out of memory");
+        run_report_end(&rr, EXIT_TROUBLE, NULL);
+        inputs_free(&in);
+        result_cache_free(cache);
+        return EXIT_TROUBLE;
+    }
+    int status = in.n ? audit_all(&in, opt, cache, &rr) : EXIT_CLEAN;
     char note[96];
-    snprintf(note, sizeof note, "shard %u/%u: %d of %d files", opt->shard, opt->shards, nfiles, nnamed);
+    snprintf(note, sizeof note, "shard %u/%u: %zu of %zu files", opt->shard, opt->shards, in.n, found);
     status = run_report_end(&rr, status, opt->shards ? note : NULL);
+    /* Nothing audited is no clean run (but a shard left no file is). */
+    if (nfiles && !rr.totals.files && !(opt->shards && found && !in.n)) {
+        inputs_why_none(&in, rr.totals.files_skipped, rr.totals.files_failed, err, sizeof err);
+        cli_error(NULL, "no file audited: %s", err);
+        status = EXIT_TROUBLE;
+    }
+    inputs_free(&in);
     result_cache_free(cache);
     return status;
 }
@@ -608,15 +613,10 @@ int main(int argc, char **argv)
             return EXIT_TROUBLE;
         }
     }
-    int named = nfiles;
-    if (opt.shards && (nfiles = shard_select(files, nfiles, opt.shard, opt.shards)) < 0) {
-        cli_error(NULL, "out of memory");
-        return EXIT_TROUBLE;
-    }
     if (open_baselines(&opt, &rb) != 0)
         return EXIT_TROUBLE;
     cli_buffer_stdout();
-    status = audit(files, nfiles, named, &opt, &rb);
+    status = audit(files, nfiles, &opt, &rb);
     close_baselines(&rb);
     return status;
 }

@@ -181,7 +181,9 @@ static int render_record(const struct record_place *p, char **inputs, FILE **f, 
         rc = EXIT_TROUBLE;
     } else {
         rc = rec.kind == JSON_RECORD_AUDITED
-                 ? run_report_audited(rr, rec.path, &rec.result)
+                 ? (rec.names ? run_report_audited_names(rr, (const char *const *)rec.names, rec.nnames,
+                                                          &rec.result)
+                              : run_report_audited(rr, rec.path, &rec.result))
                  : run_report_not_audited(rr, rec.path, rec.kind == JSON_RECORD_SKIPPED, rec.reason);
         json_record_release(&rec);
     }

@@ -122,6 +122,13 @@ static int baseline_view(struct run_report *rr, const char *path, const struct c
 
 int run_report_audited(struct run_report *rr, const char *path, const struct check_result *r)
 {
+    return run_report_audited_names(rr, &path, 1, r);
+}
+
+int run_report_audited_names(struct run_report *rr, const char *const *names, size_t nnames,
+                             const struct check_result *r)
+{
+    const char *path = names[0];
     rr->files++;
     struct check_result fresh;
     struct sarif_marks marks = {0};
@@ -136,16 +143,31 @@ int run_report_audited(struct run_report *rr, const char *path, const struct che
         }
     }
     if (rr->format == RUN_FORMAT_JSON)
-        report_json_file(stdout, path, shown);
+        report_json_file_names(stdout, names, nnames, shown);
     else if (rr->format == RUN_FORMAT_SARIF)
         sarif_file(rr->sarif, path, r, shown == r ? NULL : &marks);
     else
-        report_text_file(stdout, path, shown);
+        report_text_file_names(stdout, names, nnames, shown);
     report_totals_add(&rr->totals, shown);
-    if (rr->html && html_report_add(rr->html, path, shown) != 0) {
+    /* HTML's row names the file as the text does: its other names after it. */
+    char *named = NULL;
+    size_t len = 0;
+    FILE *m = nnames > 1 ? open_memstream(&named, &len) : NULL;
+    if (m) {
+        fprintf(m, "%s (also named:", path);
+        for (size_t i = 1; i < nnames; i++)
+            fprintf(m, "%s %s", i > 1 ? "," : "", names[i]);
+        fputc(')', m);
+        if (fclose(m) != 0) {
+            free(named);
+            named = NULL;
+        }
+    }
+    if (rr->html && html_report_add(rr->html, named ? named : path, shown) != 0) {
         cli_error(path, "out of memory for the HTML report");
         status = EXIT_TROUBLE;
     }
+    free(named);
     if (rr->baseline || rr->record) {
         free((void *)marks.known);
         free((void *)marks.suppressed);

@@ -30,6 +30,14 @@ struct audit_file {
  */
 int audit_file_open(struct audit_file *a, const char *path, const char *no_eh, int *not_elf,
                     char *err, size_t errlen);
+/* audit_file_open in two steps, for a caller that looks at the ELF file
+ * (a->ef) before synthesis: _bare opens the file alone — a relocatable
+ * object (ET_REL) too, laid out and relocated as if linked
+ * (object/object_layout) — (then close a->ef
+ * with elf_file_close if going no further), _finish_open does the rest
+ * (on failure a->ef is closed too). */
+int audit_file_open_bare(struct audit_file *a, const char *path, int *not_elf, char *err, size_t errlen);
+int audit_file_finish_open(struct audit_file *a, const char *no_eh, char *err, size_t errlen);
 void audit_file_close(struct audit_file *a);
 
 #endif

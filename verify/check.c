@@ -20,6 +20,7 @@
 #include "synth/jump_tables.h"
 #include "synth/program.h"
 #include "verify/audit_file.h"
+#include "verify/no_unwind.h"
 #include "verify/excerpt.h"
 #include "verify/fde_coverage.h"
 #include "verify/own_cfa.h"
@@ -623,14 +624,41 @@ static void name_findings(struct checker *c, struct elf_file *ef)
     debug_info_close(&di);
 }
 
+/* In a relocatable object, whose addresses are only object/object_layout's,
+ * a finding's place is named by its section too: "SECTION:function". */
+static void name_sections(struct elf_file *ef, struct check_result *r)
+{
+    for (size_t i = 0; i < r->nfindings; i++) {
+        struct finding *f = &r->findings[i];
+        const struct elf_section *sec = elf_file_section_at(ef, f->function[0] ? f->function_start : f->address);
+        size_t n = sec ? strlen(sec->name) : 0;
+        if (!sec || (strncmp(f->function, sec->name, n) == 0 && f->function[n] == '+'))
+            continue;   /* none, or named "SECTION+0xOFF" already */
+        char named[2 * sizeof f->function];
+        snprintf(named, sizeof named, "%s:%s", sec->name, f->function);
+        named[sizeof f->function - 1] = '\0';   /* a long name loses its end */
+        memcpy(f->function, named, sizeof f->function);
+    }
+}
+
 int check_file(const char *path, const struct check_options *opt, struct check_result *r, int *not_elf,
                char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     struct audit_file af;
-    if (audit_file_open(&af, path, CHECK_NO_EH, not_elf, err, errlen) != 0)
+    /* No .eh_frame at all: a finding, not a failure (verify/no_unwind). */
+    if (audit_file_open_bare(&af, path, not_elf, err, errlen) != 0)
+        return -1;
+    int none = no_unwind_table(&af.ef, r);
+    if (none != 0) {
+        elf_file_close(&af.ef);
+        return none < 0 ? error_set(err, errlen, "out of memory") : 0;
+    }
+    if (audit_file_finish_open(&af, CHECK_NO_EH, err, errlen) != 0)
         return -1;
     int rc = check_audit_file(&af, opt, r, err, errlen);
+    if (rc == 0 && af.ef.ehdr.e_type == ET_REL)
+        name_sections(&af.ef, r);
     audit_file_close(&af);
     return rc;
 }

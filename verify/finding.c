@@ -62,6 +62,12 @@ static const struct kind_info kinds[FINDING_KINDS] = {
                                     "cannot step through it: a note, with the reason when the table shows "
                                     "one that SFrame cannot express (a DWARF-expression CFA such as DRAP's, "
                                     "a CFA in another register than rsp or rbp ...)."},
+    [FINDING_NO_UNWIND_TABLE] = {"no-unwind-table", SEVERITY_WARNING,
+                                 "The file has no .eh_frame: libgcc, libunwind, perf and gdb cannot unwind "
+                                 "through its frames (but by frame pointers, where there are any), and C++ "
+                                 "exceptions cannot pass them.  A warning: the table is missing, not wrong, "
+                                 "which some builds choose (Go); the message says whether a .debug_frame "
+                                 "(read by debuggers only) or a .sframe is there."},
 };
 
 /* For code scanning (SARIF rules): a title, and what to do about a finding. */

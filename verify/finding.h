@@ -44,6 +44,7 @@ enum finding_kind {
     FINDING_MALFORMED_SFRAME,       /* the section or an FDE does not decode, or covers no code */
     FINDING_SFRAME_DIFFERS,         /* SFrame and .eh_frame rows differ, neither proved wrong */
     FINDING_SFRAME_MISSING_FDE,     /* code .eh_frame covers has no SFrame FDE */
+    FINDING_NO_UNWIND_TABLE,        /* the file has no .eh_frame at all (verify/no_unwind) */
     FINDING_KINDS
 };
 

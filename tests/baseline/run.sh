@@ -33,8 +33,14 @@ schema=$here/sarif-schema-2.1.0.json
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if ! python3 -c 'import jsonschema' 2> /dev/null; then
-    echo "baseline: python3's jsonschema is missing" >&2
+# Debian's python3-jsonschema (install-deps), or a python3 first on PATH
+# that has the module.
+python=
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import jsonschema' 2> /dev/null; then python=$p; break; fi
+done
+if [ -z "$python" ]; then
+    echo "baseline: no python3 with jsonschema (Debian's python3-jsonschema: make deps)" >&2
     exit 1
 fi
 build_version() {   # DIR CPPFLAGS...
@@ -44,7 +50,7 @@ build_version() {   # DIR CPPFLAGS...
 build_version v1 && build_version v2 -DADDED -DNEW_BUG && build_version v3 -DADDED -DNEW_BUG -DFIXED &&
     build_version v4 -DINSIDE || exit 1
 v1=$work/v1/libproj.so v2=$work/v2/libproj.so v3=$work/v3/libproj.so v4=$work/v4/libproj.so
-sarif() { python3 "$here/sarif_check.py" "$schema" "$1"; }
+sarif() { "$python" "$here/sarif_check.py" "$schema" "$1"; }
 
 # ---- 1. version 1's baseline, version 2 --------------------------------------
 "$dwcheck" -j1 --write-baseline="$work/base.txt" "$v1" > "$work/v1.txt"; rc=$?

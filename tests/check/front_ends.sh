@@ -39,9 +39,11 @@ rc=$?
 grep -qx "sysconf cores" "$log" 2> /dev/null && ok "dwcheck asked for the core count (1000)" ||
     not_ok "dwcheck asked for the core count (the preloaded library was not used)"
 want=$(for f in "${files[@]}"; do printf '{"file":"%s","skipped":"file is empty"}\n' "$f"; done)
-[ "$rc" -eq 0 ] && [ "$out" = "$want" ] &&
-    ok "1000 cores, 1000 files, default -j: exit 0, 1000 records in order" ||
-    not_ok "1000 cores, 1000 files, default -j: exit 0, 1000 records in order (exit $rc)" \
+# (All skipped, none audited: exit 2, tools/inputs.)
+[ "$rc" -eq 2 ] && [ "$out" = "$want" ] &&
+    grep -qxF "dwcheck: no file audited: 1000 files skipped (not ELF)" "$work/stderr" &&
+    ok "1000 cores, 1000 files, default -j: 1000 records in order (none audited: exit 2)" ||
+    not_ok "1000 cores, 1000 files, default -j: 1000 records in order (none audited: exit 2; exit $rc)" \
         "$(head -c 2000 <<< "$out"; echo; head -c 2000 "$work/stderr")"
 [ "$(grep -c ': skipped: ' "$work/stderr")" -eq 1000 ] && ok "1000 files named as skipped on stderr" ||
     not_ok "1000 files named as skipped on stderr" "$(head -c 2000 "$work/stderr")"

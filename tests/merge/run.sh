@@ -71,9 +71,9 @@ parallel --will-cite -S : "$(q "$dwcheck") --format=json --shard={}/2 $(q "${fil
 n1=$(wc -l < "$work/shard1.json") n2=$(wc -l < "$work/shard2.json")
 all=$(cat "$work/shard1.json" "$work/shard2.json" | python3 -c '
 import json, sys
-print("\n".join(sorted(json.loads(l)["file"] for l in sys.stdin)))')
+print("\n".join(sorted(n for l in sys.stdin for r in [json.loads(l)] for n in r.get("names", [r["file"]]))))')
 if [ "$all" = "$(printf '%s\n' "${files[@]}")" ] && [ $((n1 - n2)) -ge -1 ] && [ $((n1 - n2)) -le 1 ]; then
-    ok "two shards under parallel: every one of ${#files[@]} files exactly once ($n1 + $n2)"
+    ok "two shards under parallel: every one of ${#files[@]} names exactly once ($n1 + $n2 lines: a file's names in one)"
 else
     not_ok "two shards: every file exactly once ($n1 + $n2)" "$(diff <(printf '%s\n' "${files[@]}") <(echo "$all"))"
 fi
@@ -90,7 +90,8 @@ cmp -s "$work/single-text.err" "$work/merged-text.err" &&
     not_ok "merged stderr = one run's" "$(diff "$work/single-text.err" "$work/merged-text.err")"
 run merged-sarif --merge --format=sarif "$work/shard1.json" "$work/shard2.json"
 same "merged SARIF = one run's" single-sarif merged-sarif
-grep -q "^summary: $((${#files[@]} - 2)) files audited, 1 skipped (not ELF), 1 could not be read" \
+# (The alias and its file: one file audited, tools/inputs.)
+grep -q "^summary: $((${#files[@]} - 3)) files audited, 1 skipped (not ELF), 1 could not be read" \
     "$work/merged-text.out" && grep -q ': counterexample: \|^  counterexample: ' "$work/merged-text.out" &&
     ok "merged summary counts every file; counterexamples kept" ||
     not_ok "merged summary" "$(tail -20 "$work/merged-text.out")"
