@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # dwcheck — one non-recursive Makefile.
 #
 #   make                 build every front end into build/bin/
@@ -302,7 +303,7 @@ include corpus/corpus.mk
 # (tests/run-suites.sh): a line per suite, then the whole run's.
 CHECK_SUITES := check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
-	check-profile check-sframe check-trust check-signals check-man check-baseline
+	check-profile check-sframe check-trust check-signals check-man check-baseline check-license
 # The test packages too (install-deps --check): `make deps check` on a fresh machine.
 check: | $(DEPS_FIRST)
 	@missing=$$($(INSTALL_DEPS) --check 2>&1) || \
@@ -394,6 +395,10 @@ check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault $(BUILD)/tests/pr
 	@tests/check/front_ends.sh $(BUILD)
 	@tests/check/inputs.sh $(BUILD)
 
+# The licence: LICENSE, and an SPDX line in every source file.
+check-license:
+	@tests/license/run.sh
+
 # Baselines and SARIF for code scanning, on a project with CFI bugs (tests/baseline).
 check-baseline: $(TOOL_BINS)
 	@tests/baseline/run.sh $(BUILD)
@@ -463,7 +468,7 @@ check-readme: $(TOOL_BINS)
 
 # The manual pages: every long option of each tool's --help in its page,
 # the sections, and no warning when man or groff renders them.
-.PHONY: check-man
+.PHONY: check-man check-license check-baseline
 check-man: $(TOOL_BINS)
 	@tests/man/run.sh $(BUILD)
 

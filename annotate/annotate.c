@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * annotate: the annotation pipeline, from a source to its annotated text.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * annotate: correct CFI written into a hand-written assembly source.
  *

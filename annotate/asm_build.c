@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * asm_build: compiler runs in a temporary directory.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * asm_build: the system's compiler driver, run on an assembly source.
  *

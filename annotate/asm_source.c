@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * asm_source: lines, statements and functions of a GAS source.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * asm_source: what an x86_64 GAS source says, line by line.
  *

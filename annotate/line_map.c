@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * line_map: .debug_line rows of one source file (read by object/debug_info).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * line_map: instruction address to source line, from .debug_line.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * source_rewrite: a source with whole lines inserted, every other byte kept.
  *

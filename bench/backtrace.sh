@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # dwu_backtrace as a user calls it: linked as libdwunwind.so, called inside
 # programs the benchmark did not write (corpus programs that call memset,
 # gcc and clang, -O0 and -O2), with eh_elfs for each program, libc and the

@@ -114,3 +114,4 @@ __attribute__((destructor)) static void report(void)
             "%d mismatches\n", program_invocation_short_name, nsamples, median(depth, nsamples),
             median(dwu_ns, nsamples), median(unw_ns, nsamples), mismatches);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

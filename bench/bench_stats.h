@@ -31,3 +31,4 @@ static inline double median(double *v, size_t n)
 }
 
 #endif
+/* SPDX-License-Identifier: Apache-2.0 */

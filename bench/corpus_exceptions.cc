@@ -9,3 +9,4 @@ extern "C" int corpus_exceptions(void)
 {
     return corpus_exceptions_main();
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -40,3 +40,4 @@ int main(int argc, char **argv)
     elf_file_close(&ef);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -122,3 +122,4 @@ int main(void)
     sink = even(DEPTH);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

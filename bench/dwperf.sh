@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # dwperf against perf script on the same recordings, made in this run
 # (tests/profile/workloads.sh at twice the test's length: a C++ workload,
 # the corpus programs by gcc and clang at -O0..-Os without frame pointers,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # dwsynth and dwcheck against a bare Capstone decode of the same executable
 # sections, in the same run (bench/decode_reference: Capstone with the same
 # settings — x86_64, details on — and nothing else).  Runs alternate between

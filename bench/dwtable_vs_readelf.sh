@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # dwtable against readelf -wF on the same files, in the same run: runs
 # alternate between the two tools and the median wall times are compared.
 # Target (semantics issue): ratio <= 1.5.

@@ -37,3 +37,4 @@ static inline int ips_agree(const uint64_t *a, int na, int a_done, const uint64_
 }
 
 #endif
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -720,3 +720,4 @@ int main(int argc, char **argv)
         printf("  median libunwind/dwu_space over the %d recordings: %.1f\n", nratios, median(ratios, (size_t)nratios));
     return status;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -409,3 +409,4 @@ long recorded_stacks_report(const char *title)
     nrecords = arena_used = dropped = 0;
     return mismatches;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -42,3 +42,4 @@ void recorded_stacks_add(const struct dwu_regs *start, const uint64_t *live_ips,
 long recorded_stacks_report(const char *title);
 
 #endif
+/* SPDX-License-Identifier: Apache-2.0 */

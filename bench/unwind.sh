@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Unwinding benchmark: compile the eh_elfs the benchmark's stacks need (the
 # benchmark itself and libc), print libc's eh_elf size against its DWARF
 # tables and its compile time, then run build/bench/unwind_bench, which

@@ -489,3 +489,4 @@ int main(int argc, char **argv)
            registers_compared, register_mismatches);
     return mismatches || register_mismatches ? 1 : 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

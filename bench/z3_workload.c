@@ -18,3 +18,4 @@ int z3_workload(void)
     Z3_del_context(ctx);
     return sat;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cc_build: $CC on the generated C, renamed into place (cc_build.h).
  */

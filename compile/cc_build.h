@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cc_build: the generated C of an eh_elf compiled to a shared object, put
  * in place atomically.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_elf_gen: an object's unwind tables (H) compiled to C (see eh_elf_gen.h).
  */

@@ -155,3 +155,4 @@ fail:
 	fprintf(stderr, "aligned_locals: wrong result\n");
 	return 1;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

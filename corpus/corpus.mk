@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # corpus/corpus.mk — the frame-shape corpus: small C and C++ programs built
 # with gcc and clang at -O0 -O1 -O2 -O3 -Os, each with and without
 # -fomit-frame-pointer, so that the unwind tables hold every shape the two

@@ -182,3 +182,4 @@ int main()
 	}
 	return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -134,3 +134,4 @@ int main(void)
 	sink = acc;
 	return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

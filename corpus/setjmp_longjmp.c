@@ -98,3 +98,4 @@ int main(void)
 	}
 	return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -153,3 +153,4 @@ int main(void)
 	sink = acc;
 	return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -173,3 +173,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     close(fd);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

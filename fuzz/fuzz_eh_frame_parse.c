@@ -69,3 +69,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -71,3 +71,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     perf_data_close(pd);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -52,3 +52,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         read_fde(&v, &h, i);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

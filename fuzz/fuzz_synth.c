@@ -54,3 +54,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(insns);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Mutation runs: mutants of real binaries through every front end, under
 # AddressSanitizer and UndefinedBehaviorSanitizer, with memory and time bounds.
 #

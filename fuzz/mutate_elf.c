@@ -967,3 +967,4 @@ int main(int argc, char **argv)
     free(cfi[1].entries);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * checked_math: sums and roundings of sizes and offsets read from files,
  * which fail instead of wrapping (object/elf_rewrite, object/debug_file).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * code_bounds: the file-backed parts of the executable segments.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * code_bounds: where a file's machine code can be, by its program headers.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * debug_file: lay out and write a separate debug file (debug_file.h shows
  * the layout).

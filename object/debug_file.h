@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * debug_file: a separate debug file for a linked x86_64 ELF file — what
  * `objcopy --only-keep-debug` makes — with extra non-allocated sections

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * debug_info: symbols and line rows of an object or of its debug file (see
  * the header).

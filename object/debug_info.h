@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * debug_info: names and source lines for an object's addresses, from its
  * own symbols and line table or from its separate debug file.

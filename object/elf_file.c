@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * elf_file: load sections, symbols and program headers with libelf.
  */

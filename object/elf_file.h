@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * elf_file: one analysed ELF file, loaded with libelf.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * elf_layout: place a copy's new bytes (elf_layout.h; the layout in
  * elf_rewrite.h).

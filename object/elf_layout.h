@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * elf_layout: where object/elf_rewrite puts a copy's new bytes (the layout
  * and the loaders' constraints are in elf_rewrite.h), for its two phases

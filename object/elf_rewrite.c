@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * elf_rewrite: a copy of an ELF file with new sections (elf_rewrite.h shows
  * the layout, object/elf_layout computes it).  The program and section

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * elf_rewrite: a copy of a linked x86_64 ELF file with new allocated
  * sections, in a new read-only loadable segment (dwsynth repair adds a new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * identity: an opened ELF file's identity (identity.h), read with libelf.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * identity: which build of an object an eh_elf was compiled from.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * object_layout: a relocatable object placed and relocated (object_layout.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * object_layout: a relocatable object (ET_REL, `cc -c`) laid out in memory
  * as if linked, so that the stages that read linked files can read it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * output_file: the files a tool writes, replaced safely (see output_file.h).
  */

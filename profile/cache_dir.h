@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cache_dir: where dwperf keeps what it makes for later runs — eh_elfs by
  * build-id, symbol tables, the vDSO's copy: $XDG_CACHE_HOME/dwcheck/eh_elf,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * demangle: C++ names as perf 6.1 prints them (see the header).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * demangle: C++ symbol names as perf 6.1 prints them in `perf script`:
  * libiberty's cplus_demangle without DMGL_PARAMS — a function's qualified

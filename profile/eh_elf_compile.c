@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_elf_compile: eh_elfs compiled on demand (see the header).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_elf_compile: compiling the eh_elfs a recording needs, on demand, into
  * a cache keyed by build-id (BUILDID.eh_elf.so, where dwu_space looks).

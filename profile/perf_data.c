@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perf_data: reading a perf.data recording in perf's order (see
  * perf_data.h).  This file holds the input (a mapping, a buffer or a

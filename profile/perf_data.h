@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perf_data: a reader of the perf.data format that `perf record` writes
  * (tools/perf/Documentation/perf.data-file-format.txt in the Linux sources),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* perf_meta: a recording's events and build-ids (see perf_meta.h). */
 #include "profile/perf_meta.h"
 

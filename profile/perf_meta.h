@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perf_meta: what a perf.data recording says about itself, for perf_data
  * (internal): its events (the attributes, the sample ids that belong to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perf_order: perf's ordered-events queue, the order in which `perf script`
  * sees a recording's timed records.

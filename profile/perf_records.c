@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* perf_records: decoding one perf.data record (see perf_records.h). */
 #include "profile/perf_records.h"
 

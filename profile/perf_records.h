@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * perf_records: the perf.data record layouts, for perf_data (internal).
  *

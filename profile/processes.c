@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * processes: the recorded processes and threads (see processes.h).
  *

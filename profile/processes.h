@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * processes: the recorded processes, rebuilt from a recording's records as
  * perf rebuilds them — each process's address space (a dwu_space of its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sample_unwind: a sample's call stack (see sample_unwind.h).
  */

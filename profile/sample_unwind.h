@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sample_unwind: a sample's call stack — the kernel frames of its recorded
  * callchain, as recorded, then its user stack unwound from the registers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * script_output: perf script's text and folded stacks (see the header).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * script_output: unwound samples printed as `perf script --no-inline`
  * prints them (its default fields for a recording with call graphs), or as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * symbol_sources: the files perf reads an object's symbols from, in perf's
  * order (symbol.c's binary_type_symtab, dso.c's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * symbol_store: symbol tables in the cache (see the header).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * symbol_store: symbol tables kept in dwperf's cache between runs, and the
  * kernel's table that uses it.

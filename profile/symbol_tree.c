@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * symbol_tree: the red-black tree perf 6.1 keeps an object's symbols in,
  * rebuilt node for node, the fix-ups perf applies to it, and the ranges of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * symbols: the symbol table perf builds for an object, and its lookups (see
  * the header).

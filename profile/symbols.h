@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * symbols: names for the addresses of an object file, as `perf script`
  * prints them.

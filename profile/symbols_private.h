@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * symbols_private: the symbol table's representation, shared by the files
  * of the symbols module only (symbols.c reads objects and answers lookups,

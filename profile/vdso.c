@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vdso: this machine's vDSO as a file (see the header).
  */

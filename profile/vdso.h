@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vdso: this machine's vDSO as a file, so that "[vdso]" frames of a
  * recording made here can be unwound (its .eh_frame) and named (its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_frame_build: H_valid's FDEs as eh_frame_write specs, then bytes.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_frame_build: the validated table as the bytes of a new .eh_frame and
  * .eh_frame_hdr.

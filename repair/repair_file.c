@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * repair_file: audit, validated table, sections, a copy of the file.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * repair_file: `dwsynth repair`'s work — a copy of a binary whose unwind
  * tables are its validated table.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sframe_build: H_valid's functions through semantics/sframe_write.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sframe_build: the validated table as the bytes of a new .sframe
  * (dwsynth repair --sframe[=1|2|3]).

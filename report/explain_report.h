@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * explain_report: an explanation (verify/explain) as text, for
  * `dwcheck --explain=ADDR FILE`.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * html_report: an offline HTML audit report, one self-contained page.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json_record: a file's JSON line, written and read back (json_record.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json_record: a file's line of `dwcheck --format=json` (report_json_file)
  * read back into the result it was written from (dwcheck --merge).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json_string: JSON string literals that are always valid UTF-8.
  */

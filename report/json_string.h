@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * json_string: the one JSON string escaper of every JSON output (dwcheck's
  * JSON Lines and SARIF, dwtable's and dwsynth's tables).

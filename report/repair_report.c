@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * repair_report: the validated table's changes, as text and as JSON.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * repair_report: what the validated table changes in a file, for
  * `dwsynth repair` (with --dry-run it is the whole output; without, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sarif_report: SARIF 2.1.0 rendering.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sarif_report: an audit as SARIF 2.1.0, the format code-scanning services
  * read.  One run (tool "dwcheck") over all files; one rule per finding kind

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * table_json: the JSON form of H's rules, for dwtable's and dwsynth's
  * --format=json.

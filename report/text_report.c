@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * text_report: text and JSON Lines renderings of an audit.
  */

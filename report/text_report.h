@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * text_report: the audit for people and for machines, as text and JSON Lines.
  *

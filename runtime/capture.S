@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dwu_capture(struct dwu_regs *regs): the caller's registers as they are
  * when this returns (see dwunwind.h).  struct dwu_regs: r[17] at 8 * n,

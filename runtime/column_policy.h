@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * column_policy: what a column the unwind row does not mention means.
  *

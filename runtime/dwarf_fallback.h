@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dwarf_fallback: unwind one frame by interpreting the object's .eh_frame,
  * for objects that have no eh_elf.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dwunwind: stack unwinding with compiled unwind tables (eh_elfs).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_elf_file: the checks a file passes before dlopen loads it as an eh_elf
  * (see eh_elf_file.h).  Each check is one the dynamic loader skips: what it

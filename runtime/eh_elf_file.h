@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_elf_file: whether a file may be handed to dlopen as an eh_elf.
  *

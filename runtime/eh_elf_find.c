@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_elf_find: finding, checking and loading eh_elfs (see eh_elf_find.h).
  */

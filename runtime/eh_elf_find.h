@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_elf_find: finding, checking and loading the eh_elf of an object, for
  * this process's objects (objects.c) and for the objects of address spaces

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * frame_descriptor: an unwind row as the 64-bit descriptor (DWU_FRAME_*,
  * dwunwind.h) that dwu_backtrace's walk applies to rip, rsp and rbp alone.

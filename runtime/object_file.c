@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * object_file: an object's file, opened for address spaces (see the header).
  */

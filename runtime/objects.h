@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * objects: the code objects loaded in this process, and their unwinders.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * row_memo: interpreted rows kept by address (see row_memo.h).
  */

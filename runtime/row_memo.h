@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * row_memo: the rows the DWARF fallback interpreted for one object file,
  * kept by address, so that an address space walks each return address's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * space: address spaces — another process's mappings of object files, and
  * the walk over them (dwunwind.h, "Address spaces").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * stack_bounds: the stack memory a walk may read (see stack_bounds.h).
  */

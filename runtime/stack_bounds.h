@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * stack_bounds: which stack memory this process's walks may read, so that
  * a corrupted stack or a wrong table ends a walk with a status instead of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * startup_objects: the objects glibc never unloads (see the header).
  */

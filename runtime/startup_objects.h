@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * startup_objects: the objects loaded with the program, which glibc never
  * unloads (they are implicitly NODELETE): a row of theirs that a walk kept

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * trusted_path: the StrictModes rule, refusals reported once, and
  * temporaries made and swept under a directory's descriptor (see the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * trusted_path: where code and cached results may come from, how files are
  * put there, and how the runtime says what it refused.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * unwind: the public entry points of dwunwind.h for this process — one
  * step, a walk (walk.h over the loaded objects), the backtrace of the

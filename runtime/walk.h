@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * walk: one step and the walk of a stack, over any set of objects — this
  * process's (unwind.c) or an address space's (space.c).

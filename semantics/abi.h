@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abi: the x86_64 System V facts unwinding depends on, as data.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * byte_reader: bounds-checked little-endian reads over a byte range.
  *

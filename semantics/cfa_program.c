@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cfa_program: decode and evaluate DW_CFA_* instructions.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cfa_program: the executable semantics of DWARF call-frame instructions.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cfi_encode: an FDE's call-frame instructions from its table H, the
  * inverse of cfa_program.

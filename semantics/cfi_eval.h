@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cfi_eval: run the CFA programs of a section's CIEs and FDEs.
  *

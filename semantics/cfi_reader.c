@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cfi_reader: list a section's CIEs and FDEs through eh_frame_parse.
  */

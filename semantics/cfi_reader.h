@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cfi_reader: the CIEs and FDEs of a file's .eh_frame or .debug_frame.
  *

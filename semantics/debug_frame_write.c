@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * debug_frame_write: .debug_frame from eh_frame_write's specs (see the
  * header).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * debug_frame_write: a whole .debug_frame section (DWARF's own call-frame
  * section) as bytes, from the same CIE and FDE specs as eh_frame_write.

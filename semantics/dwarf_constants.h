@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dwarf_constants: the DWARF and .eh_frame numbers dwcheck reads and writes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dwarf_expr: DWARF expressions as they appear in call-frame information.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_frame_parse: entries of .eh_frame/.debug_frame and .eh_frame_hdr's
  * search table (see the header).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_frame_parse: the one parser of call-frame sections' framing.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_frame_write: .eh_frame and .eh_frame_hdr written at given addresses
  * (see the header).

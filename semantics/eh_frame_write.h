@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_frame_write: a whole .eh_frame section (CIEs, FDEs, zero terminator)
  * and its .eh_frame_hdr, as bytes, at given run-time addresses: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * eh_pointer: pointers encoded with DW_EH_PE_* (the .eh_frame and
  * .gcc_except_table encodings): a size/format in the low nibble and an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lsda: parse .gcc_except_table call-site tables.
  */

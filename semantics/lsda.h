@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lsda: the call-site tables of .gcc_except_table (the "language-specific
  * data area" an FDE's 'L' augmentation points to).

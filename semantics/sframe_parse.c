@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sframe_parse: .sframe sections (V1, V2, V3) decoded, and read as H.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sframe_parse: the reader of .sframe sections (SFrame V1, V2 and V3), and
  * their tables as H.

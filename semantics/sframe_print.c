@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sframe_print: readelf --sframe's layout (2.40 for V1, 2.46 for V2 and V3).
  */

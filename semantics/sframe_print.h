@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sframe_print: an .sframe section in the layout of `readelf --sframe`.
  *

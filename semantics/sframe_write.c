@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sframe_write: a function's rows as SFrame FREs, then the section's bytes.
  */

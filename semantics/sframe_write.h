@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sframe_write: H back into an .sframe section (SFrame V1, V2 or V3), the
  * inverse of sframe_parse.

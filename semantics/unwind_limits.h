@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * unwind_limits: the bounds every reader and evaluator of CFI applies.
  *

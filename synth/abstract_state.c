@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abstract_state: values, join and the transfer function of IR effects.
  */

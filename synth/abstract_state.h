@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * abstract_state: what the interpreter knows at one instruction.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cfg: basic blocks of one function (see cfg.h).
  */

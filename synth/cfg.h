@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cfg: one function's basic blocks, and the state each is entered with.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dataflow: the fixpoint over one function's blocks (see dataflow.h).
  */

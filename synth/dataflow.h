@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dataflow: the forward abstract interpretation of one function's blocks,
  * to a fixpoint.

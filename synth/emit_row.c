@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit_row: the H row of an abstract state (see emit_row.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit_row: the H row an abstract state stands for, written as the compiler
  * would write it.

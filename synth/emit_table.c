@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit_table: one function's rows from its block states (see emit_table.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit_table: the unwind table of one function, from the states the
  * dataflow left at its blocks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * function_code: decoding one function into IR (see function_code.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * function_code: one function's instructions, decoded once into IR.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * functions: which address ranges of a binary are functions to synthesise,
  * and what their names are.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ir: the architecture-neutral effects the abstract interpreter sees.
  *

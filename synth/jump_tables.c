@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jump_tables: switch tables and computed gotos (see jump_tables.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * jump_tables: where an indirect jump can go — switch tables and computed
  * gotos.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * landing_pads: exception landing pads from the LSDA, and their states (see
  * landing_pads.h).

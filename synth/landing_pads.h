@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * landing_pads: where exceptions land, and the state they land with.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * loop_entry: the state on entry to a loop (see loop_entry.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * loop_entry: the state on entry to a loop, at its head.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * program: two-pass synthesis of every function of a binary.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * program: synthesis of a whole binary, in two passes.
  *

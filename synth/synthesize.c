@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * synthesize: the driver of one function's synthesis (see synthesize.h).
  *

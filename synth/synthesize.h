@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * synthesize: one function's unwind table, from its machine code.
  *

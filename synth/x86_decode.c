@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * x86_decode: lower Capstone's x86_64 instructions to IR effects.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * x86_unknown: instructions Capstone 4 does not decode, from their encoding.
  *

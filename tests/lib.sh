@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/lib.sh: what the shell test suites share (sourced, not run).
 #   ok NAME                 count and print a passed check
 #   not_ok NAME [DETAILS]   count and print a failed one, DETAILS indented

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # make check's driver: runs each suite (a make target, check-NAME) in turn,
 # every one of them even when one fails, then prints one line per suite
 # ("NAME: N passed, M failed") and the whole run's ("check: N passed, M

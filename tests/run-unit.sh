@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Run the cmocka unit-test binaries given as arguments; print each one's
 # summary, every failed test with all it printed (its assertion's whole
 # message), and a total.

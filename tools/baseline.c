@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * baseline: the baseline file, read, matched and written (baseline.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * baseline: findings known and accepted, and findings suppressed, kept in
  * a file from run to run (dwcheck --write-baseline=FILE, --baseline=FILE;

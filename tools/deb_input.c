@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * deb_input: a Debian package's ELF files read with libarchive (deb_input.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * deb_input: the ELF files inside a Debian package, as dwcheck inputs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dwcheck: audit binaries' unwind tables against their machine code.
  *

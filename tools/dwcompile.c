@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dwcompile: compile a binary's validated unwind tables to an eh_elf.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dwperf: unwind the samples of a `perf record --call-graph dwarf`
  * recording with eh_elfs, and print them as `perf script` or as folded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dwsynth_repair: options of `dwsynth repair`, then repair/repair_file.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dwsynth_repair: the `dwsynth repair` front end (its options, help and
  * exit statuses); the work is repair/repair_file's.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dwtable: print the unwind tables (H) that a binary's DWARF CFI describes.
  *

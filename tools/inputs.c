@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * inputs: arguments, directories walked, names of one file merged (inputs.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * inputs: dwcheck's FILE arguments turned into the distinct files to audit.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * merge: JSON Lines of earlier runs rendered as one run (merge.h).
  */

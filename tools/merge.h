@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * merge: dwcheck --merge, the JSON Lines of earlier runs as one run.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * result_cache: audit results on disk, keyed by what they depend on
  * (result_cache.h).

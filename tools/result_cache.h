@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * result_cache: audit results kept between runs, so that a file that has
  * not changed is not audited again (dwcheck --cache=DIR).

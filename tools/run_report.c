@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * run_report: a run's outputs, file by file (run_report.h).
  */

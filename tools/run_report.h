@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * run_report: the outputs of one dwcheck run, fed one file at a time.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * shard: one part of the files, by position in their sorted order (shard.h).
  */

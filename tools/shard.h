@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * shard: a deterministic part of a command line's files (dwcheck --shard=K/N).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * worker_pool: forked workers over a shared task counter (worker_pool.h).
  */

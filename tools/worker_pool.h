@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * worker_pool: tasks run in forked worker processes, results read back in
  * the parent.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * agreement: synthesis against DWARF, address by address.
  */

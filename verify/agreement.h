@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * agreement: how often synthesis agrees with a binary's DWARF tables.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * audit_file: open a binary for comparing DWARF with synthesis.
  */

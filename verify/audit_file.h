@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * audit_file: one binary opened for comparing its DWARF with synthesis.
  *

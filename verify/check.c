@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check: DWARF rules evaluated in synthesised states, and whole-table checks.
  */

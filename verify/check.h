@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * check: audit one binary's unwind tables against synthesis.
  *

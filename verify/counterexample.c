@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * counterexample: texts of a counterexample (see the header).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * counterexample: the values under which a DWARF rule gives the wrong
  * answer, as the prover found them (verify/prover).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * excerpt: the code around a finding, gathered by running synthesis over
  * its function once more.

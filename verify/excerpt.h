@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * excerpt: the code around a finding, with both tables' rows, as data.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * explain: one address's rows, rules and verdicts, with their reasons (see
  * the header).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * explain: everything the audit knows about one address, for a person who
  * must accept or reject a finding there (`dwcheck --explain=ADDR FILE`).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * expression_kind: which family a DWARF expression rule belongs to, so
  * that an audit can say how many of each the prover proved, refuted or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fde_coverage: FDE faults, overlaps and gaps (see the header).
  */

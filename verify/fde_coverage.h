@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fde_coverage: how the table covers the code, apart from what its rows say.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * finding: the tables of finding kinds and unchecked reasons.
  */
@@ -91,6 +92,7 @@ static const char *const titles[FINDING_KINDS] = {
     [FINDING_MALFORMED_SFRAME] = "Malformed .sframe",
     [FINDING_SFRAME_DIFFERS] = "SFrame and .eh_frame rows differ",
     [FINDING_SFRAME_MISSING_FDE] = "Code without an SFrame FDE",
+    [FINDING_NO_UNWIND_TABLE] = "File without an unwind table",
 };
 
 static const char *const advice[FINDING_KINDS] = {
@@ -134,16 +136,19 @@ static const char *const advice[FINDING_KINDS] = {
                                "the code needs (`dwcheck --explain=ADDR`).",
     [FINDING_SFRAME_MISSING_FDE] = "A note: SFrame cannot express this frame, or the FDE was dropped; "
                                    "unwinders fall back to .eh_frame if they can.",
+    [FINDING_NO_UNWIND_TABLE] = "Build with -fasynchronous-unwind-tables (C, C++; GCC's default on x86_64), "
+                                "keep .eh_frame when stripping, or give hand-written assembly "
+                                ".cfi_startproc/.cfi_endproc; `dwsynth repair` adds a table to the binary.",
 };
 
 const char *finding_kind_title(enum finding_kind kind)
 {
-    return (unsigned)kind < FINDING_KINDS ? titles[kind] : "";
+    return (unsigned)kind < FINDING_KINDS && titles[kind] ? titles[kind] : "";
 }
 
 const char *finding_kind_advice(enum finding_kind kind)
 {
-    return (unsigned)kind < FINDING_KINDS ? advice[kind] : "";
+    return (unsigned)kind < FINDING_KINDS && advice[kind] ? advice[kind] : "";
 }
 
 struct reason_info {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * finding: what an audit reports, as the contract between verify/ and the
  * renderings of report/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * finding_identity: a finding's identity across builds (finding_identity.h).
  */

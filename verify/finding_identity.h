@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * finding_identity: what makes a finding the same finding in another build.
  *

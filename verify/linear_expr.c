@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * linear_expr: exact evaluation of linear expressions (see the header).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * linear_expr: a DWARF expression evaluated exactly over the abstract
  * values of a state, when every operation stays linear.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * no_unwind: the no-unwind-table finding (no_unwind.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * no_unwind: a binary with no unwind table at all, as a finding.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * own_cfa: rows with a CFA of their own, made canonical (see the header).
  */

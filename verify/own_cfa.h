@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * own_cfa: rows that define a CFA of their own and give the caller's stack
  * pointer by a rule of its own.

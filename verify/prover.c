@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * prover: DWARF rules as z3 bit-vector queries (see the header).
  */

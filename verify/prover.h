@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * prover: DWARF rules proved or refuted with z3 in a synthesised state.
  *

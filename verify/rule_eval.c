@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rule_eval: the fast path over abstract values, and the prover for the
  * rest (see the header).  An expression rule always goes to the prover,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rule_eval: a DWARF rule decided in a synthesised abstract state.
  *

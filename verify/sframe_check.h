@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sframe_check: a file's .sframe audited as its .eh_frame is, and against it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sframe_tables: the .sframe section read into sorted tables (see the header).
  */

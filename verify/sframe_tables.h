@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sframe_tables: a file's .sframe section as tables of H, for the audit.
  *

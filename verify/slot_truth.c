@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * slot_truth: the truth of a register's save, as a state tells it (see the header).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * slot_truth: what a synthesised state says is true of a callee-saved
  * register's value, for the rules that name it.

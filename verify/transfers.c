@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * transfers: rets and jumps between FDEs (see the header).
  */

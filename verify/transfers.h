@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * transfers: control that leaves a frame's description — a ret, and a jump
  * out of the FDE that covers it — checked against what the code and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * validated_table: the audit's verdicts, address by address, made into
  * H_valid.  Two steps: collect (what the audit decided at each instruction,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * validated_table: H_valid, the table a file's unwinders should have.
  *

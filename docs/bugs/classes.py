@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Classify dwcheck's error findings into root-cause classes.
 
     python3 docs/bugs/classes.py AUDIT.jsonl

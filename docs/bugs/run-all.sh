@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Run every */reproduce.sh next to this script, one after the other.
 #
 #   sh run-all.sh        print each reproduction's verdict

@@ -42,3 +42,4 @@ plain:
 	popq	%r12
 	ret
 	.size	plain, .-plain
+# SPDX-License-Identifier: Apache-2.0

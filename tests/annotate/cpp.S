@@ -15,3 +15,4 @@ ENTRY(ann_cpp)
 	pop	%rbx
 	ret
 END(ann_cpp)
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -54,3 +54,4 @@ int main()
     std::printf("caught: %s; callee-saved registers restored\n", caught);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -286,3 +286,4 @@ ann_drap:
 	leaq	-8(%r10), %rsp
 	ret
 	.size	ann_drap, .-ann_drap
+# SPDX-License-Identifier: Apache-2.0

@@ -24,3 +24,4 @@ ann_intel:
 	pop	rbp
 	ret
 	.size	ann_intel, .-ann_intel
+# SPDX-License-Identifier: Apache-2.0

@@ -37,3 +37,4 @@ fine:
 	popq	%rbx
 	ret
 	.size	fine, .-fine
+# SPDX-License-Identifier: Apache-2.0

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Annotation tests: `dwsynth annotate` on hand-written functions without CFI
 # (frames.s, intel.s, cpp.S), linked with a C++ driver whose callback throws
 # through all of them; gdb's backtrace from the callback; dwcheck on the

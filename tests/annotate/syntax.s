@@ -9,3 +9,4 @@ broken:
 	popq	%rbx
 	ret
 	.size	broken, .-broken
+# SPDX-License-Identifier: Apache-2.0

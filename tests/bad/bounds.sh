@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Sizes read from headers and tables are bounded by the file: a section, an
 # FDE or a symbol that claims more than the file's executable segments hold
 # is refused (exit 2, `tool: FILE: reason`) or left out with a finding, and

@@ -173,3 +173,4 @@ int main(int argc, char **argv)
     free(file_bytes);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Outputs and compiler children:
 #   - an output that exists and is not a regular file (device, FIFO,
 #     directory) is refused before any work, and left as it was; a symbolic

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Bad input: every malformed file gets `dwtable: FILE: reason` on stderr and
 # exit status 2, without a crash or a sanitizer report, and the other files on
 # the command line are still printed.

@@ -31,3 +31,4 @@ int main(int argc, char **argv)
     free(buf);
     return argv[0] == NULL;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -108,3 +108,4 @@ new_bug:
 	.size	new_bug, .-new_bug
 #endif
 	.section	.note.GNU-stack,"",@progbits
+/* SPDX-License-Identifier: Apache-2.0 */

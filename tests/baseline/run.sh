@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/baseline/run.sh BUILD: dwcheck --baseline, --write-baseline, and
 # SARIF for code scanning, on a small project with CFI bugs written on
 # purpose (tests/baseline/project.S, built with cc into a shared library):

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/baseline/sarif_check.py: dwcheck's SARIF for code scanning, checked.
 
   sarif_check.py SCHEMA DOC.sarif  prints DOC's results, one a line:

@@ -90,3 +90,4 @@ elsewhere:
 	.quad	0
 	.quad	shared_dispatch
 	.section .note.GNU-stack,"",@progbits
+# SPDX-License-Identifier: Apache-2.0

@@ -148,3 +148,4 @@ DW.ref.__gxx_personality_v0:
 	.addrsig_sym __gxx_personality_v0
 	.addrsig_sym _Unwind_Resume
 	.addrsig_sym _ZTIl
+# SPDX-License-Identifier: Apache-2.0

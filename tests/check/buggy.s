@@ -163,3 +163,4 @@ helper:
 	ret
 	.cfi_endproc
 	.size	helper, .-helper
+# SPDX-License-Identifier: Apache-2.0

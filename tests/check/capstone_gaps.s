@@ -66,3 +66,4 @@ trap_checks:
 	ret
 	.cfi_endproc
 	.size	trap_checks, .-trap_checks
+# SPDX-License-Identifier: Apache-2.0

@@ -121,3 +121,4 @@ current_pc:
 	.quad	.Lop_back
 	.quad	.Lop_end
 	.section .note.GNU-stack,"",@progbits
+# SPDX-License-Identifier: Apache-2.0

@@ -32,3 +32,4 @@ fp_right:
 	ret
 	.cfi_endproc
 	.size	fp_right, .-fp_right
+# SPDX-License-Identifier: Apache-2.0

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # The front ends' own machinery, watched through a preloaded library
 # (tests/check/preload.c) rather than hooks in the tools:
 #

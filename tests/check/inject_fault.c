@@ -250,3 +250,4 @@ int main(int argc, char **argv)
            (unsigned long long)(cand->value ^ flip), cand->pos);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # dwcheck's inputs (tools/inputs): directories walked, a file reached by
 # several names audited and reported once with all its names, runs that
 # audit nothing refused.

@@ -508,3 +508,4 @@ entry_added_to_table:
 	.long	.Lea_case0-.Lea_table
 	.long	.Lea_case1-.Lea_table
 	.section .note.GNU-stack,"",@progbits
+# SPDX-License-Identifier: Apache-2.0

@@ -114,3 +114,4 @@ named_other:
 	.long	.Lnamed_other_dead-.Llbn_table
 	.long	.Lnamed_other_dead-.Llbn_table
 	.section .note.GNU-stack,"",@progbits
+# SPDX-License-Identifier: Apache-2.0

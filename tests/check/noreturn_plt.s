@@ -197,3 +197,4 @@ personality:
 	.p2align 3
 DW.ref.personality:
 	.quad	personality
+# SPDX-License-Identifier: Apache-2.0

@@ -85,3 +85,4 @@ loose_into_padding:
 	.long	.Llp_pad-.Llp_table
 	.long	.Llp_default-.Llp_table
 	.section .note.GNU-stack,"",@progbits
+# SPDX-License-Identifier: Apache-2.0

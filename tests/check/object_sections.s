@@ -28,3 +28,4 @@ two:
 	ret
 	.cfi_endproc
 	.size two, .-two
+# SPDX-License-Identifier: Apache-2.0

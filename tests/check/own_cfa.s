@@ -50,3 +50,4 @@ own_cfa_wrong:
 	ret
 	.cfi_endproc
 	.size	own_cfa_wrong, .-own_cfa_wrong
+# SPDX-License-Identifier: Apache-2.0

@@ -46,3 +46,4 @@ install:
 	.cfi_adjust_cfa_offset -0x50
 	jmp	*(%rax)
 	.cfi_endproc
+# SPDX-License-Identifier: Apache-2.0

@@ -30,3 +30,4 @@ fully_covered:
 	.cfi_endproc
 	.size	fully_covered, .-fully_covered
 	.p2align 4
+# SPDX-License-Identifier: Apache-2.0

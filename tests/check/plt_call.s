@@ -25,3 +25,4 @@ plt_callee:
 	.cfi_endproc
 	.size	plt_callee, .-plt_callee
 	.section .note.GNU-stack,"",@progbits
+# SPDX-License-Identifier: Apache-2.0

@@ -68,3 +68,4 @@ int open(const char *path, int flags, ...)
         log_event("open", path);
     return real_open(path, flags, mode);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -88,3 +88,4 @@ loop_after_call:
 	.cfi_endproc
 	.size	loop_after_call, .-loop_after_call
 	.section .note.GNU-stack,"",@progbits
+# SPDX-License-Identifier: Apache-2.0

@@ -13,3 +13,4 @@ long caller(long x)
     Guard g;
     return many(x, 1, 2, 3, 4, 5, x * 3, x + 7) + 1;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -39,3 +39,4 @@ realigned_right:
 	ret
 	.cfi_endproc
 	.size	realigned_right, .-realigned_right
+# SPDX-License-Identifier: Apache-2.0

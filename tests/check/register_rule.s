@@ -17,3 +17,4 @@ kept_in_rax:
 	.cfi_endproc
 	.size	kept_in_rax, .-kept_in_rax
 	.section	.note.GNU-stack,"",@progbits
+# SPDX-License-Identifier: Apache-2.0

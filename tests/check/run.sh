@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # dwcheck tests: known CFI bugs written by hand (tests/check/buggy.s) are
 # found, correct CFI (tests/synth/shapes.s) is clean, outputs and exit codes
 # follow the documented contract, and faults injected into the .eh_frame of

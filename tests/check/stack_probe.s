@@ -84,3 +84,4 @@ helper:
 	ret
 	.cfi_endproc
 	.size	helper, .-helper
+# SPDX-License-Identifier: Apache-2.0

@@ -83,3 +83,4 @@ escaped_frame:
 	ret
 	.cfi_endproc
 	.size	.Lwriter, .-.Lwriter
+# SPDX-License-Identifier: Apache-2.0

@@ -346,3 +346,4 @@ switch_default_at_fragment:
 	movq	%r15, 0x38(%r12)
 	ud2
 	.cfi_endproc
+# SPDX-License-Identifier: Apache-2.0

@@ -43,3 +43,4 @@ flags_changed.cold:
 	.long	flags_changed.cold-.Lfc_table
 	.long	.Lfc_case2-.Lfc_table
 	.section .note.GNU-stack,"",@progbits
+# SPDX-License-Identifier: Apache-2.0

@@ -64,3 +64,4 @@ helper_clobbers:
 	ret
 	.cfi_endproc
 	.size	helper_clobbers, .-helper_clobbers
+# SPDX-License-Identifier: Apache-2.0

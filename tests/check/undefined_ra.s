@@ -58,3 +58,4 @@ after_dynamic_sub:
 	ret
 	.cfi_endproc
 	.size	after_dynamic_sub, .-after_dynamic_sub
+# SPDX-License-Identifier: Apache-2.0

@@ -43,3 +43,4 @@ d64:
 	.byte	0x0b			# DW_CFA_restore_state
 	.balign	8, 0
 .Lfde_end:
+# SPDX-License-Identifier: Apache-2.0

@@ -94,3 +94,4 @@ expressions:
 	.cfi_endproc
 	.size	expressions, .-expressions
 
+# SPDX-License-Identifier: Apache-2.0

@@ -14,3 +14,4 @@ signal_trampoline:
 	syscall
 	.cfi_endproc
 	.size	signal_trampoline, .-signal_trampoline
+# SPDX-License-Identifier: Apache-2.0

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Golden tests: dwtable on small shared objects built from hand-written CFI
 # (tests/golden/*.s).  The table is compared against readelf -wF, an
 # independent reader; --address and JSON are checked against rows written out

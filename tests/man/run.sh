@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # The manual pages of man/: every long option a tool's --help prints (and
 # those of dwsynth annotate and dwsynth repair) appears in the tool's page;
 # every page has the sections a page must have, and renders without a

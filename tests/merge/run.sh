@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/merge/run.sh BUILD: auditing past one machine.
 #   1. Two shards (--shard=1/2, 2/2) run by GNU parallel, locally and through
 #      its --sshlogin machinery (`-S :`, the local machine without ssh),

@@ -222,3 +222,4 @@ int main(int argc, char **argv)
     printf("%s: %lu entries compared, %lu differences\n", argv[1], compared, differences);
     return differences ? 1 : 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

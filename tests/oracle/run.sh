@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # The readelf oracle: dwtable FILE must print what `readelf -wF FILE` prints,
 # from the first CIE/FDE line to the end, for system binaries; and the
 # section parser must list what libdwarf lists, entry by entry, and find

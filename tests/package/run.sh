@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # The Debian packages: a fresh clone of this repository's HEAD (committed
 # work only) built with dpkg-buildpackage -b -us -uc, no apt-get run by the
 # build; the three packages (dwcheck, libdwunwind0, libdwunwind-dev)
@@ -76,6 +77,12 @@ grep -q "PREFIX=/usr" "$work/build.log" && ok "the build is passed PREFIX=/usr" 
 root=$work/root
 if (cd "$work/dwcheck" && make -s install DESTDIR="$root" PREFIX=/usr/local > "$work/install.log" 2>&1); then
     n=$(find "$root" ! -type d | wc -l)
+    pages=$(cd "$root/usr/local/share/man" 2> /dev/null && ls man1/*.1 man3/*.3 2> /dev/null | tr '\n' ' ')
+    if [ "$pages" = "man1/dwcheck.1 man1/dwcompile.1 man1/dwperf.1 man1/dwsynth.1 man1/dwtable.1 man3/libdwunwind.3 " ]; then
+        ok "make install puts the six manual pages: $pages"
+    else
+        not_ok "make install's manual pages" "${pages:-none}"
+    fi
     (cd "$work/dwcheck" && make -s uninstall DESTDIR="$root" PREFIX=/usr/local >> "$work/install.log" 2>&1)
     left=$(find "$root" ! -type d)
     if [ "$n" -gt 10 ] && [ -z "$left" ]; then
@@ -103,9 +110,12 @@ check_holds() {
         not_ok "$(basename "$deb") lacks$missing" "$list"
     fi
 }
-check_holds "${debs[0]}" /usr/bin/dwcheck /usr/bin/dwtable /usr/bin/dwsynth /usr/bin/dwcompile /usr/bin/dwperf
+check_holds "${debs[0]}" /usr/bin/dwcheck /usr/bin/dwtable /usr/bin/dwsynth /usr/bin/dwcompile /usr/bin/dwperf \
+    /usr/share/man/man1/dwcheck.1.gz /usr/share/man/man1/dwtable.1.gz /usr/share/man/man1/dwsynth.1.gz \
+    /usr/share/man/man1/dwcompile.1.gz /usr/share/man/man1/dwperf.1.gz
 check_holds "${debs[1]}" "$lib/libdwunwind.so.$version" "$lib/libdwunwind.so.0"
-check_holds "${debs[2]}" /usr/include/dwunwind.h "$lib/libdwunwind.a" "$lib/libdwunwind.so" "$lib/pkgconfig/dwunwind.pc"
+check_holds "${debs[2]}" /usr/include/dwunwind.h "$lib/libdwunwind.a" "$lib/libdwunwind.so" "$lib/pkgconfig/dwunwind.pc" \
+    /usr/share/man/man3/libdwunwind.3.gz
 mkdir -p "$work/x" && dpkg-deb -x "${debs[1]}" "$work/x"
 soname=$(readelf -d "$work/x$lib/libdwunwind.so.$version" 2>&1 | grep SONAME)
 grep -q '\[libdwunwind.so.0\]' <<< "$soname" && ok "libdwunwind.so.$version's SONAME is libdwunwind.so.0" ||

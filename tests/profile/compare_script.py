@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """compare_script.py: dwperf --format=script against perf script --no-inline
 on the same recording (tests/profile/run.sh).
 

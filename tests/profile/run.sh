@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # dwperf against perf script --no-inline on recordings made here
 # (tests/profile/workloads.sh: a C++ workload; the corpus programs built by
 # gcc and clang at -O0..-Os without frame pointers, called in a loop; make

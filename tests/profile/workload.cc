@@ -277,3 +277,4 @@ int main(int argc, char **argv)
     std::printf("workload: %u rounds\n", rounds);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # tests/profile/workloads.sh: the programs and recordings that dwperf is
 # tested (tests/profile/run.sh) and measured (bench/dwperf.sh) on, sourced.
 #

@@ -120,3 +120,4 @@ g_drap_wrong:
 	ret
 	.cfi_endproc
 	.size	g_drap_wrong, .-g_drap_wrong
+# SPDX-License-Identifier: Apache-2.0

@@ -123,3 +123,4 @@ f_rare_value:
 	ret
 	.cfi_endproc
 	.size	f_rare_value, .-f_rare_value
+# SPDX-License-Identifier: Apache-2.0

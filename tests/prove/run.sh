@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/prove/run.sh BUILD: dwcheck's verdicts on DWARF expression rules
 # against fixtures whose truth is known by construction, each built so that
 # evaluating the rule on a few sample stacks cannot decide it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """validate_counterexample.py: check a counterexample of dwcheck's prover
 without trusting dwcheck (tests/prove/run.sh).
 

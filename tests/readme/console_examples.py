@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The console examples of the README and of docs/, run and compared with
 what they show.
 

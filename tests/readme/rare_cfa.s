@@ -18,3 +18,4 @@ wrong_once:
 	ret
 	.cfi_endproc
 	.size	wrong_once, .-wrong_once
+# SPDX-License-Identifier: Apache-2.0

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # The console examples of README.md and docs/*.md (where the README's
 # reference went): every `$ command` of a ```console block runs
 # with the tools just built first on PATH, in a scratch directory that holds

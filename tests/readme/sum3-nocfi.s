@@ -21,3 +21,4 @@ add2:
 	leaq	(%rdi,%rsi), %rax
 	ret
 	.size	add2, .-add2
+# SPDX-License-Identifier: Apache-2.0

@@ -6,3 +6,4 @@ int big_bss_read(int i)
 {
     return big_bss_area[i] + 1;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -25,3 +25,4 @@ int main(void)
     dl_iterate_phdr(visit, &found);
     return big_bss_read(12345) == 1 && found ? 0 : 1;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -84,3 +84,4 @@ fork_like:
     .cfi_endproc
     .size fork_like, .-fork_like
     .section .note.GNU-stack,"",@progbits
+# SPDX-License-Identifier: Apache-2.0

@@ -104,3 +104,4 @@ after_rbx_changed:
 	movq	%rbx, %rax
 	ret
 	.size	after_rbx_changed, .-after_rbx_changed
+# SPDX-License-Identifier: Apache-2.0

@@ -37,3 +37,4 @@ __attribute__((noinline)) long saves_registers(callback_fn cb, long a, long b, l
     long r = alloca_frame(cb, a + b + c);
     return r + x + y + z;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

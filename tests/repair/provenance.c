@@ -39,3 +39,4 @@ int main(void)
 {
     return saves_registers(walk, 1, 2, 3) > 0 ? 0 : 1;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

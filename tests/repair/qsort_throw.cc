@@ -5,3 +5,4 @@
 #include <stdexcept>
 static int cmp(const void *a, const void *b) { if (*(const int*)a == 3) throw std::runtime_error("from qsort"); return *(const int*)a - *(const int*)b; }
 int main() { int v[] = {5, 3, 9, 1}; try { qsort(v, 4, sizeof v[0], cmp); } catch (const std::exception &e) { std::printf("caught %s\n", e.what()); return 0; } return 1; }
+/* SPDX-License-Identifier: Apache-2.0 */

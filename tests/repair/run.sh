@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # dwsynth repair: a copy of a binary whose unwind table is its validated
 # table.  Judged by what unwinders do with it, not by dwcheck alone:
 #   - C code built without unwind tables, thrown through from a C++

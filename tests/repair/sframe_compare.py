@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The round trip of dwsynth repair --sframe (tests/repair/run.sh).
 
   sframe_compare.py TABLE.json SFRAME.json REPORT.json [LIBSFRAME.txt]

@@ -37,3 +37,4 @@ int main(int argc, char **argv)
     std::printf("registers %s (%ld, expected %ld)\n", got == want ? "intact" : "CORRUPTED", got, want);
     return got == want ? 0 : 3;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

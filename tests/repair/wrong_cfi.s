@@ -16,3 +16,4 @@ leaf:
 	ret
 	.cfi_endproc
 	.size	leaf, .-leaf
+# SPDX-License-Identifier: Apache-2.0

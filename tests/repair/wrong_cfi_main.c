@@ -12,3 +12,4 @@ int main(void)
     leaf(inner);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Set-up: the build on a machine without the Debian packages, and `make
 # deps`.  Only `make deps` may install packages: a plain `make` (or `make
 # install`, `make check`) that lacks some must stop before compiling

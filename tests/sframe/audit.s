@@ -90,3 +90,4 @@ framed_ok:
 	ret
 	.cfi_endproc
 	.size	framed_ok, .-framed_ok
+# SPDX-License-Identifier: Apache-2.0

@@ -120,3 +120,4 @@ int main(int argc, char **argv)
     free(buf);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

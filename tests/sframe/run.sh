@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # SFrame (make check-sframe BUILD): dwtable --sframe against binutils'
 # readelf and libsframe, on files assembled here with `as --gsframe`
 # (Debian 12: binutils 2.40, SFrame V1):

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """dwcheck's SFrame audit, judged from its JSON lines (tests/sframe/run.sh, part 5).
 
   sframe_audit.py corpus [--every-row] WITH.jsonl WITHOUT.jsonl TABLES.jsonl

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Helpers of tests/sframe/run.sh, independent of dwcheck's C reader.
 
   sframe_tool.py extract FILE OUT          write FILE's .sframe bytes to OUT, print its address

@@ -162,3 +162,4 @@ empty:
 	.cfi_startproc
 	.cfi_endproc
 	.size	empty, .-empty
+# SPDX-License-Identifier: Apache-2.0

@@ -60,3 +60,4 @@ victim:
 	popq	%rbx
 	ret
 	.size	victim, .-victim
+# SPDX-License-Identifier: Apache-2.0

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Synthesis tests: dwsynth against CFI written by hand (tests/synth/shapes.s),
 # its output formats, bad input, and agreement with the compilers' own tables
 # on a bounded sample of system binaries (and on the corpus when built).

@@ -242,3 +242,4 @@ split.cold:
 	jmp	.Lsplit_resume
 	.cfi_endproc
 	.size	split.cold, .-split.cold
+# SPDX-License-Identifier: Apache-2.0

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Trust: no code or result another user could have written is used (the
 # rule of runtime/trusted_path.h).  Run as root: a second user,
 # dwtrust-other (created if absent), plants eh_elfs, cache entries,

@@ -11,3 +11,4 @@ __attribute__((constructor)) static void line_buffered_stdout(void)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

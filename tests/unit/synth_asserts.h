@@ -38,3 +38,4 @@
     } while (0)
 
 #endif
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -323,3 +323,4 @@ int main(int argc, char **argv)
     };
     return cmocka_run_group_tests_name("test_cfi_encode", tests, NULL, NULL);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -335,3 +335,4 @@ int main(void)
     };
     return cmocka_run_group_tests_name("test_dataflow", tests, NULL, NULL);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -307,3 +307,4 @@ int main(void)
     };
     return cmocka_run_group_tests_name("test_debug_file", tests, group_setup, group_teardown);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

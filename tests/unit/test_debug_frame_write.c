@@ -449,3 +449,4 @@ int main(void)
     };
     return cmocka_run_group_tests_name("test_debug_frame_write", tests, group_setup, group_teardown);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

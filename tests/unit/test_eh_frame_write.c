@@ -462,3 +462,4 @@ int main(void)
     };
     return cmocka_run_group_tests_name("test_eh_frame_write", tests, NULL, NULL);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

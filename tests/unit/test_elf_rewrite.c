@@ -631,3 +631,4 @@ int main(void)
     };
     return cmocka_run_group_tests_name("test_elf_rewrite", tests, group_setup, group_teardown);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

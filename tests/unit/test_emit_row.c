@@ -249,3 +249,4 @@ int main(void)
     };
     return cmocka_run_group_tests_name("test_emit_row", tests, NULL, NULL);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

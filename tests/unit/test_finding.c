@@ -140,3 +140,4 @@ int main(void)
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

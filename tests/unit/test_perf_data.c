@@ -1430,3 +1430,4 @@ int main(void)
     };
     return cmocka_run_group_tests_name("test_perf_data", tests, group_setup, group_teardown);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -73,3 +73,4 @@ static void write_text(const char *path, const char *text)
 }
 
 #endif
+/* SPDX-License-Identifier: Apache-2.0 */

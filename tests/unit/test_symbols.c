@@ -796,3 +796,4 @@ int main(void)
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -137,3 +137,4 @@ int main(void)
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
+/* SPDX-License-Identifier: Apache-2.0 */

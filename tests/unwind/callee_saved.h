@@ -13,3 +13,4 @@ static const unw_regnum_t unw_callee_saved[NCALLEE_SAVED] = {
 static const int dwu_callee_saved[NCALLEE_SAVED] = {DWU_RBX, DWU_RBP, DWU_R12, DWU_R13, DWU_R14, DWU_R15};
 
 #endif
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -414,3 +414,4 @@ int main(int argc, char **argv)
            failures);
     return failures ? 1 : 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -246,3 +246,4 @@ int main(int argc, char **argv)
                corrupt_errors);
     return failures ? 1 : 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

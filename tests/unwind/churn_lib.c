@@ -65,3 +65,4 @@ int churn_id(void)
 {
     return CHURN_ID;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

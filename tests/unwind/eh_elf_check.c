@@ -50,3 +50,4 @@ int main(int argc, char **argv)
     }
     return status;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

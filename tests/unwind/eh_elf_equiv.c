@@ -340,3 +340,4 @@ int main(int argc, char **argv)
     dlclose(h);
     return differences || fallback_differences || frame_differences || trace_differences ? 1 : 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -156,3 +156,4 @@ int main(int argc, char **argv)
     munmap(region, size);
     return 0;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -118,3 +118,4 @@ KEEP int chain(int depth, leaf_fn leaf, void *arg)
 {
     return step(depth, leaf, arg) + 1;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

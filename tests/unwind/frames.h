@@ -13,3 +13,4 @@ int chain(int depth, leaf_fn leaf, void *arg);
 int chain_without_libc(int depth, leaf_fn leaf, void *arg);
 
 #endif
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # harness.sh: reproductions of three defects of the dwunwind runtime, to show
 # a fix working.  Builds the test programs into OUT and runs them:
 #   1. signal_harness.c: dwu_backtrace in a SIGPROF handler while the main

@@ -21,3 +21,4 @@ int main(void)
     /* inner's caller, middle, main, and libc's start-up frames. */
     return n >= 4 ? 0 : 1;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

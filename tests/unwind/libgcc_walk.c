@@ -58,3 +58,4 @@ uint64_t libgcc_address(void)
 {
     return (uint64_t)(uintptr_t)gcc_get_ip;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

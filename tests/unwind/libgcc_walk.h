@@ -23,3 +23,4 @@ int libgcc_walk(uint64_t *ips, int max);
 uint64_t libgcc_address(void);
 
 #endif
+/* SPDX-License-Identifier: Apache-2.0 */

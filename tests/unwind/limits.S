@@ -123,3 +123,4 @@ counting_loop:
     .size counting_loop, .-counting_loop
 
     .section .note.GNU-stack,"",@progbits
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -18,3 +18,4 @@ int lying_object(void)
 {
     return 1;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

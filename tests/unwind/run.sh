@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Unwinding tests: dwcompile's gate and outputs, and the dwunwind runtime
 # (eh_elfs, then the DWARF fallback) against libgcc and libunwind on the
 # stacks of tests/unwind/check_unwind.c, plus corrupted copies of them, and

@@ -216,3 +216,4 @@ int main(int argc, char **argv)
     printf("same_address: the loader never put B at A's address (%d attempts): nothing shown\n", attempts);
     return 3;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -26,3 +26,4 @@ KEEP int lib_enter(int (*cb)(void *), void *arg)
 /* Read-only data before .eh_frame_hdr: A's is shorter than B's, so that
  * their .eh_frame_hdr are at different offsets. */
 const char lib_description[] = "A: 4 KiB frame from rsp";
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -26,3 +26,4 @@ KEEP int lib_enter(int (*cb)(void *), void *arg)
 
 const char lib_description[] =
     "B: small frame with a frame pointer, at A's offsets; its read-only data pushes .eh_frame_hdr on";
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -597,3 +597,4 @@ int main(int argc, char **argv)
         fprintf(stderr, "signal_harness: no signal arrived\n");
     return seen.samples && !seen.bad && !main_walks.bad ? 0 : 1;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -354,3 +354,4 @@ int main(int argc, char **argv)
     report(walks, &cf);
     return atomic_load(&counts[IDENTICAL]) == walks ? 0 : 1;
 }
+/* SPDX-License-Identifier: Apache-2.0 */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # ThreadSanitizer over the runtime: thread_churn (16 threads walking while 4
 # load and unload libraries, every walk against libgcc's) built with the
 # runtime's sources under -fsanitize=thread, without eh_elfs and with them

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shell functions shared by the reproductions' reproduce.sh scripts.
 #
 # Sourced by each script after it has set `here` (its own directory):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The stack walk shared by the reproductions' programs.
 
    unwind_probe_install() makes SIGUSR1 run a handler that walks the stack

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Reproduce: glibc's __mpn_addmul_1 and __mpn_submul_1 (libc.so.6) push rbx
 # and rbp without telling the unwind table; everywhere after the pushes the
 # table still says CFA = rsp+8, so the return address is read from the slot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reaches glibc's __mpn_addmul_1 and __mpn_submul_1 (sysdeps/x86_64/addmul_1.S)
    through strtod.
 

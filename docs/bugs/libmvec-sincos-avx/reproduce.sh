@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Reproduce: glibc's libmvec _ZGVcN4vvv_sincos (libmvec.so.1; the AVX 4-lane
 # vector sincos, macro WRAPPER_IMPL_AVX_fFF_vvv in svml_d_sincos4_core_avx.S)
 # has no CFI at all for its x86_64 body: "push %rbp; mov %rsp,%rbp;

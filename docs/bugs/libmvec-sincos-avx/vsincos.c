@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Calls glibc's libmvec _ZGVcN4vvv_sincos, the AVX ("c") variant of the
    4-lane vector sincos (sysdeps/x86_64/fpu/multiarch/svml_d_sincos4_core_avx.S),
    the way a compiler calls it for a loop over sincos vectorised for AVX:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reaches OpenSSL's bn_gather5 (crypto/bn/asm/x86_64-mont5.pl, in
    libcrypto.so.3) through BN_mod_exp_mont_consttime: with a 768-bit modulus
    and a 700-bit exponent the constant-time exponentiation uses 5-bit windows

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Reproduce: OpenSSL's bn_gather5 (libcrypto.so.3, crypto/bn/asm/x86_64-mont5.pl)
 # keeps the caller's rsp in r10 ("lea (%rsp),%r10"), then moves rsp with
 # "sub $0x108,%rsp" and "and $-16,%rsp", and gives it back with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Reproduce: the epilogues of OpenSSL's x25519_fe64_sqr and x25519_fe51_sqr
 # (libcrypto.so.3) say ".cfi_adjust_cfa_offset 88" after releasing the frame
 # with "lea 8*9(%rsp),%rsp" / "lea 8*11(%rsp),%rsp": the sign is wrong, so at

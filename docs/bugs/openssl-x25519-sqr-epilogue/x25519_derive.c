@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reaches the shared epilogue of OpenSSL's x25519_fe64_sqr / x25519_fe51_sqr
    (crypto/ec/asm/x25519-x86_64.pl, in libcrypto.so.3) with an X25519 key
    derivation.  On a CPU with BMI2 and ADX the radix-2^64 code is used

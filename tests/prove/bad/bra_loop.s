@@ -21,3 +21,4 @@ bra_loop:
 	ret
 	.cfi_endproc
 	.size	bra_loop, .-bra_loop
+# SPDX-License-Identifier: Apache-2.0

@@ -27,3 +27,4 @@ bra_loop_symbolic:
 	ret
 	.cfi_endproc
 	.size	bra_loop_symbolic, .-bra_loop_symbolic
+# SPDX-License-Identifier: Apache-2.0

@@ -19,3 +19,4 @@ skip_loop:
 	ret
 	.cfi_endproc
 	.size	skip_loop, .-skip_loop
+# SPDX-License-Identifier: Apache-2.0

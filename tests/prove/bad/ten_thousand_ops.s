@@ -25,3 +25,4 @@ ten_thousand_ops:
 	ret
 	.cfi_endproc
 	.size	ten_thousand_ops, .-ten_thousand_ops
+# SPDX-License-Identifier: Apache-2.0

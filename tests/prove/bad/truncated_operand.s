@@ -18,3 +18,4 @@ truncated_operand:
 	ret
 	.cfi_endproc
 	.size	truncated_operand, .-truncated_operand
+# SPDX-License-Identifier: Apache-2.0

@@ -19,3 +19,4 @@ truncated_past_fde:
 	ret
 	.cfi_endproc
 	.size	truncated_past_fde, .-truncated_past_fde
+# SPDX-License-Identifier: Apache-2.0

@@ -19,3 +19,4 @@ underflow:
 	ret
 	.cfi_endproc
 	.size	underflow, .-underflow
+# SPDX-License-Identifier: Apache-2.0

@@ -20,3 +20,4 @@ unknown_opcode:
 	ret
 	.cfi_endproc
 	.size	unknown_opcode, .-unknown_opcode
+# SPDX-License-Identifier: Apache-2.0

@@ -33,3 +33,4 @@ a_odd_formula:
 	ret
 	.cfi_endproc
 	.size	a_odd_formula, .-a_odd_formula
+# SPDX-License-Identifier: Apache-2.0

@@ -26,3 +26,4 @@ a_rounding:
 	ret
 	.cfi_endproc
 	.size	a_rounding, .-a_rounding
+# SPDX-License-Identifier: Apache-2.0

@@ -24,3 +24,4 @@ d_alignment:
 	ret
 	.cfi_endproc
 	.size	d_alignment, .-d_alignment
+# SPDX-License-Identifier: Apache-2.0

@@ -27,3 +27,4 @@ d_below_2_47:
 	ret
 	.cfi_endproc
 	.size	d_below_2_47, .-d_below_2_47
+# SPDX-License-Identifier: Apache-2.0

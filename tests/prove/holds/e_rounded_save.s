@@ -26,3 +26,4 @@ e_rounded_save:
 	ret
 	.cfi_endproc
 	.size	e_rounded_save, .-e_rounded_save
+# SPDX-License-Identifier: Apache-2.0

@@ -26,3 +26,4 @@ f_copy:
 	ret
 	.cfi_endproc
 	.size	f_copy, .-f_copy
+# SPDX-License-Identifier: Apache-2.0

@@ -28,3 +28,4 @@ g_branch:
 	ret
 	.cfi_endproc
 	.size	g_branch, .-g_branch
+# SPDX-License-Identifier: Apache-2.0

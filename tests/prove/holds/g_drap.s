@@ -33,3 +33,4 @@ g_drap:
 	ret
 	.cfi_endproc
 	.size	g_drap, .-g_drap
+# SPDX-License-Identifier: Apache-2.0

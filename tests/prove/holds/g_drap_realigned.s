@@ -36,3 +36,4 @@ g_drap_realigned:
 	ret
 	.cfi_endproc
 	.size	g_drap_realigned, .-g_drap_realigned
+# SPDX-License-Identifier: Apache-2.0

@@ -30,3 +30,4 @@ g_loop:
 	ret
 	.cfi_endproc
 	.size	g_loop, .-g_loop
+# SPDX-License-Identifier: Apache-2.0

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Makes out_of_order.data, the fixture of test_perf_data's
 # test_recording_out_of_time_order: a perf recording whose file holds
 # samples out of time order.  perf record writes each CPU's buffer in turn
