@@ -151,13 +151,12 @@ static int equal_edge_state(const struct ir_insn *cmp, const struct abs_state *s
  * (test %rax,%rax, then jumps: they write no flags) in state ST.  Returns
  * 1 when its EQ edge is the child's path, else 0.
  */
-static int branches_to_clone_child(const struct function_code *fc, size_t first, size_t last,
-                                   const struct abs_state *st)
+static int branches_to_clone_child(const struct function_code *fc, size_t last, const struct abs_state *st)
 {
     size_t i = last;
-    while (i > first && fc->insns[i - 1].flow == IR_FLOW_COND && last - i < 4)
+    while (i > 0 && fc->insns[i - 1].flow == IR_FLOW_COND && last - i < 4)
         i--;
-    if (i == first)
+    if (i == 0)
         return 0;
     unsigned tested = fc->insns[i - 1].zero_tested;
     return tested && tested - 1 < STATE_GPRS && st->reg[tested - 1].kind == AV_CLONE_RESULT;
@@ -178,7 +177,7 @@ static void direct_edges(const struct cfg *g, size_t b, const struct abs_state *
     *taken = *fall = out;
     *target = (size_t)-1;
     int refined = 0;
-    if (in->flow == IR_FLOW_COND && in->cond && branches_to_clone_child(fc, 0, last, out)) {
+    if (in->flow == IR_FLOW_COND && in->cond && branches_to_clone_child(fc, last, out)) {
         abs_state_outermost(eq);   /* 0: the child's path, on its own stack */
         refined = 1;
     } else if (in->flow == IR_FLOW_COND && in->cond && last > g->blocks[b].first) {

@@ -72,18 +72,22 @@ static int drap_slot_cfa(const struct abs_state *st, int anchor, int64_t k, int 
     return 0;
 }
 
+void synth_stack_end_row(struct unwind_row *row)
+{
+    memset(&row->cfa, 0, sizeof row->cfa);
+    row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = ABI_ENTRY_CFA_OFFSET};
+    for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
+        row->reg[c] = (struct unwind_rule){.kind = REG_RULE_UNREFERENCED};
+    row->reg[ABI_RA].kind = REG_RULE_UNDEFINED;
+}
+
 void synth_row_from_state(const struct abs_state *st, struct unwind_row *row,
                           struct synth_row_exprs *exprs)
 {
     memset(&row->cfa, 0, sizeof row->cfa);
     memset(row->reg, 0, sizeof row->reg);
-    if (st->outermost) {
-        /* Clone's child: the end of the stack (the CFA rsp+8 only because
-         * a row needs one; no unwinder reads it past an undefined rip). */
-        row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = ABI_ENTRY_CFA_OFFSET};
-        for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
-            row->reg[c].kind = REG_RULE_UNREFERENCED;
-        row->reg[ABI_RA].kind = REG_RULE_UNDEFINED;
+    if (st->outermost) {   /* clone's child */
+        synth_stack_end_row(row);
         return;
     }
     const struct absval rsp = st->reg[ABI_RSP], rbp = st->reg[ABI_RBP];

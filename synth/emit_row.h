@@ -37,6 +37,12 @@ struct synth_row_exprs {
 
 /* Fill ROW (every rule overwritten) with the row for state ST; expression
  * rules point into *EXPRS. */
+/* The end of the stack into ROW's CFA and columns: rip undefined (unwinders
+ * stop there), every other column unchanged, the CFA rsp+8 only because a
+ * row needs one.  Clone's child's row, and the validated table's where
+ * synthesis has none. */
+void synth_stack_end_row(struct unwind_row *row);
+
 void synth_row_from_state(const struct abs_state *st, struct unwind_row *row,
                           struct synth_row_exprs *exprs);
 

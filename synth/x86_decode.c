@@ -180,9 +180,10 @@ static void lower(struct x86_decoder *d, const cs_insn *ci, struct ir_insn *in)
     int32_t disp = 0;
     const uint8_t rsp = 7, rbp = 6;
 
-    /* xor %r,%r and sub %r,%r: zero (what clone's stack argument is when
-     * the child stays on this stack: fork). */
-    if ((ci->id == X86_INS_XOR || ci->id == X86_INS_SUB) && op0 && op1 && x->op_count == 2 &&
+    /* xor %r,%r: zero (what clone's stack argument is when the child stays
+     * on this stack: fork).  (sub %r,%r is IR_SUB of a register from
+     * itself, which abstract_state makes 0.) */
+    if (ci->id == X86_INS_XOR && op0 && op1 && x->op_count == 2 &&
         reg_32_or_64(op0) != IR_REG_NONE && op1->type == X86_OP_REG && op1->reg == op0->reg) {
         ir_add(in, ir_set(reg_32_or_64(op0), IR_REG_NONE, 0));
         return;

@@ -128,18 +128,6 @@ static int synthesised_row(const struct abs_state *st, struct unwind_row *row, s
     return 0;
 }
 
-/* The row of code synthesis has none for (no known path reaches it, or
- * its CFA cannot be said): the return address undefined, the end of the
- * stack (unwinders stop there, libgcc's _Unwind_RaiseException as where no
- * FDE is), the CFA rsp+8 only because a row needs one. */
-static void stack_end_row(struct unwind_row *row)
-{
-    memset(row, 0, sizeof *row);
-    row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = ABI_ENTRY_CFA_OFFSET};
-    for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
-        row->reg[c].kind = REG_RULE_UNREFERENCED;
-    row->reg[ABI_RA].kind = REG_RULE_UNDEFINED;
-}
 
 /* The row H_valid has where some rule of AT's DWARF row fails: DWARF's,
  * with synthesis's rule in each failing column.  0, or -1 (keep DWARF's). */
@@ -229,7 +217,8 @@ static void at_address(void *arg, const struct check_at *at)
              * never wrong, so that the rest of the function gets its rows.
              * (An FDE cut at such code would make each piece a function of
              * its own, entered in the ABI's frame.) */
-            stack_end_row(&row);
+            memset(&row, 0, sizeof row);
+            synth_stack_end_row(&row);
             if (fi != (size_t)-1)
                 k->ending_insns[fi]++;
         }
