@@ -57,14 +57,20 @@ static inline int dwu_identity_from_notes(const uint8_t *notes, size_t size, str
     return -1;
 }
 
-/* 64-bit FNV-1a of N bytes at P. */
-static inline uint64_t dwu_fnv1a(const void *p, size_t n)
+/* 64-bit FNV-1a of N bytes at P, going on from the hash H of those before. */
+#define DWU_FNV1A_BASIS 1469598103934665603ull
+static inline uint64_t dwu_fnv1a_more(uint64_t h, const void *p, size_t n)
 {
     const uint8_t *b = p;
-    uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++)
         h = (h ^ b[i]) * 1099511628211ull;
     return h;
+}
+
+/* 64-bit FNV-1a of N bytes at P. */
+static inline uint64_t dwu_fnv1a(const void *p, size_t n)
+{
+    return dwu_fnv1a_more(DWU_FNV1A_BASIS, p, n);
 }
 
 static inline void dwu_identity_from_hdr(const uint8_t *hdr, size_t size, struct dwu_identity *id)

@@ -274,7 +274,13 @@ int baseline_read(struct baseline *b, const char *path, char *err, size_t errlen
             break;
         got += (size_t)r;
     }
+    int read_errno = errno;
     close(fd);
+    if (got != size) {
+        free(text);
+        return error_set(err, errlen, "cannot read it whole (%zu of %zu bytes): %s", got, size,
+                         got < size && read_errno ? strerror(read_errno) : "it changed while read");
+    }
     text[got] = '\0';
     int rc = 0;
     if (memchr(text, '\0', got)) {

@@ -8,6 +8,7 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,8 +76,11 @@ static int write_all(int fd, const char *p, size_t n)
         ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
+        if (w <= 0) {
+            if (w == 0)
+                errno = ENOSPC;   /* no progress: say why, not a stale errno */
             return -1;
+        }
         p += w;
         n -= (size_t)w;
     }
@@ -152,11 +156,19 @@ static int take_member(struct reading *rd, struct archive *tar, const char *memb
     return rc;
 }
 
-/* "./usr/lib/x" -> "/usr/lib/x". */
-static const char *member_path(const char *p)
+/* "./usr/lib/x" -> "/usr/lib/x"; "usr/lib/x" (a tar written without
+ * "./") -> "/usr/lib/x" too: in the static buffer BUF, which the result
+ * may be. */
+static const char *member_path_in(const char *p, char *buf, size_t size)
 {
-    return p[0] == '.' && p[1] == '/' ? p + 1 : p;
+    if (p[0] == '.' && p[1] == '/')
+        return p + 1;
+    if (p[0] == '/')
+        return p;
+    snprintf(buf, size, "/%s", p);
+    return buf;
 }
+#define member_path(p) member_path_in((p), (char[PATH_MAX + 2]){0}, PATH_MAX + 2)
 
 /* A hard link NAME to TARGET: one more name of TARGET's input, if it is one. */
 static int add_link(struct reading *rd, const char *name, const char *target)

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "object/identity.h"
+
 void finding_identity_of(struct finding_identity *id, const char *path, const struct finding *f)
 {
     memset(id, 0, sizeof *id);
@@ -27,23 +29,14 @@ int finding_identity_equal(const struct finding_identity *a, const struct findin
            !strcmp(a->synth, b->synth);
 }
 
-static uint64_t fnv(uint64_t h, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s;; p++) {
-        h = (h ^ *p) * 0x100000001b3ull;
-        if (!*p)
-            return h;
-    }
-}
-
 void finding_identity_fingerprint(char *buf, const struct finding_identity *id)
 {
     char insn[24], column[16];
     snprintf(insn, sizeof insn, "%ld", id->insn);
     snprintf(column, sizeof column, "%d", id->column);
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = DWU_FNV1A_BASIS;
     const char *fields[] = {"v1", id->kind, id->object, id->function, insn, column, id->rule, id->synth};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        h = fnv(h, fields[i]);
+        h = dwu_fnv1a_more(h, fields[i], strlen(fields[i]) + 1);   /* each with its NUL */
     snprintf(buf, FINDING_FINGERPRINT_LEN, "%016llx", (unsigned long long)h);
 }
