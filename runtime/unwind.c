@@ -261,6 +261,76 @@ static inline __attribute__((no_sanitize("address"))) int read_word(struct dwu_s
     return 0;
 }
 
+/* Whether the descriptor D may be applied again and again by
+ * repeat_walk: simple, not the outermost frame's, its CFA above rsp (so
+ * that each step moves up the stack). */
+static inline int repeatable(uint64_t d)
+{
+    return (d & (DWU_FRAME_SIMPLE | DWU_FRAME_CFA_RBP | DWU_FRAME_END)) == DWU_FRAME_SIMPLE &&
+           DWU_FRAME_CFA_OFFSET(d) > 0;
+}
+
+/* Where repeat_walk left a walk: the frames in IPS (N), the registers of
+ * the first frame that breaks the pattern, the row of the last frame
+ * walked; N -1 when a read of rbp left the stack (rbp unknown: the full
+ * walk says what follows), RIP 0 when a return address could not be read. */
+struct repeat_end {
+    int n;
+    uint64_t rip, rsp, rbp, d;
+};
+
+/* A recursion's frames, from frame N on: the frame about to be walked
+ * returns to RA_A, as the frame two before did, whose row was D_A; the one
+ * after it, if the recursion goes on, returns to RA_B with row D_B (A and B
+ * are the same frame when the recursion is of one function).  Same return
+ * address, same row (the object at it is the one this walk already found
+ * there): each frame is then a check of the return address it loads
+ * against the one expected, with no lookup, and the stack pointer's
+ * chain is an addition a frame, so the processor runs the loads of many
+ * frames at once.  (Not inlined, and its registers returned by value: the
+ * main loop's stay in registers.) */
+static __attribute__((noinline)) struct repeat_end repeat_walk(void **ips, int n, int max, uint64_t ra_a,
+                                                               uint64_t d_a, uint64_t ra_b, uint64_t d_b,
+                                                               uint64_t rsp, uint64_t rbp,
+                                                               struct dwu_stack_bounds *bounds, uint64_t lo,
+                                                               uint64_t span)
+{
+    uint64_t sp = rsp, bp = rbp, ra = ra_a, last = d_a;
+    const int64_t cfa_a = DWU_FRAME_CFA_OFFSET(d_a), cfa_b = DWU_FRAME_CFA_OFFSET(d_b);
+    const int64_t ret_a = DWU_FRAME_RA_OFFSET(d_a), ret_b = DWU_FRAME_RA_OFFSET(d_b);
+    for (;;) {
+        /* a frame of row A, returning to RA_A */
+        ips[n++] = (void *)(uintptr_t)ra;
+        uint64_t cfa = sp + (uint64_t)cfa_a;
+        if (read_word(bounds, lo, span, cfa + (uint64_t)ret_a, &ra) != 0)
+            return (struct repeat_end){n, 0, 0, 0, 0};
+        if ((d_a & DWU_FRAME_RBP_SAVED) &&
+            read_word(bounds, lo, span, cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d_a), &bp) != 0)
+            return (struct repeat_end){-1, 0, 0, 0, 0};
+        sp = cfa;
+        last = d_a;
+        if (ra != ra_b || n >= max)
+            break;
+        /* a frame of row B, returning to RA_B */
+        ips[n++] = (void *)(uintptr_t)ra;
+        cfa = sp + (uint64_t)cfa_b;
+        if (read_word(bounds, lo, span, cfa + (uint64_t)ret_b, &ra) != 0)
+            return (struct repeat_end){n, 0, 0, 0, 0};
+        if ((d_b & DWU_FRAME_RBP_SAVED) &&
+            read_word(bounds, lo, span, cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d_b), &bp) != 0)
+            return (struct repeat_end){-1, 0, 0, 0, 0};
+        sp = cfa;
+        last = d_b;
+        if (ra != ra_a || n >= max)
+            break;
+    }
+    return (struct repeat_end){n, ra, sp, bp, last};
+}
+
+/* Frames from which a walk looks for a recursion (repeat_walk): a
+ * shallow stack pays nothing for it. */
+#define REPEAT_FROM 8
+
 static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, struct object_cache *objects,
                              struct row_cache *rows, struct dwu_stack_bounds *bounds)
 {
@@ -315,6 +385,25 @@ static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, s
         exact = 0;
         if (rip == 0)
             return n;   /* DWU_END */
+        /* Frame N returns where frame N - 1 or N - 2 did: a recursion.
+         * Frame N - 1's row is D; frame N - 2's is kept in ROWS. */
+        if (__builtin_expect(n >= REPEAT_FROM, 0) && n < max && repeatable(d)) {
+            uint64_t ra_1 = (uint64_t)(uintptr_t)ips[n - 1], ra_2 = (uint64_t)(uintptr_t)ips[n - 2];
+            const struct row *row_2 = rip == ra_2 && rip != ra_1 ? kept_row(rows, objects, ra_2 - 1, n - 2) : NULL;
+            if ((row_2 && repeatable(row_2->frame)) || rip == ra_1) {
+                struct repeat_end e = rip == ra_1
+                                          ? repeat_walk(ips, n, max, ra_1, d, ra_1, d, rsp, rbp, bounds, lo, span)
+                                          : repeat_walk(ips, n, max, ra_2, row_2->frame & ~(uint64_t)ROW_PERMANENT,
+                                                        ra_1, d, rsp, rbp, bounds, lo, span);
+                if (e.n < 0 || e.rip == 0)
+                    return e.n;
+                n = e.n;
+                rip = e.rip;
+                rsp = e.rsp;
+                rbp = e.rbp;
+                d = e.d;
+            }
+        }
     }
     return n;
 }

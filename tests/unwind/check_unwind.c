@@ -4,7 +4,8 @@
  *   check_unwind [--dwarf] [--rebuild] [--corrupt N]
  *
  * For chains of every depth from 1 to 40 through tests/unwind/frames.c (and
- * libc's qsort), at the bottom of each:
+ * libc's qsort), and recursions of every depth from 1 to 80 (frames.c's
+ * chain_recursive), at the bottom of each:
  *   - dwu_backtrace's IPs equal _Unwind_Backtrace's and unw_backtrace's
  *     (from the caller of the function that asks on);
  *   - stepping with dwu_step restores, frame by frame, the IP, the stack
@@ -38,6 +39,7 @@
 
 #define MAX_FRAMES 256
 #define MAX_DEPTH 40
+#define MAX_RECURSION 80
 
 static uint64_t stack_top;
 static int failures;
@@ -236,11 +238,15 @@ int main(int argc, char **argv)
     srand(12345);
     for (int depth = 1; depth <= MAX_DEPTH; depth++)
         chain(depth, leaf, &depth);
+    for (int depth = 1; depth <= MAX_RECURSION; depth++) {
+        int label = 1000 + depth;   /* failures name recursions 1001 ... */
+        chain_recursive(depth, leaf, &label);
+    }
     size_t with_eh_elf, objects = dwu_object_count(&with_eh_elf);
     printf("%zu code segments, %zu with an eh_elf\n", objects, with_eh_elf);
-    printf("%d stacks: %ld frames identical to libgcc, libunwind and the captured copy; "
+    printf("%d stacks (%d of them recursions): %ld frames identical to libgcc, libunwind and the captured copy; "
            "%ld callee-saved registers identical to libunwind's; %d mismatches\n",
-           MAX_DEPTH, frames_compared, registers_compared, failures);
+           MAX_DEPTH + MAX_RECURSION, MAX_RECURSION, frames_compared, registers_compared, failures);
     if (corrupt_count)
         printf("corrupted stacks: %ld unwound without a crash, %ld stopped by an error\n", corrupt_runs,
                corrupt_errors);

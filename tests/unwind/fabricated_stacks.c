@@ -7,7 +7,8 @@
  * into the code of this program and of libc (the callers of real calls, so
  * that the walk takes their rows and reads on).  From random registers on
  * it (an IP in that code, rsp inside the stack, rbp random; the exact-IP
- * flag at random, as a signal context has it), dwu_backtrace's walk
+ * flag at random, as a signal context has it; a quarter of the stacks
+ * mostly one or two return addresses, a recursion's), dwu_backtrace's walk
  * (dwu_backtrace_from, which dwu_backtrace enters with the caller's
  * registers) and dwu_unwind with no reader walk this process's memory
  * directly: every word they read must be checked first.  A fault kills the
@@ -128,9 +129,16 @@ int main(int argc, char **argv)
     uint64_t *words = (uint64_t *)(void *)(region + page);
     long frames = 0, longest = 0, ended[8] = {0};
     for (long w = 0; w < walks; w++) {
-        if (w % 64 == 0)
+        if (w % 64 == 0) {
+            /* One refill in four looks like a recursion: one or two
+             * return addresses in most words, so that walks take the
+             * recursion path (runtime/unwind.c's repeat_walk) to the
+             * stack's ends, through the other words sprinkled in. */
+            int recursion = next_random() % 4 == 0;
+            uint64_t a = code[next_random() % ncode], b = next_random() % 2 ? a : code[next_random() % ncode];
             for (size_t i = 0; i < STACK_WORDS; i++)
-                words[i] = fabricated_word(words, page);
+                words[i] = recursion && next_random() % 16 ? (i & 1 ? b : a) : fabricated_word(words, page);
+        }
         struct dwu_regs regs = {0};
         regs.r[DWU_RIP] = code[next_random() % ncode] + (next_random() % 4 == 0 ? next_random() % 64 : 0);
         regs.r[DWU_RSP] = (uint64_t)(uintptr_t)words + (next_random() % STACK_WORDS) * 8;

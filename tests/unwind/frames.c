@@ -113,7 +113,56 @@ static int step(int depth, leaf_fn leaf, void *arg)
 
 #ifdef FRAMES_NO_LIBC
 #define chain chain_without_libc
+#define chain_recursive chain_recursive_without_libc
 #endif
+
+/* Recursions, which dwu_backtrace walks without looking rows up (a frame
+ * that returns where the frame two or one before it did has its row): a
+ * function calling itself, two calling each other, now and then a third
+ * between them (called from where the second is), after which the pattern
+ * starts again. */
+KEEP static int mutual_even(int depth, leaf_fn leaf, void *arg);
+
+KEEP static int mutual_between(int depth, leaf_fn leaf, void *arg)
+{
+    volatile int keep = depth;
+    int r = mutual_even(depth - 1, leaf, arg);
+    return r + keep;
+}
+
+/* Keeps every callee-saved register (rbp among them) live: its rows
+ * restore rbp. */
+KEEP static int mutual_odd(int depth, leaf_fn leaf, void *arg)
+{
+    volatile int v[6] = {depth, depth * 3, depth * 5, depth * 7, depth * 11, depth * 13};
+    int a = v[0], b = v[1], c = v[2], d = v[3], e = v[4], f = v[5];
+    int r = depth <= 0 ? step(0, leaf, arg) : mutual_even(depth - 1, leaf, arg);
+    return r + a * b + c * d + e * f + (a ^ f);
+}
+
+KEEP static int mutual_even(int depth, leaf_fn leaf, void *arg)
+{
+    if (depth <= 0)
+        return step(0, leaf, arg);
+    /* One call site for both: the frames that return to it have one row,
+     * whichever function was called. */
+    int (*volatile next)(int, leaf_fn, void *) = depth % 11 == 0 ? mutual_between : mutual_odd;
+    int r = next(depth - 1, leaf, arg);
+    return r + 1;
+}
+
+KEEP static int self_recursive(int depth, int own, leaf_fn leaf, void *arg)
+{
+    volatile int keep = depth;
+    int r = own > 0 ? self_recursive(depth - 1, own - 1, leaf, arg) : mutual_even(depth - 1, leaf, arg);
+    return r + keep;
+}
+
+KEEP int chain_recursive(int depth, leaf_fn leaf, void *arg)
+{
+    return self_recursive(depth, depth / 3, leaf, arg) + 1;
+}
+
 KEEP int chain(int depth, leaf_fn leaf, void *arg)
 {
     return step(depth, leaf, arg) + 1;
