@@ -90,6 +90,7 @@ object_SRCS := \
 	runtime/trusted_path.c
 semantics_SRCS := \
 	semantics/dwarf_expr.c \
+	semantics/expr_machine.c \
 	semantics/unwind_table.c \
 	semantics/cfa_program.c \
 	semantics/eh_frame_parse.c \
@@ -199,7 +200,7 @@ TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
 # ---- the runtime: libdwunwind (libc and libdl only) ----------------------------
 RUNTIME_SRCS := runtime/objects.c runtime/startup_objects.c runtime/stack_bounds.c runtime/eh_elf_file.c runtime/eh_elf_find.c runtime/dwarf_fallback.c runtime/row_memo.c \
 	runtime/unwind.c runtime/object_file.c runtime/space.c runtime/trusted_path.c \
-	semantics/cfa_program.c semantics/dwarf_expr.c semantics/eh_frame_parse.c semantics/unwind_table.c
+	semantics/cfa_program.c semantics/dwarf_expr.c semantics/expr_machine.c semantics/eh_frame_parse.c semantics/unwind_table.c
 RUNTIME_OBJS := $(RUNTIME_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/runtime/capture.o
 # The shared library is libdwunwind.so.MAJOR.MINOR.PATCH (VERSION), with
 # SONAME libdwunwind.so.MAJOR, and two links: libdwunwind.so.MAJOR, which
@@ -585,7 +586,7 @@ build-fuzz/fuzz_perf_data: fuzz/fuzz_perf_data.c $(PERF_READER_SRCS) $(wildcard 
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(PERF_READER_SRCS) -o $@
 SFRAME_READER_SRCS := semantics/sframe_parse.c semantics/sframe_print.c semantics/unwind_table.c \
-	semantics/cfi_encode.c semantics/dwarf_expr.c
+	semantics/cfi_encode.c semantics/dwarf_expr.c semantics/expr_machine.c
 build-fuzz/fuzz_sframe_parse: fuzz/fuzz_sframe_parse.c $(SFRAME_READER_SRCS) $(wildcard semantics/*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(SFRAME_READER_SRCS) -o $@

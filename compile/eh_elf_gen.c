@@ -15,6 +15,7 @@
 #include "runtime/dwunwind.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
+#include "semantics/dwarf_ops.h"
 #include "semantics/unwind_limits.h"
 #include "verify/validated_table.h"
 
@@ -179,9 +180,9 @@ static int expression_to_c(struct text *t, size_t id, const uint8_t *bytes, size
         return -1;
     }
     for (int i = 0; i < n; i++)
-        if (ops[i].opcode == DW_OP_skip || ops[i].opcode == DW_OP_bra)
+        if (ops[i].kind == DWARF_OP_SKIP || ops[i].kind == DWARF_OP_BRANCH)
             target[ops[i].operand2 < (int64_t)len ? ops[i].operand2 : (int64_t)len] = 1;
-        else if (ops[i].opcode == DW_OP_stack_value)
+        else if (ops[i].kind == DWARF_OP_STACK_VALUE)
             target[len] = 1;
     text_add(t, "static int x%zu(const struct dwu_regs *in, const struct dwu_memory *mem,\n"
                 "               const uint64_t *init, uint64_t *res)\n{\n"
@@ -190,100 +191,70 @@ static int expression_to_c(struct text *t, size_t id, const uint8_t *bytes, size
                 "    if (init) s[sp++] = *init;\n", id);
     for (int i = 0; i < n; i++) {
         const struct dwarf_op *op = &ops[i];
-        uint8_t o = op->opcode;
         if (target[op->offset])
             text_add(t, "L%u:\n", op->offset);
-        if (o >= DW_OP_lit0 && o <= DW_OP_lit31) {
-            text_add(t, "    XPUSH(%u);\n", o - DW_OP_lit0);
-        } else if ((o >= DW_OP_breg0 && o <= DW_OP_breg31) || o == DW_OP_bregx) {
+        switch ((enum dwarf_op_class)op->kind) {
+        case DWARF_OP_CONSTANT:
+            text_add(t, "    XPUSH(0x%llxull);\n", (unsigned long long)op->operand1);
+            break;
+        case DWARF_OP_REGISTER:
             if (op->operand1 >= DWU_NREGS)
                 text_add(t, "    return DWU_EREG;\n");
             else
-                text_add(t, "    XREG(%u); XPUSH(in->r[%u] + (uint64_t)%lldll);\n",
-                         (unsigned)op->operand1, (unsigned)op->operand1, (long long)op->operand2);
-        } else {
-            switch (o) {
-            case DW_OP_addr: case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
-            case DW_OP_const8u: case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s:
-            case DW_OP_const8s: case DW_OP_constu: case DW_OP_consts:
-                text_add(t, "    XPUSH(0x%llxull);\n", (unsigned long long)op->operand1);
-                break;
-            case DW_OP_deref:
-                text_add(t, "    XNEED(1); XLOAD(s[sp - 1], 8, s[sp - 1]);\n");
-                break;
-            case DW_OP_deref_size:
-                if (op->operand1 == 0 || op->operand1 > 8)
-                    text_add(t, "    return DWU_EBADRULE;\n");
-                else
-                    text_add(t, "    XNEED(1); XLOAD(s[sp - 1], %u, s[sp - 1]);\n", (unsigned)op->operand1);
-                break;
-            case DW_OP_dup: text_add(t, "    XNEED(1); XPUSH(s[sp - 1]);\n"); break;
-            case DW_OP_drop: text_add(t, "    XNEED(1); sp--;\n"); break;
-            case DW_OP_over: text_add(t, "    XNEED(2); XPUSH(s[sp - 2]);\n"); break;
-            case DW_OP_pick:
-                text_add(t, "    XNEED(%u); XPUSH(s[sp - %u]);\n", (unsigned)op->operand1 + 1,
-                         (unsigned)op->operand1 + 1);
-                break;
-            case DW_OP_swap: text_add(t, "    XNEED(2); a = s[sp - 1]; s[sp - 1] = s[sp - 2]; s[sp - 2] = a;\n"); break;
-            case DW_OP_rot:
-                text_add(t, "    XNEED(3); a = s[sp - 1]; s[sp - 1] = s[sp - 2]; s[sp - 2] = s[sp - 3]; s[sp - 3] = a;\n");
-                break;
-            case DW_OP_abs: text_add(t, "    XNEED(1); if ((int64_t)s[sp - 1] < 0) s[sp - 1] = -s[sp - 1];\n"); break;
-            case DW_OP_neg: text_add(t, "    XNEED(1); s[sp - 1] = -s[sp - 1];\n"); break;
-            case DW_OP_not: text_add(t, "    XNEED(1); s[sp - 1] = ~s[sp - 1];\n"); break;
-            case DW_OP_plus_uconst:
-                text_add(t, "    XNEED(1); s[sp - 1] += 0x%llxull;\n", (unsigned long long)op->operand1);
-                break;
-            case DW_OP_and: case DW_OP_minus: case DW_OP_mul: case DW_OP_or: case DW_OP_plus:
-            case DW_OP_xor: case DW_OP_shl: case DW_OP_shr: case DW_OP_shra: case DW_OP_div:
-            case DW_OP_mod: case DW_OP_eq: case DW_OP_ge: case DW_OP_gt: case DW_OP_le:
-            case DW_OP_lt: case DW_OP_ne: {
-                const char *e;
-                switch (o) {
-                case DW_OP_and: e = "a & b"; break;
-                case DW_OP_minus: e = "a - b"; break;
-                case DW_OP_mul: e = "a * b"; break;
-                case DW_OP_or: e = "a | b"; break;
-                case DW_OP_plus: e = "a + b"; break;
-                case DW_OP_xor: e = "a ^ b"; break;
-                case DW_OP_shl: e = "b >= 64 ? 0 : a << b"; break;
-                case DW_OP_shr: e = "b >= 64 ? 0 : a >> b"; break;
-                case DW_OP_shra: e = "b >= 64 ? ((int64_t)a < 0 ? ~(uint64_t)0 : 0) : (uint64_t)((int64_t)a >> b)"; break;
-                case DW_OP_div: e = "((int64_t)a == INT64_MIN && (int64_t)b == -1) ? a : (uint64_t)((int64_t)a / (int64_t)b)"; break;
-                case DW_OP_mod: e = "a % b"; break;
-                case DW_OP_eq: e = "(int64_t)a == (int64_t)b"; break;
-                case DW_OP_ge: e = "(int64_t)a >= (int64_t)b"; break;
-                case DW_OP_gt: e = "(int64_t)a > (int64_t)b"; break;
-                case DW_OP_le: e = "(int64_t)a <= (int64_t)b"; break;
-                case DW_OP_lt: e = "(int64_t)a < (int64_t)b"; break;
-                default: e = "(int64_t)a != (int64_t)b"; break;
-                }
-                text_add(t, "    XNEED(2); b = s[--sp]; a = s[sp - 1];%s s[sp - 1] = %s;\n",
-                         o == DW_OP_div || o == DW_OP_mod ? " if (b == 0) return DWU_EBADRULE;" : "", e);
-                break;
-            }
-            case DW_OP_skip: case DW_OP_bra: {
-                char label[32];
-                if ((size_t)op->operand2 >= len)
-                    snprintf(label, sizeof label, "Lend");
-                else
-                    snprintf(label, sizeof label, "L%lld", (long long)op->operand2);
-                if (o == DW_OP_bra)
-                    text_add(t, "    XNEED(1); if (s[--sp] != 0) { XSTEP(); goto %s; }\n", label);
-                else
-                    text_add(t, "    XSTEP(); goto %s;\n", label);
-                break;
-            }
-            case DW_OP_nop:
-                break;
-            case DW_OP_stack_value:   /* the top of stack is the result */
-                text_add(t, "    goto Lend;\n");
-                break;
-            default:
-                text_add(t, "    return DWU_EBADRULE;   /* %s */\n",
-                         dwarf_op_name(o) ? dwarf_op_name(o) : "unknown operation");
-                break;
-            }
+                text_add(t, "    XREG(%u); XPUSH(in->r[%u] + (uint64_t)%lldll);\n", (unsigned)op->operand1,
+                         (unsigned)op->operand1, (long long)op->operand2);
+            break;
+        case DWARF_OP_DEREF:
+            if (op->operand1 == 0 || op->operand1 > 8)
+                text_add(t, "    return DWU_EBADRULE;\n");
+            else
+                text_add(t, "    XNEED(1); XLOAD(s[sp - 1], %u, s[sp - 1]);\n", (unsigned)op->operand1);
+            break;
+        case DWARF_OP_DUP: text_add(t, "    XNEED(1); XPUSH(s[sp - 1]);\n"); break;
+        case DWARF_OP_DROP: text_add(t, "    XNEED(1); sp--;\n"); break;
+        case DWARF_OP_OVER: text_add(t, "    XNEED(2); XPUSH(s[sp - 2]);\n"); break;
+        case DWARF_OP_PICK:
+            text_add(t, "    XNEED(%u); XPUSH(s[sp - %u]);\n", (unsigned)op->operand1 + 1, (unsigned)op->operand1 + 1);
+            break;
+        case DWARF_OP_SWAP: text_add(t, "    XNEED(2); a = s[sp - 1]; s[sp - 1] = s[sp - 2]; s[sp - 2] = a;\n"); break;
+        case DWARF_OP_ROT:
+            text_add(t, "    XNEED(3); a = s[sp - 1]; s[sp - 1] = s[sp - 2]; s[sp - 2] = s[sp - 3]; s[sp - 3] = a;\n");
+            break;
+        case DWARF_OP_UNARY:   /* the function's text (dwarf_ops.h), as the evaluator computes it */
+            text_add(t, "    XNEED(1); a = s[sp - 1]; s[sp - 1] = %s;\n",
+                     dwarf_unary_c((enum dwarf_unary)op->function));
+            break;
+        case DWARF_OP_PLUS_CONSTANT:
+            text_add(t, "    XNEED(1); s[sp - 1] += 0x%llxull;\n", (unsigned long long)op->operand1);
+            break;
+        case DWARF_OP_BINARY: {
+            enum dwarf_binary f = (enum dwarf_binary)op->function;
+            text_add(t, "    XNEED(2); b = s[--sp]; a = s[sp - 1];%s s[sp - 1] = %s;\n",
+                     dwarf_binary_divides(f) ? " if (b == 0) return DWU_EBADRULE;" : "", dwarf_binary_c(f));
+            break;
+        }
+        case DWARF_OP_SKIP:
+        case DWARF_OP_BRANCH: {
+            char label[32];
+            if ((size_t)op->operand2 >= len)
+                snprintf(label, sizeof label, "Lend");
+            else
+                snprintf(label, sizeof label, "L%lld", (long long)op->operand2);
+            if (op->kind == DWARF_OP_BRANCH)
+                text_add(t, "    XNEED(1); if (s[--sp] != 0) { XSTEP(); goto %s; }\n", label);
+            else
+                text_add(t, "    XSTEP(); goto %s;\n", label);
+            break;
+        }
+        case DWARF_OP_NOP:
+            break;
+        case DWARF_OP_STACK_VALUE:   /* the top of stack is the result */
+            text_add(t, "    goto Lend;\n");
+            break;
+        default:
+            text_add(t, "    return DWU_EBADRULE;   /* %s */\n",
+                     dwarf_op_name(op->opcode) ? dwarf_op_name(op->opcode) : "unknown operation");
+            break;
         }
     }
     text_add(t, "%s    if (sp == 0) return DWU_EBADRULE;\n    *res = s[sp - 1];\n    return 0;\n}\n\n",

@@ -4,8 +4,12 @@
  */
 #include "dwarf_expr.h"
 
+#include <string.h>
+
 #include "byte_reader.h"
 #include "dwarf_constants.h"
+#include "dwarf_ops.h"
+#include "expr_machine.h"
 #include "unwind_limits.h"
 
 static const char *const x86_64_reg_names[] = {
@@ -44,7 +48,11 @@ enum operand_shape {
 struct op_info {
     const char *name;
     enum operand_shape shape;
+    enum dwarf_op_class kind;
+    uint8_t function;               /* an enum dwarf_binary or dwarf_unary */
 };
+
+#define INFO(name, shape, kind) ((struct op_info){name, shape, kind, 0})
 
 static struct op_info op_info(uint8_t op)
 {
@@ -59,65 +67,51 @@ static struct op_info op_info(uint8_t op)
         named = 1;
     }
     if (op >= DW_OP_lit0 && op <= DW_OP_lit31)
-        return (struct op_info){lit_names[op - DW_OP_lit0], OPND_NONE};
+        return INFO(lit_names[op - DW_OP_lit0], OPND_NONE, DWARF_OP_CONSTANT);
     if (op >= DW_OP_reg0 && op <= DW_OP_reg31)
-        return (struct op_info){reg_names[op - DW_OP_reg0], OPND_NONE};
+        return INFO(reg_names[op - DW_OP_reg0], OPND_NONE, DWARF_OP_LOCATION);
     if (op >= DW_OP_breg0 && op <= DW_OP_breg31)
-        return (struct op_info){breg_names[op - DW_OP_breg0], OPND_REG_SLEB};
+        return INFO(breg_names[op - DW_OP_breg0], OPND_REG_SLEB, DWARF_OP_REGISTER);
     switch (op) {
-    case DW_OP_addr: return (struct op_info){"DW_OP_addr", OPND_ADDR};
-    case DW_OP_deref: return (struct op_info){"DW_OP_deref", OPND_NONE};
-    case DW_OP_const1u: return (struct op_info){"DW_OP_const1u", OPND_U1};
-    case DW_OP_const1s: return (struct op_info){"DW_OP_const1s", OPND_S1};
-    case DW_OP_const2u: return (struct op_info){"DW_OP_const2u", OPND_U2};
-    case DW_OP_const2s: return (struct op_info){"DW_OP_const2s", OPND_S2};
-    case DW_OP_const4u: return (struct op_info){"DW_OP_const4u", OPND_U4};
-    case DW_OP_const4s: return (struct op_info){"DW_OP_const4s", OPND_S4};
-    case DW_OP_const8u: return (struct op_info){"DW_OP_const8u", OPND_U8};
-    case DW_OP_const8s: return (struct op_info){"DW_OP_const8s", OPND_S8};
-    case DW_OP_constu: return (struct op_info){"DW_OP_constu", OPND_ULEB};
-    case DW_OP_consts: return (struct op_info){"DW_OP_consts", OPND_SLEB};
-    case DW_OP_dup: return (struct op_info){"DW_OP_dup", OPND_NONE};
-    case DW_OP_drop: return (struct op_info){"DW_OP_drop", OPND_NONE};
-    case DW_OP_over: return (struct op_info){"DW_OP_over", OPND_NONE};
-    case DW_OP_pick: return (struct op_info){"DW_OP_pick", OPND_U1};
-    case DW_OP_swap: return (struct op_info){"DW_OP_swap", OPND_NONE};
-    case DW_OP_rot: return (struct op_info){"DW_OP_rot", OPND_NONE};
-    case DW_OP_abs: return (struct op_info){"DW_OP_abs", OPND_NONE};
-    case DW_OP_and: return (struct op_info){"DW_OP_and", OPND_NONE};
-    case DW_OP_div: return (struct op_info){"DW_OP_div", OPND_NONE};
-    case DW_OP_minus: return (struct op_info){"DW_OP_minus", OPND_NONE};
-    case DW_OP_mod: return (struct op_info){"DW_OP_mod", OPND_NONE};
-    case DW_OP_mul: return (struct op_info){"DW_OP_mul", OPND_NONE};
-    case DW_OP_neg: return (struct op_info){"DW_OP_neg", OPND_NONE};
-    case DW_OP_not: return (struct op_info){"DW_OP_not", OPND_NONE};
-    case DW_OP_or: return (struct op_info){"DW_OP_or", OPND_NONE};
-    case DW_OP_plus: return (struct op_info){"DW_OP_plus", OPND_NONE};
-    case DW_OP_plus_uconst: return (struct op_info){"DW_OP_plus_uconst", OPND_ULEB};
-    case DW_OP_shl: return (struct op_info){"DW_OP_shl", OPND_NONE};
-    case DW_OP_shr: return (struct op_info){"DW_OP_shr", OPND_NONE};
-    case DW_OP_shra: return (struct op_info){"DW_OP_shra", OPND_NONE};
-    case DW_OP_xor: return (struct op_info){"DW_OP_xor", OPND_NONE};
-    case DW_OP_bra: return (struct op_info){"DW_OP_bra", OPND_BRANCH};
-    case DW_OP_eq: return (struct op_info){"DW_OP_eq", OPND_NONE};
-    case DW_OP_ge: return (struct op_info){"DW_OP_ge", OPND_NONE};
-    case DW_OP_gt: return (struct op_info){"DW_OP_gt", OPND_NONE};
-    case DW_OP_le: return (struct op_info){"DW_OP_le", OPND_NONE};
-    case DW_OP_lt: return (struct op_info){"DW_OP_lt", OPND_NONE};
-    case DW_OP_ne: return (struct op_info){"DW_OP_ne", OPND_NONE};
-    case DW_OP_skip: return (struct op_info){"DW_OP_skip", OPND_BRANCH};
-    case DW_OP_regx: return (struct op_info){"DW_OP_regx", OPND_ULEB};
-    case DW_OP_bregx: return (struct op_info){"DW_OP_bregx", OPND_ULEB_SLEB};
-    case DW_OP_piece: return (struct op_info){"DW_OP_piece", OPND_ULEB};
-    case DW_OP_deref_size: return (struct op_info){"DW_OP_deref_size", OPND_U1};
-    case DW_OP_nop: return (struct op_info){"DW_OP_nop", OPND_NONE};
-    case DW_OP_bit_piece: return (struct op_info){"DW_OP_bit_piece", OPND_ULEB_SLEB};
-    case DW_OP_implicit_value: return (struct op_info){"DW_OP_implicit_value", OPND_ULEB_BLOCK};
-    case DW_OP_stack_value: return (struct op_info){"DW_OP_stack_value", OPND_NONE};
-    case DW_OP_form_tls_address: return (struct op_info){"DW_OP_form_tls_address", OPND_NONE};
+    case DW_OP_addr: return INFO("DW_OP_addr", OPND_ADDR, DWARF_OP_CONSTANT);
+    case DW_OP_deref: return INFO("DW_OP_deref", OPND_NONE, DWARF_OP_DEREF);
+    case DW_OP_const1u: return INFO("DW_OP_const1u", OPND_U1, DWARF_OP_CONSTANT);
+    case DW_OP_const1s: return INFO("DW_OP_const1s", OPND_S1, DWARF_OP_CONSTANT);
+    case DW_OP_const2u: return INFO("DW_OP_const2u", OPND_U2, DWARF_OP_CONSTANT);
+    case DW_OP_const2s: return INFO("DW_OP_const2s", OPND_S2, DWARF_OP_CONSTANT);
+    case DW_OP_const4u: return INFO("DW_OP_const4u", OPND_U4, DWARF_OP_CONSTANT);
+    case DW_OP_const4s: return INFO("DW_OP_const4s", OPND_S4, DWARF_OP_CONSTANT);
+    case DW_OP_const8u: return INFO("DW_OP_const8u", OPND_U8, DWARF_OP_CONSTANT);
+    case DW_OP_const8s: return INFO("DW_OP_const8s", OPND_S8, DWARF_OP_CONSTANT);
+    case DW_OP_constu: return INFO("DW_OP_constu", OPND_ULEB, DWARF_OP_CONSTANT);
+    case DW_OP_consts: return INFO("DW_OP_consts", OPND_SLEB, DWARF_OP_CONSTANT);
+    case DW_OP_dup: return INFO("DW_OP_dup", OPND_NONE, DWARF_OP_DUP);
+    case DW_OP_drop: return INFO("DW_OP_drop", OPND_NONE, DWARF_OP_DROP);
+    case DW_OP_over: return INFO("DW_OP_over", OPND_NONE, DWARF_OP_OVER);
+    case DW_OP_pick: return INFO("DW_OP_pick", OPND_U1, DWARF_OP_PICK);
+    case DW_OP_swap: return INFO("DW_OP_swap", OPND_NONE, DWARF_OP_SWAP);
+    case DW_OP_rot: return INFO("DW_OP_rot", OPND_NONE, DWARF_OP_ROT);
+    case DW_OP_plus_uconst: return INFO("DW_OP_plus_uconst", OPND_ULEB, DWARF_OP_PLUS_CONSTANT);
+    case DW_OP_bra: return INFO("DW_OP_bra", OPND_BRANCH, DWARF_OP_BRANCH);
+    case DW_OP_skip: return INFO("DW_OP_skip", OPND_BRANCH, DWARF_OP_SKIP);
+    case DW_OP_regx: return INFO("DW_OP_regx", OPND_ULEB, DWARF_OP_LOCATION);
+    case DW_OP_bregx: return INFO("DW_OP_bregx", OPND_ULEB_SLEB, DWARF_OP_REGISTER);
+    case DW_OP_piece: return INFO("DW_OP_piece", OPND_ULEB, DWARF_OP_MEANINGLESS);
+    case DW_OP_deref_size: return INFO("DW_OP_deref_size", OPND_U1, DWARF_OP_DEREF);
+    case DW_OP_nop: return INFO("DW_OP_nop", OPND_NONE, DWARF_OP_NOP);
+    case DW_OP_bit_piece: return INFO("DW_OP_bit_piece", OPND_ULEB_SLEB, DWARF_OP_MEANINGLESS);
+    case DW_OP_implicit_value: return INFO("DW_OP_implicit_value", OPND_ULEB_BLOCK, DWARF_OP_MEANINGLESS);
+    case DW_OP_stack_value: return INFO("DW_OP_stack_value", OPND_NONE, DWARF_OP_STACK_VALUE);
+    case DW_OP_form_tls_address: return INFO("DW_OP_form_tls_address", OPND_NONE, DWARF_OP_MEANINGLESS);
     case DW_OP_GNU_push_tls_address:
-        return (struct op_info){"DW_OP_GNU_push_tls_address", OPND_NONE};
-    default: return (struct op_info){NULL, OPND_BAD};
+        return INFO("DW_OP_GNU_push_tls_address", OPND_NONE, DWARF_OP_MEANINGLESS);
+#define BINARY(op, name, c) case op: return (struct op_info){#op, OPND_NONE, DWARF_OP_BINARY, DWARF_BINARY_##name};
+#define UNARY(op, name, c) case op: return (struct op_info){#op, OPND_NONE, DWARF_OP_UNARY, DWARF_UNARY_##name};
+    DWARF_BINARY_FUNCTIONS(BINARY)
+    DWARF_UNARY_FUNCTIONS(UNARY)
+#undef BINARY
+#undef UNARY
+    default: return INFO(NULL, OPND_BAD, DWARF_OP_MEANINGLESS);
     }
 }
 
@@ -213,6 +207,8 @@ int dwarf_expr_decode(const uint8_t *bytes, size_t len, unsigned addr_size,
         op->operand1 = 0;
         op->operand2 = 0;
         struct op_info info = op_info(op->opcode);
+        op->kind = (uint8_t)info.kind;
+        op->function = info.function;
         if (info.shape == OPND_BAD) {
             *error = "unknown DW_OP opcode in expression";
             return -1;
@@ -221,6 +217,10 @@ int dwarf_expr_decode(const uint8_t *bytes, size_t len, unsigned addr_size,
             *error = r.error;
             return -1;
         }
+        if (op->opcode >= DW_OP_lit0 && op->opcode <= DW_OP_lit31)
+            op->operand1 = (uint64_t)(op->opcode - DW_OP_lit0);
+        else if (op->opcode == DW_OP_deref)
+            op->operand1 = 8;
         n++;
     }
     for (size_t i = 0; i < n; i++)
@@ -232,153 +232,82 @@ int dwarf_expr_decode(const uint8_t *bytes, size_t len, unsigned addr_size,
     return (int)n;
 }
 
+/* ---- the concrete domain: 64-bit numbers, registers and memory read
+ * through the caller's callbacks ---------------------------------------- */
+
+static int concrete_constant(void *ctx, uint64_t k, void *out)
+{
+    (void)ctx;
+    memcpy(out, &k, 8);
+    return 0;
+}
+
+static int concrete_reg(void *ctx, unsigned reg, int64_t offset, void *out)
+{
+    const struct dwarf_expr_env *env = ctx;
+    uint64_t v;
+    if (!env || !env->read_reg || env->read_reg(env->arg, reg, &v) != 0)
+        return DWARF_EXPR_NO_REGISTER;
+    v += (uint64_t)offset;
+    memcpy(out, &v, 8);
+    return 0;
+}
+
+static int concrete_deref(void *ctx, void *v, unsigned size)
+{
+    const struct dwarf_expr_env *env = ctx;
+    uint64_t addr, word;
+    memcpy(&addr, v, 8);
+    if (!env || !env->read_mem || env->read_mem(env->arg, addr, size, &word) != 0)
+        return DWARF_EXPR_NO_MEMORY;
+    memcpy(v, &word, 8);
+    return 0;
+}
+
+static int concrete_unary(void *ctx, enum dwarf_unary f, void *v)
+{
+    (void)ctx;
+    uint64_t a;
+    memcpy(&a, v, 8);
+    a = dwarf_unary_eval(f, a);
+    memcpy(v, &a, 8);
+    return 0;
+}
+
+static int concrete_binary(void *ctx, enum dwarf_binary f, void *a, const void *b)
+{
+    (void)ctx;
+    uint64_t x, y, r;
+    memcpy(&x, a, 8);
+    memcpy(&y, b, 8);
+    if (dwarf_binary_eval(f, x, y, &r) != 0)
+        return DWARF_EXPR_INVALID;
+    memcpy(a, &r, 8);
+    return 0;
+}
+
+static int concrete_truth(void *ctx, const void *v)
+{
+    (void)ctx;
+    uint64_t x;
+    memcpy(&x, v, 8);
+    return x != 0;
+}
+
+static const struct expr_domain concrete = {
+    .size = 8,
+    .constant = concrete_constant,
+    .reg = concrete_reg,
+    .deref = concrete_deref,
+    .unary = concrete_unary,
+    .binary = concrete_binary,
+    .truth = concrete_truth,
+};
+
 int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_expr_env *env,
                     const uint64_t *initial, uint64_t *result, const char **error)
 {
-    uint64_t stack[UNWIND_EXPR_STACK];
-    size_t sp = 0;
-#define NEED(k) do { if (sp < (k)) { *error = "expression stack underflow"; return DWARF_EXPR_INVALID; } } while (0)
-#define PUSH(v) do { if (sp == UNWIND_EXPR_STACK) { *error = "expression stack overflow"; \
-                                                    return DWARF_EXPR_INVALID; } \
-                     stack[sp++] = (v); } while (0)
-    if (initial)
-        PUSH(*initial);
-    unsigned branches = 0;
-    for (size_t pc = 0; pc < nops;) {
-        const struct dwarf_op *op = &ops[pc++];
-        uint8_t o = op->opcode;
-        uint64_t a, b, v;
-        if (o >= DW_OP_lit0 && o <= DW_OP_lit31) {
-            PUSH((uint64_t)(o - DW_OP_lit0));
-            continue;
-        }
-        if ((o >= DW_OP_breg0 && o <= DW_OP_breg31) || o == DW_OP_bregx) {
-            if (!env || !env->read_reg || env->read_reg(env->arg, (unsigned)op->operand1, &v) != 0) {
-                *error = "expression reads a register whose value is unknown";
-                return DWARF_EXPR_NO_REGISTER;
-            }
-            PUSH(v + (uint64_t)op->operand2);
-            continue;
-        }
-        if ((o >= DW_OP_reg0 && o <= DW_OP_reg31) || o == DW_OP_regx) {
-            *error = "register location operation in a CFI expression";
-            return DWARF_EXPR_INVALID;
-        }
-        switch (o) {
-        case DW_OP_addr: case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
-        case DW_OP_const8u: case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s:
-        case DW_OP_const8s: case DW_OP_constu: case DW_OP_consts:
-            PUSH(op->operand1);
-            break;
-        case DW_OP_deref: case DW_OP_deref_size: {
-            unsigned size = o == DW_OP_deref ? 8 : (unsigned)op->operand1;
-            NEED(1);
-            if (size == 0 || size > 8) {
-                *error = "DW_OP_deref_size with a size other than 1..8";
-                return DWARF_EXPR_INVALID;
-            }
-            if (!env || !env->read_mem || env->read_mem(env->arg, stack[sp - 1], size, &v) != 0) {
-                *error = "expression reads memory that cannot be read";
-                return DWARF_EXPR_NO_MEMORY;
-            }
-            stack[sp - 1] = v;
-            break;
-        }
-        case DW_OP_dup: NEED(1); v = stack[sp - 1]; PUSH(v); break;
-        case DW_OP_drop: NEED(1); sp--; break;
-        case DW_OP_over: NEED(2); v = stack[sp - 2]; PUSH(v); break;
-        case DW_OP_pick:
-            NEED(op->operand1 + 1);
-            v = stack[sp - 1 - op->operand1];
-            PUSH(v);
-            break;
-        case DW_OP_swap: NEED(2); a = stack[sp - 1]; stack[sp - 1] = stack[sp - 2]; stack[sp - 2] = a; break;
-        case DW_OP_rot:
-            NEED(3);
-            a = stack[sp - 1];
-            stack[sp - 1] = stack[sp - 2];
-            stack[sp - 2] = stack[sp - 3];
-            stack[sp - 3] = a;
-            break;
-        case DW_OP_abs: NEED(1); if ((int64_t)stack[sp - 1] < 0) stack[sp - 1] = -stack[sp - 1]; break;
-        case DW_OP_neg: NEED(1); stack[sp - 1] = -stack[sp - 1]; break;
-        case DW_OP_not: NEED(1); stack[sp - 1] = ~stack[sp - 1]; break;
-        case DW_OP_plus_uconst: NEED(1); stack[sp - 1] += op->operand1; break;
-        case DW_OP_and: case DW_OP_div: case DW_OP_minus: case DW_OP_mod: case DW_OP_mul:
-        case DW_OP_or: case DW_OP_plus: case DW_OP_shl: case DW_OP_shr: case DW_OP_shra:
-        case DW_OP_xor: case DW_OP_eq: case DW_OP_ge: case DW_OP_gt: case DW_OP_le:
-        case DW_OP_lt: case DW_OP_ne:
-            NEED(2);
-            b = stack[--sp];
-            a = stack[sp - 1];
-            switch (o) {
-            case DW_OP_and: v = a & b; break;
-            case DW_OP_div:
-                if (b == 0) {
-                    *error = "division by zero in expression";
-                    return DWARF_EXPR_INVALID;
-                }
-                v = ((int64_t)a == INT64_MIN && (int64_t)b == -1)
-                        ? a : (uint64_t)((int64_t)a / (int64_t)b);
-                break;
-            case DW_OP_mod:
-                if (b == 0) {
-                    *error = "division by zero in expression";
-                    return DWARF_EXPR_INVALID;
-                }
-                v = a % b;
-                break;
-            case DW_OP_minus: v = a - b; break;
-            case DW_OP_mul: v = a * b; break;
-            case DW_OP_or: v = a | b; break;
-            case DW_OP_plus: v = a + b; break;
-            case DW_OP_shl: v = b >= 64 ? 0 : a << b; break;
-            case DW_OP_shr: v = b >= 64 ? 0 : a >> b; break;
-            case DW_OP_shra:
-                v = b >= 64 ? ((int64_t)a < 0 ? ~(uint64_t)0 : 0) : (uint64_t)((int64_t)a >> b);
-                break;
-            case DW_OP_xor: v = a ^ b; break;
-            case DW_OP_eq: v = (int64_t)a == (int64_t)b; break;
-            case DW_OP_ge: v = (int64_t)a >= (int64_t)b; break;
-            case DW_OP_gt: v = (int64_t)a > (int64_t)b; break;
-            case DW_OP_le: v = (int64_t)a <= (int64_t)b; break;
-            case DW_OP_lt: v = (int64_t)a < (int64_t)b; break;
-            default: v = (int64_t)a != (int64_t)b; break;
-            }
-            stack[sp - 1] = v;
-            break;
-        case DW_OP_skip: case DW_OP_bra: {
-            if (o == DW_OP_bra) {
-                NEED(1);
-                if (stack[--sp] == 0)
-                    break;
-            }
-            if (++branches > UNWIND_EXPR_BRANCHES) {
-                *error = "expression does not terminate";
-                return DWARF_EXPR_INVALID;
-            }
-            pc = dwarf_expr_branch_target(ops, nops, op->operand2);
-            break;
-        }
-        case DW_OP_nop:
-            break;
-        case DW_OP_stack_value:
-            /* Marks the value itself as the result; the top of stack already is. */
-            pc = nops;
-            break;
-        default:
-            *error = "operation has no meaning in a CFI expression";
-            return DWARF_EXPR_INVALID;
-        }
-    }
-#undef NEED
-#undef PUSH
-    if (sp == 0) {
-        *error = "expression leaves an empty stack";
-        return DWARF_EXPR_INVALID;
-    }
-    *result = stack[sp - 1];
-    return 0;
+    return expr_machine_run(&concrete, (void *)env, ops, nops, initial, result, error);
 }
 
 void dwarf_expr_print(FILE *out, const struct dwarf_op *ops, size_t nops)

@@ -3,9 +3,11 @@
  * dwarf_expr: DWARF expressions as they appear in call-frame information.
  *
  * An expression (the operand of DW_CFA_def_cfa_expression, DW_CFA_expression
- * and DW_CFA_val_expression) is decoded once into a list of operations; the
- * list is evaluated over concrete values (register and memory callbacks) and
- * printed in readelf's `-wf` notation.  verify/ encodes the same list to z3.
+ * and DW_CFA_val_expression) is decoded once into a list of operations, each
+ * with its class and function (dwarf_ops.h); the list is evaluated over
+ * concrete values (register and memory callbacks) by the expression machine
+ * (expr_machine.h), which verify/ runs over its own domains too, and printed
+ * in readelf's `-wf` notation.
  *
  * Like the CFA-program evaluator, this module is pure: no libdwarf, no
  * allocation.  Callers hand in the op array (an expression of N bytes never
@@ -20,8 +22,11 @@
 
 struct dwarf_op {
     uint8_t opcode;         /* DW_OP_* */
+    uint8_t kind;           /* enum dwarf_op_class (dwarf_ops.h): what it does */
+    uint8_t function;       /* BINARY: an enum dwarf_binary; UNARY: an enum dwarf_unary */
     uint32_t offset;        /* byte offset of the op in the expression */
-    uint64_t operand1;      /* constant, register, or unsigned operand */
+    uint64_t operand1;      /* constant (a DW_OP_lit's too), register, size (DW_OP_deref's: 8),
+                               or unsigned operand */
     int64_t operand2;       /* signed operand: breg offset, branch target offset */
 };
 

@@ -5,8 +5,8 @@
 #include "linear_expr.h"
 
 #include "semantics/abi.h"
-#include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
+#include "semantics/expr_machine.h"
 #include "semantics/unwind_limits.h"
 #include "verify/slot_truth.h"
 
@@ -26,41 +26,6 @@ static int known(struct absval v)
 static int frames_overlap(const struct abs_state *st)
 {
     return st->realigned == 1 && st->realign_log2 > 0 && st->realign_log2 <= 4;
-}
-
-/* A binary operation on numbers, as dwarf_expr_eval computes it; -1 when it
- * cannot be evaluated (division by zero). */
-static int on_numbers(uint8_t o, uint64_t a, uint64_t b, uint64_t *v)
-{
-    switch (o) {
-    case DW_OP_and: *v = a & b; return 0;
-    case DW_OP_or: *v = a | b; return 0;
-    case DW_OP_xor: *v = a ^ b; return 0;
-    case DW_OP_plus: *v = a + b; return 0;
-    case DW_OP_minus: *v = a - b; return 0;
-    case DW_OP_mul: *v = a * b; return 0;
-    case DW_OP_shl: *v = b >= 64 ? 0 : a << b; return 0;
-    case DW_OP_shr: *v = b >= 64 ? 0 : a >> b; return 0;
-    case DW_OP_shra: *v = b >= 64 ? ((int64_t)a < 0 ? ~(uint64_t)0 : 0) : (uint64_t)((int64_t)a >> b); return 0;
-    case DW_OP_eq: *v = a == b; return 0;
-    case DW_OP_ne: *v = a != b; return 0;
-    case DW_OP_ge: *v = (int64_t)a >= (int64_t)b; return 0;
-    case DW_OP_gt: *v = (int64_t)a > (int64_t)b; return 0;
-    case DW_OP_le: *v = (int64_t)a <= (int64_t)b; return 0;
-    case DW_OP_lt: *v = (int64_t)a < (int64_t)b; return 0;
-    case DW_OP_div:
-        if (b == 0)
-            return -1;
-        *v = ((int64_t)a == INT64_MIN && (int64_t)b == -1) ? a : (uint64_t)((int64_t)a / (int64_t)b);
-        return 0;
-    case DW_OP_mod:
-        if (b == 0)
-            return -1;
-        *v = a % b;
-        return 0;
-    default:
-        return -1;
-    }
 }
 
 /* A + B or A - B (MINUS) when the result stays linear. */
@@ -124,6 +89,78 @@ static int deref(const struct abs_state *st, struct absval addr, struct absval *
     return known(*out) ? 0 : -1;
 }
 
+/* ---- the domain: values of the abstract state (struct absval) ---------- */
+
+struct linear_ctx {
+    const struct abs_state *st;
+    uint64_t rip;
+};
+
+static int linear_constant(void *ctx, uint64_t k, void *out)
+{
+    (void)ctx;
+    *(struct absval *)out = (struct absval){AV_CONST, 0, (int64_t)k};
+    return 0;
+}
+
+static int linear_reg(void *ctx, unsigned reg, int64_t offset, void *out)
+{
+    const struct linear_ctx *l = ctx;
+    struct absval a = reg == ABI_RA ? (struct absval){AV_CONST, 0, (int64_t)l->rip}
+                      : reg < STATE_GPRS ? l->st->reg[reg] : (struct absval){AV_UNKNOWN, 0, 0};
+    if (!known(a) || add_values(a, (struct absval){AV_CONST, 0, offset}, 0, out) != 0)
+        return DWARF_EXPR_NO_REGISTER;
+    return 0;
+}
+
+/* Only 8-byte words: a narrower read of a slot is the prover's. */
+static int linear_deref(void *ctx, void *v, unsigned size)
+{
+    const struct linear_ctx *l = ctx;
+    return size == 8 && deref(l->st, *(struct absval *)v, v) == 0 ? 0 : DWARF_EXPR_NO_MEMORY;
+}
+
+/* abs, neg, not: the prover's. */
+static int linear_unary(void *ctx, enum dwarf_unary f, void *v)
+{
+    (void)ctx;
+    (void)f;
+    (void)v;
+    return DWARF_EXPR_INVALID;
+}
+
+/* Sums and differences that stay linear; the rest on numbers only. */
+static int linear_binary(void *ctx, enum dwarf_binary f, void *a, const void *b)
+{
+    (void)ctx;
+    struct absval *x = a;
+    const struct absval *y = b;
+    if (f == DWARF_BINARY_PLUS || f == DWARF_BINARY_MINUS)
+        return add_values(*x, *y, f == DWARF_BINARY_MINUS, x) == 0 ? 0 : DWARF_EXPR_INVALID;
+    uint64_t v;
+    if (x->kind != AV_CONST || y->kind != AV_CONST || dwarf_binary_eval(f, (uint64_t)x->off, (uint64_t)y->off, &v))
+        return DWARF_EXPR_INVALID;
+    *x = (struct absval){AV_CONST, 0, (int64_t)v};
+    return 0;
+}
+
+static int linear_truth(void *ctx, const void *v)
+{
+    (void)ctx;
+    const struct absval *x = v;
+    return x->kind == AV_CONST ? x->off != 0 : -1;
+}
+
+static const struct expr_domain linear = {
+    .size = sizeof(struct absval),
+    .constant = linear_constant,
+    .reg = linear_reg,
+    .deref = linear_deref,
+    .unary = linear_unary,
+    .binary = linear_binary,
+    .truth = linear_truth,
+};
+
 static int evaluate(const struct unwind_rule *rule, const struct abs_state *st, uint64_t rip, int push_cfa,
                     struct absval *out)
 {
@@ -132,99 +169,11 @@ static int evaluate(const struct unwind_rule *rule, const struct abs_state *st, 
     int n = dwarf_expr_decode(rule->expr, rule->expr_len, 8, ops, UNWIND_EXPR_MAX_OPS, &error);
     if (n < 0)
         return -1;
-    struct absval stack[UNWIND_EXPR_STACK], a, b;
-    size_t sp = 0;
-    unsigned branches = 0;
-#define NEED(k) do { if (sp < (size_t)(k)) return -1; } while (0)
-#define PUSH(v) do { if (sp == UNWIND_EXPR_STACK) return -1; stack[sp++] = (v); } while (0)
-    if (push_cfa)
-        PUSH(((struct absval){AV_CFA, 0, 0}));
-    for (size_t pc = 0; pc < (size_t)n;) {
-        const struct dwarf_op *op = &ops[pc++];
-        uint8_t o = op->opcode;
-        uint64_t v;
-        if (o >= DW_OP_lit0 && o <= DW_OP_lit31) {
-            PUSH(((struct absval){AV_CONST, 0, o - DW_OP_lit0}));
-            continue;
-        }
-        if ((o >= DW_OP_breg0 && o <= DW_OP_breg31) || o == DW_OP_bregx) {
-            unsigned reg = (unsigned)op->operand1;
-            a = reg == ABI_RA ? (struct absval){AV_CONST, 0, (int64_t)rip}
-                : reg < STATE_GPRS ? st->reg[reg] : (struct absval){AV_UNKNOWN, 0, 0};
-            if (!known(a) || add_values(a, (struct absval){AV_CONST, 0, op->operand2}, 0, &b) != 0)
-                return -1;
-            PUSH(b);
-            continue;
-        }
-        switch (o) {
-        case DW_OP_addr: case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u: case DW_OP_const8u:
-        case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s: case DW_OP_constu:
-        case DW_OP_consts:
-            PUSH(((struct absval){AV_CONST, 0, (int64_t)op->operand1}));
-            break;
-        case DW_OP_plus_uconst:
-            NEED(1);
-            if (add_values(stack[sp - 1], (struct absval){AV_CONST, 0, (int64_t)op->operand1}, 0, &stack[sp - 1]))
-                return -1;
-            break;
-        case DW_OP_plus: case DW_OP_minus:
-            NEED(2);
-            b = stack[--sp];
-            if (add_values(stack[sp - 1], b, o == DW_OP_minus, &stack[sp - 1]) != 0)
-                return -1;
-            break;
-        case DW_OP_and: case DW_OP_or: case DW_OP_xor: case DW_OP_mul: case DW_OP_shl: case DW_OP_shr:
-        case DW_OP_shra: case DW_OP_eq: case DW_OP_ne: case DW_OP_ge: case DW_OP_gt: case DW_OP_le:
-        case DW_OP_lt: case DW_OP_div: case DW_OP_mod:
-            NEED(2);
-            b = stack[--sp];
-            a = stack[sp - 1];
-            if (a.kind != AV_CONST || b.kind != AV_CONST || on_numbers(o, (uint64_t)a.off, (uint64_t)b.off, &v))
-                return -1;
-            stack[sp - 1] = (struct absval){AV_CONST, 0, (int64_t)v};
-            break;
-        case DW_OP_deref:
-            NEED(1);
-            if (deref(st, stack[sp - 1], &stack[sp - 1]) != 0)
-                return -1;
-            break;
-        case DW_OP_dup: NEED(1); a = stack[sp - 1]; PUSH(a); break;
-        case DW_OP_drop: NEED(1); sp--; break;
-        case DW_OP_over: NEED(2); a = stack[sp - 2]; PUSH(a); break;
-        case DW_OP_pick: NEED(op->operand1 + 1); a = stack[sp - 1 - op->operand1]; PUSH(a); break;
-        case DW_OP_swap: NEED(2); a = stack[sp - 1]; stack[sp - 1] = stack[sp - 2]; stack[sp - 2] = a; break;
-        case DW_OP_rot:
-            NEED(3);
-            a = stack[sp - 1];
-            stack[sp - 1] = stack[sp - 2];
-            stack[sp - 2] = stack[sp - 3];
-            stack[sp - 3] = a;
-            break;
-        case DW_OP_nop: break;
-        case DW_OP_stack_value: pc = (size_t)n; break;
-        case DW_OP_skip: case DW_OP_bra:
-            if (++branches > UNWIND_EXPR_BRANCHES)
-                return -1;
-            if (o == DW_OP_bra) {
-                NEED(1);
-                a = stack[--sp];
-                if (a.kind != AV_CONST)
-                    return -1;
-                if (a.off == 0)
-                    break;
-            }
-            pc = dwarf_expr_branch_target(ops, (size_t)n, op->operand2);
-            break;
-        default:
-            return -1;   /* deref_size, abs, neg, not ...: the prover's */
-        }
-    }
-#undef NEED
-#undef PUSH
-    if (sp == 0 || !known(stack[sp - 1]))
+    struct linear_ctx ctx = {st, rip};
+    const struct absval cfa = {AV_CFA, 0, 0};
+    if (expr_machine_run(&linear, &ctx, ops, (size_t)n, push_cfa ? &cfa : NULL, out, &error) != 0)
         return -1;
-    *out = stack[sp - 1];
-    return 0;
+    return known(*out) ? 0 : -1;
 }
 
 int linear_expr_decide(const struct unwind_rule *rule, int is_cfa, unsigned reg, const struct abs_state *st,

@@ -9,8 +9,8 @@
 #include <z3.h>
 
 #include "semantics/abi.h"
-#include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
+#include "semantics/expr_machine.h"
 #include "semantics/unwind_limits.h"
 #include "verify/linear_expr.h"
 #include "verify/slot_truth.h"
@@ -332,165 +332,123 @@ static struct term bool_term(struct query *q, Z3_ast cond, uint8_t taint)
     return (struct term){Z3_mk_ite(q->c, cond, num(q, 1), num(q, 0)), taint};
 }
 
-/* A binary operation on A and B (B was on top).  Returns 0, or -1 when the
- * expression cannot be evaluated (division by zero). */
-static int binary(struct query *q, uint8_t o, struct term a, struct term b, struct term *out)
+/* ---- the domain: z3 terms over the query (struct term) ------------------- */
+
+static int term_constant(void *ctx, uint64_t k, void *out)
 {
+    struct query *q = ctx;
+    *(struct term *)out = (struct term){num(q, k), 0};
+    return 0;
+}
+
+static int term_reg(void *ctx, unsigned reg, int64_t offset, void *out)
+{
+    struct query *q = ctx;
+    struct term a = read_register(q, reg);
+    a.ast = add(q, a.ast, offset);
+    *(struct term *)out = a;
+    return 0;
+}
+
+static int term_deref(void *ctx, void *v, unsigned size)
+{
+    struct term *t = v;
+    *t = deref(ctx, *t, size);
+    return 0;
+}
+
+static int term_unary(void *ctx, enum dwarf_unary f, void *v)
+{
+    struct query *q = ctx;
     Z3_context c = q->c;
-    uint8_t taint = a.taint | b.taint;
-    uint64_t divisor;
-    Z3_ast x = a.ast, y = b.ast, r;
-    switch (o) {
-    case DW_OP_and: r = Z3_mk_bvand(c, x, y); break;
-    case DW_OP_or: r = Z3_mk_bvor(c, x, y); break;
-    case DW_OP_xor: r = Z3_mk_bvxor(c, x, y); break;
-    case DW_OP_plus: r = Z3_mk_bvadd(c, x, y); break;
-    case DW_OP_minus: r = Z3_mk_bvsub(c, x, y); break;
-    case DW_OP_mul: r = Z3_mk_bvmul(c, x, y); break;
-    case DW_OP_shl: r = Z3_mk_bvshl(c, x, y); break;     /* a shift of 64 or more gives 0 */
-    case DW_OP_shr: r = Z3_mk_bvlshr(c, x, y); break;
-    case DW_OP_shra: r = Z3_mk_bvashr(c, x, y); break;
-    case DW_OP_div: case DW_OP_mod:
+    struct term *a = v;
+    switch (f) {
+    case DWARF_UNARY_ABS: a->ast = Z3_mk_ite(c, Z3_mk_bvslt(c, a->ast, num(q, 0)), Z3_mk_bvneg(c, a->ast), a->ast); break;
+    case DWARF_UNARY_NEG: a->ast = Z3_mk_bvneg(c, a->ast); break;
+    default: a->ast = Z3_mk_bvnot(c, a->ast); break;
+    }
+    return 0;
+}
+
+/* *A F *B (B was on top).  DWARF_EXPR_INVALID for a division by zero. */
+static int term_binary(void *ctx, enum dwarf_binary f, void *av, const void *bv)
+{
+    struct query *q = ctx;
+    Z3_context c = q->c;
+    struct term *a = av;
+    const struct term *b = bv;
+    uint8_t taint = a->taint | b->taint;
+    uint64_t k;
+    Z3_ast x = a->ast, y = b->ast, r;
+    switch (f) {
+    case DWARF_BINARY_AND: r = Z3_mk_bvand(c, x, y); break;
+    case DWARF_BINARY_OR: r = Z3_mk_bvor(c, x, y); break;
+    case DWARF_BINARY_XOR: r = Z3_mk_bvxor(c, x, y); break;
+    case DWARF_BINARY_PLUS: r = numeral(q, y, &k) ? add(q, x, (int64_t)k) : Z3_mk_bvadd(c, x, y); break;
+    case DWARF_BINARY_MINUS: r = Z3_mk_bvsub(c, x, y); break;
+    case DWARF_BINARY_MUL: r = Z3_mk_bvmul(c, x, y); break;
+    case DWARF_BINARY_SHL: r = Z3_mk_bvshl(c, x, y); break;     /* a shift of 64 or more gives 0 */
+    case DWARF_BINARY_SHR: r = Z3_mk_bvlshr(c, x, y); break;
+    case DWARF_BINARY_SHRA: r = Z3_mk_bvashr(c, x, y); break;
+    case DWARF_BINARY_DIV: case DWARF_BINARY_MOD:
         /* Only by a known divisor: z3's x/0 is not the unwinder's failure. */
-        if (!numeral(q, y, &divisor)) {
-            *out = fresh(q);
+        if (!numeral(q, y, &k)) {
+            *a = fresh(q);
             return 0;
         }
-        if (divisor == 0)
-            return -1;
-        r = o == DW_OP_div ? Z3_mk_bvsdiv(c, x, y) : Z3_mk_bvurem(c, x, y);
+        if (k == 0)
+            return DWARF_EXPR_INVALID;
+        r = f == DWARF_BINARY_DIV ? Z3_mk_bvsdiv(c, x, y) : Z3_mk_bvurem(c, x, y);
         break;
-    case DW_OP_eq: *out = bool_term(q, Z3_mk_eq(c, x, y), taint); return 0;
-    case DW_OP_ne: *out = bool_term(q, Z3_mk_not(c, Z3_mk_eq(c, x, y)), taint); return 0;
-    case DW_OP_lt: *out = bool_term(q, Z3_mk_bvslt(c, x, y), taint); return 0;
-    case DW_OP_le: *out = bool_term(q, Z3_mk_bvsle(c, x, y), taint); return 0;
-    case DW_OP_gt: *out = bool_term(q, Z3_mk_bvsgt(c, x, y), taint); return 0;
-    default: *out = bool_term(q, Z3_mk_bvsge(c, x, y), taint); return 0;
+    case DWARF_BINARY_EQ: r = Z3_mk_eq(c, x, y); goto truth;
+    case DWARF_BINARY_NE: r = Z3_mk_not(c, Z3_mk_eq(c, x, y)); goto truth;
+    case DWARF_BINARY_LT: r = Z3_mk_bvslt(c, x, y); goto truth;
+    case DWARF_BINARY_LE: r = Z3_mk_bvsle(c, x, y); goto truth;
+    case DWARF_BINARY_GT: r = Z3_mk_bvsgt(c, x, y); goto truth;
+    default: r = Z3_mk_bvsge(c, x, y); goto truth;
     }
-    *out = (struct term){r, taint};
+    *a = (struct term){r, taint};
+    return 0;
+truth:
+    *a = bool_term(q, r, taint);
     return 0;
 }
 
-static int is_binary(uint8_t o)
+static int term_truth(void *ctx, const void *v)
 {
-    switch (o) {
-    case DW_OP_and: case DW_OP_div: case DW_OP_minus: case DW_OP_mod: case DW_OP_mul: case DW_OP_or:
-    case DW_OP_plus: case DW_OP_shl: case DW_OP_shr: case DW_OP_shra: case DW_OP_xor: case DW_OP_eq:
-    case DW_OP_ge: case DW_OP_gt: case DW_OP_le: case DW_OP_lt: case DW_OP_ne:
-        return 1;
-    default:
-        return 0;
-    }
+    uint64_t k;
+    return numeral(ctx, ((const struct term *)v)->ast, &k) ? k != 0 : -1;
 }
 
-/*
- * Run OPS from PC over STACK[0, SP) as dwarf_expr_eval runs them, on terms.
- * A DW_OP_bra whose condition is not a number runs both ways (at most
- * EXPR_FORKS deep) and joins them.  Returns 0 with *OUT, or -1 when the
- * expression cannot be evaluated or is too costly to follow.
- */
-static int run(struct query *q, const struct dwarf_op *ops, size_t nops, size_t pc, struct term *stack,
-               size_t sp, unsigned branches, unsigned forks, struct term *out)
+/* A DW_OP_bra on a condition that is not a number: both values, chosen. */
+static int term_join(void *ctx, const void *cond, const void *taken, const void *fall, void *out)
 {
-    Z3_context c = q->c;
-#define NEED(k) do { if (sp < (size_t)(k)) return -1; } while (0)
-#define PUSH(t) do { if (sp == UNWIND_EXPR_STACK) return -1; stack[sp++] = (t); } while (0)
-    while (pc < nops) {
-        const struct dwarf_op *op = &ops[pc++];
-        uint8_t o = op->opcode;
-        struct term a, b;
-        if (++q->steps > EXPR_STEPS)
-            return -1;
-        if (o >= DW_OP_lit0 && o <= DW_OP_lit31) {
-            PUSH(((struct term){num(q, (uint64_t)(o - DW_OP_lit0)), 0}));
-            continue;
-        }
-        if ((o >= DW_OP_breg0 && o <= DW_OP_breg31) || o == DW_OP_bregx) {
-            a = read_register(q, (unsigned)op->operand1);
-            a.ast = add(q, a.ast, op->operand2);
-            PUSH(a);
-            continue;
-        }
-        if (is_binary(o)) {
-            NEED(2);
-            b = stack[--sp];
-            if (binary(q, o, stack[sp - 1], b, &stack[sp - 1]) != 0)
-                return -1;
-            continue;
-        }
-        switch (o) {
-        case DW_OP_addr: case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u: case DW_OP_const8u:
-        case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s: case DW_OP_const8s: case DW_OP_constu:
-        case DW_OP_consts:
-            PUSH(((struct term){num(q, op->operand1), 0}));
-            break;
-        case DW_OP_deref: case DW_OP_deref_size:
-            NEED(1);
-            if (o == DW_OP_deref_size && (op->operand1 == 0 || op->operand1 > 8))
-                return -1;
-            stack[sp - 1] = deref(q, stack[sp - 1], o == DW_OP_deref ? 8 : (unsigned)op->operand1);
-            break;
-        case DW_OP_dup: NEED(1); a = stack[sp - 1]; PUSH(a); break;
-        case DW_OP_drop: NEED(1); sp--; break;
-        case DW_OP_over: NEED(2); a = stack[sp - 2]; PUSH(a); break;
-        case DW_OP_pick: NEED(op->operand1 + 1); a = stack[sp - 1 - op->operand1]; PUSH(a); break;
-        case DW_OP_swap: NEED(2); a = stack[sp - 1]; stack[sp - 1] = stack[sp - 2]; stack[sp - 2] = a; break;
-        case DW_OP_rot:
-            NEED(3);
-            a = stack[sp - 1];
-            stack[sp - 1] = stack[sp - 2];
-            stack[sp - 2] = stack[sp - 3];
-            stack[sp - 3] = a;
-            break;
-        case DW_OP_abs:
-            NEED(1);
-            a = stack[sp - 1];
-            stack[sp - 1].ast = Z3_mk_ite(c, Z3_mk_bvslt(c, a.ast, num(q, 0)), Z3_mk_bvneg(c, a.ast), a.ast);
-            break;
-        case DW_OP_neg: NEED(1); stack[sp - 1].ast = Z3_mk_bvneg(c, stack[sp - 1].ast); break;
-        case DW_OP_not: NEED(1); stack[sp - 1].ast = Z3_mk_bvnot(c, stack[sp - 1].ast); break;
-        case DW_OP_plus_uconst: NEED(1); stack[sp - 1].ast = add(q, stack[sp - 1].ast, (int64_t)op->operand1); break;
-        case DW_OP_nop: break;
-        case DW_OP_stack_value: pc = nops; break;
-        case DW_OP_skip: case DW_OP_bra: {
-            size_t target = dwarf_expr_branch_target(ops, nops, op->operand2);
-            if (++branches > UNWIND_EXPR_BRANCHES)
-                return -1;
-            if (o == DW_OP_skip) {
-                pc = target;
-                break;
-            }
-            NEED(1);
-            struct term cond = stack[--sp];
-            uint64_t v;
-            if (numeral(q, cond.ast, &v)) {
-                if (v != 0)
-                    pc = target;
-                break;
-            }
-            if (forks >= EXPR_FORKS)
-                return -1;
-            struct term copy[UNWIND_EXPR_STACK], taken, fall;
-            memcpy(copy, stack, sp * sizeof *stack);
-            if (run(q, ops, nops, target, copy, sp, branches, forks + 1, &taken) != 0 ||
-                run(q, ops, nops, pc, stack, sp, branches, forks + 1, &fall) != 0)
-                return -1;
-            Z3_ast nonzero = Z3_mk_not(c, Z3_mk_eq(c, cond.ast, num(q, 0)));
-            *out = (struct term){Z3_mk_ite(c, nonzero, taken.ast, fall.ast),
-                                 (uint8_t)(cond.taint | taken.taint | fall.taint)};
-            return 0;
-        }
-        default:
-            return -1;   /* no meaning in CFI (register locations, calls ...) */
-        }
-    }
-#undef NEED
-#undef PUSH
-    if (sp == 0)
-        return -1;
-    *out = stack[sp - 1];
+    struct query *q = ctx;
+    const struct term *k = cond, *t = taken, *f = fall;
+    Z3_ast nonzero = Z3_mk_not(q->c, Z3_mk_eq(q->c, k->ast, num(q, 0)));
+    *(struct term *)out = (struct term){Z3_mk_ite(q->c, nonzero, t->ast, f->ast),
+                                        (uint8_t)(k->taint | t->taint | f->taint)};
     return 0;
 }
+
+static int term_step(void *ctx)
+{
+    struct query *q = ctx;
+    return ++q->steps > EXPR_STEPS;
+}
+
+static const struct expr_domain terms = {
+    .size = sizeof(struct term),
+    .max_forks = EXPR_FORKS,
+    .constant = term_constant,
+    .reg = term_reg,
+    .deref = term_deref,
+    .unary = term_unary,
+    .binary = term_binary,
+    .truth = term_truth,
+    .join = term_join,
+    .step = term_step,
+};
 
 /* The rule's expression as a term; INITIAL (may be NULL) pushed first. */
 static int expression_term(struct query *q, const struct unwind_rule *rule, const Z3_ast *initial,
@@ -501,11 +459,8 @@ static int expression_term(struct query *q, const struct unwind_rule *rule, cons
     int n = dwarf_expr_decode(rule->expr, rule->expr_len, 8, ops, UNWIND_EXPR_MAX_OPS, &error);
     if (n < 0)
         return -1;
-    struct term stack[UNWIND_EXPR_STACK];
-    size_t sp = 0;
-    if (initial)
-        stack[sp++] = (struct term){*initial, 0};
-    return run(q, ops, (size_t)n, 0, stack, sp, 0, 0, out);
+    struct term first = {initial ? *initial : NULL, 0};
+    return expr_machine_run(&terms, q, ops, (size_t)n, initial ? &first : NULL, out, &error) == 0 ? 0 : -1;
 }
 
 /* Is T, simplified, one unknown plus a number: an entry value, a fresh
@@ -734,10 +689,9 @@ static void make_key(struct key *k, int is_cfa, unsigned reg, const struct unwin
                          : rule->kind == REG_RULE_EXPRESSION || rule->kind == REG_RULE_VAL_EXPRESSION;
     int n = is_expr ? dwarf_expr_decode(rule->expr, rule->expr_len, 8, ops, UNWIND_EXPR_MAX_OPS, &error) : 0;
     for (int i = 0; i < n; i++) {
-        uint8_t o = ops[i].opcode;
-        if ((o >= DW_OP_breg0 && o <= DW_OP_breg31) || o == DW_OP_bregx)
+        if (ops[i].kind == DWARF_OP_REGISTER)
             regs |= ops[i].operand1 < 32 ? 1u << ops[i].operand1 : 0;
-        slots |= o == DW_OP_deref || o == DW_OP_deref_size;
+        slots |= ops[i].kind == DWARF_OP_DEREF;
     }
     for (unsigned r = 0; r < STATE_GPRS; r++)
         if (regs & (1u << r))

@@ -18,6 +18,7 @@
  * redefinition, which the build rejects. */
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
+#include "semantics/dwarf_ops.h"
 #include "semantics/unwind_limits.h"
 
 /* ---- fake machine -------------------------------------------------------- */
@@ -211,9 +212,9 @@ static void test_decode_constants(void **state)
         {0x10, 38, 624485},
         {0x11, 42, 0xffffffffffffffffULL},
         {0x30, 44, 0},
-        {0x4f, 45, 0},
+        {0x4f, 45, 31},                     /* a literal's value */
         {0x23, 46, 144},
-        {0x06, 49, 0},
+        {0x06, 49, 8},                      /* DW_OP_deref's size */
         {0x94, 50, 4},
         {0x03, 52, 0x1122334455667788ULL},
     };
@@ -228,6 +229,55 @@ static void test_decode_constants(void **state)
     assert_true(ops[5].operand2 == -2);
     assert_true(ops[7].operand2 == INT64_MIN);
     assert_true(ops[9].operand2 == -1);
+}
+
+/* Each operation's class and function: what the expression machine and
+ * the C generator do with it, taken from dwarf_ops.h's tables. */
+static void test_decode_classes(void **state)
+{
+    (void)state;
+    static const uint8_t bytes[] = {
+        0x35,             /* lit5 */
+        0x77, 0x08,       /* breg7 8 */
+        0x1a,             /* and */
+        0x19,             /* abs */
+        0x1f,             /* neg */
+        0x1d,             /* mod */
+        0x06,             /* deref */
+        0x55,             /* reg5 */
+        0x93, 0x08,       /* piece 8 */
+        0x23, 0x10,       /* plus_uconst 16 */
+        0x16,             /* swap */
+        0x9f,             /* stack_value */
+    };
+    static const struct { uint8_t kind; int function; } want[] = {
+        {DWARF_OP_CONSTANT, -1}, {DWARF_OP_REGISTER, -1}, {DWARF_OP_BINARY, DWARF_BINARY_AND},
+        {DWARF_OP_UNARY, DWARF_UNARY_ABS}, {DWARF_OP_UNARY, DWARF_UNARY_NEG}, {DWARF_OP_BINARY, DWARF_BINARY_MOD},
+        {DWARF_OP_DEREF, -1}, {DWARF_OP_LOCATION, -1}, {DWARF_OP_MEANINGLESS, -1},
+        {DWARF_OP_PLUS_CONSTANT, -1}, {DWARF_OP_SWAP, -1}, {DWARF_OP_STACK_VALUE, -1},
+    };
+    struct dwarf_op ops[16];
+    const char *error = NULL;
+    assert_int_equal(dwarf_expr_decode(bytes, sizeof bytes, 8, ops, 16, &error), 12);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        assert_int_equal(ops[i].kind, want[i].kind);
+        if (want[i].function >= 0)
+            assert_int_equal(ops[i].function, want[i].function);
+    }
+    /* The functions compute what the DWARF standard says, on the numbers
+     * the C generator prints them for. */
+    uint64_t v;
+    assert_int_equal(dwarf_binary_eval(DWARF_BINARY_DIV, (uint64_t)-7, 2, &v), 0);
+    assert_true(v == (uint64_t)-3);
+    assert_int_equal(dwarf_binary_eval(DWARF_BINARY_DIV, 1, 0, &v), -1);
+    assert_int_equal(dwarf_binary_eval(DWARF_BINARY_MOD, 7, 0, &v), -1);
+    assert_int_equal(dwarf_binary_eval(DWARF_BINARY_SHRA, (uint64_t)-8, 70, &v), 0);
+    assert_true(v == ~(uint64_t)0);
+    assert_int_equal(dwarf_binary_eval(DWARF_BINARY_LT, (uint64_t)-1, 0, &v), 0);
+    assert_true(v == 1);
+    assert_true(dwarf_unary_eval(DWARF_UNARY_ABS, (uint64_t)-5) == 5);
+    assert_string_equal(dwarf_binary_c(DWARF_BINARY_MINUS), "a - b");
+    assert_string_equal(dwarf_unary_c(DWARF_UNARY_NOT), "~a");
 }
 
 static void test_decode_branches(void **state)
@@ -683,6 +733,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode_breg_and_bregx),
         cmocka_unit_test(test_decode_constants),
+        cmocka_unit_test(test_decode_classes),
         cmocka_unit_test(test_decode_branches),
         cmocka_unit_test(test_decode_errors),
         cmocka_unit_test(test_decode_bad_branch_targets),
