@@ -216,7 +216,7 @@ RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_parse test_unwind_table \
 	test_abstract_state test_dataflow test_emit_row test_cfi_reader test_x86_unknown test_finding \
 	test_worker_pool test_slot_truth test_cfi_encode test_eh_frame_write test_elf_rewrite test_debug_frame_write test_debug_file \
-	test_perf_data test_sframe_parse test_symbols test_sframe_write test_prover
+	test_perf_data test_sframe_parse test_symbols test_sframe_write test_prover test_eh_elf_gen
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: all check check-signals check-profile check-sframe check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
@@ -423,6 +423,11 @@ $(BUILD)/tests/check_space: tests/unwind/check_space.c tests/unwind/frames.c tes
 $(BUILD)/tests/fabricated_stacks: tests/unwind/fabricated_stacks.c $(RUNTIME_A)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -I. $< $(RUNTIME_A) -ldl -lpthread -o $@
+
+# The C generator's unit test runs what it generates against the runtime's interpreter.
+$(BUILD)/tests/test_eh_elf_gen: $(BUILD)/obj/tests/unit/test_eh_elf_gen.o $(UNIT_MAIN) $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) $< $(UNIT_MAIN) $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -ldl -o $@
 
 $(BUILD)/tests/eh_elf_equiv: tests/unwind/eh_elf_equiv.c $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB)
 	@mkdir -p $(@D)
