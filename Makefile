@@ -429,7 +429,7 @@ $(BUILD)/tests/test_eh_elf_gen: $(BUILD)/obj/tests/unit/test_eh_elf_gen.o $(UNIT
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) $< $(UNIT_MAIN) $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB) $(DWARF_LIBS) $(PKG_LIBS) -lcmocka -ldl -o $@
 
-$(BUILD)/tests/eh_elf_equiv: tests/unwind/eh_elf_equiv.c $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB)
+$(BUILD)/tests/eh_elf_equiv: tests/unwind/eh_elf_equiv.c tests/unwind/synthetic_memory.h $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $< $(BUILD)/pic/runtime/dwarf_fallback.o $(LIB) $(DWARF_LIBS) -ldl -o $@
 

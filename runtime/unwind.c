@@ -289,42 +289,45 @@ struct repeat_end {
  * chain is an addition a frame, so the processor runs the loads of many
  * frames at once.  (Not inlined, and its registers returned by value: the
  * main loop's stay in registers.) */
+/* One frame of a recursion with row D: the frame returning to *RA is
+ * added to IPS, its caller's return address read into *RA, rsp and rbp
+ * stepped.  0, 1 when the return address cannot be read, -1 when rbp's
+ * save cannot. */
+static inline int repeat_frame(void **ips, int *n, uint64_t d, uint64_t *ra, uint64_t *sp, uint64_t *bp,
+                               struct dwu_stack_bounds *bounds, uint64_t lo, uint64_t span)
+{
+    ips[(*n)++] = (void *)(uintptr_t)*ra;
+    uint64_t cfa = *sp + (uint64_t)DWU_FRAME_CFA_OFFSET(d);
+    if (read_word(bounds, lo, span, cfa + (uint64_t)DWU_FRAME_RA_OFFSET(d), ra) != 0)
+        return 1;
+    if ((d & DWU_FRAME_RBP_SAVED) && read_word(bounds, lo, span, cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d), bp) != 0)
+        return -1;
+    *sp = cfa;
+    return 0;
+}
+
 static __attribute__((noinline)) struct repeat_end repeat_walk(void **ips, int n, int max, uint64_t ra_a,
                                                                uint64_t d_a, uint64_t ra_b, uint64_t d_b,
                                                                uint64_t rsp, uint64_t rbp,
                                                                struct dwu_stack_bounds *bounds, uint64_t lo,
                                                                uint64_t span)
 {
-    uint64_t sp = rsp, bp = rbp, ra = ra_a, last = d_a;
-    const int64_t cfa_a = DWU_FRAME_CFA_OFFSET(d_a), cfa_b = DWU_FRAME_CFA_OFFSET(d_b);
-    const int64_t ret_a = DWU_FRAME_RA_OFFSET(d_a), ret_b = DWU_FRAME_RA_OFFSET(d_b);
+    uint64_t sp = rsp, bp = rbp, ra = ra_a, last;
+    int rc;
     for (;;) {
-        /* a frame of row A, returning to RA_A */
-        ips[n++] = (void *)(uintptr_t)ra;
-        uint64_t cfa = sp + (uint64_t)cfa_a;
-        if (read_word(bounds, lo, span, cfa + (uint64_t)ret_a, &ra) != 0)
-            return (struct repeat_end){n, 0, 0, 0, 0};
-        if ((d_a & DWU_FRAME_RBP_SAVED) &&
-            read_word(bounds, lo, span, cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d_a), &bp) != 0)
-            return (struct repeat_end){-1, 0, 0, 0, 0};
-        sp = cfa;
+        /* a frame of row A, returning to RA_A; then one of row B */
+        if ((rc = repeat_frame(ips, &n, d_a, &ra, &sp, &bp, bounds, lo, span)) != 0)
+            break;
         last = d_a;
         if (ra != ra_b || n >= max)
+            return (struct repeat_end){n, ra, sp, bp, last};
+        if ((rc = repeat_frame(ips, &n, d_b, &ra, &sp, &bp, bounds, lo, span)) != 0)
             break;
-        /* a frame of row B, returning to RA_B */
-        ips[n++] = (void *)(uintptr_t)ra;
-        cfa = sp + (uint64_t)cfa_b;
-        if (read_word(bounds, lo, span, cfa + (uint64_t)ret_b, &ra) != 0)
-            return (struct repeat_end){n, 0, 0, 0, 0};
-        if ((d_b & DWU_FRAME_RBP_SAVED) &&
-            read_word(bounds, lo, span, cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d_b), &bp) != 0)
-            return (struct repeat_end){-1, 0, 0, 0, 0};
-        sp = cfa;
         last = d_b;
         if (ra != ra_a || n >= max)
-            break;
+            return (struct repeat_end){n, ra, sp, bp, last};
     }
-    return (struct repeat_end){n, ra, sp, bp, last};
+    return (struct repeat_end){rc < 0 ? -1 : n, 0, 0, 0, 0};
 }
 
 /* Frames from which a walk looks for a recursion (repeat_walk): a

@@ -29,6 +29,7 @@
 #include "object/identity.h"
 #include "runtime/dwarf_fallback.h"
 #include "runtime/dwunwind.h"
+#include "tests/unwind/synthetic_memory.h"
 #include "semantics/abi.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_ops.h"
@@ -38,21 +39,6 @@
 #define MAX_ROWS 128
 #define TRIALS 400
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-/* Memory: each word a hash of its address; one read in eight fails. */
-static int synthetic_read(void *arg, uint64_t addr, uint64_t *value)
-{
-    (void)arg;
-    *value = mix(addr);
-    return (mix(addr ^ 0x5a5a) & 7) == 0 ? -1 : 0;
-}
 
 static struct unwind_table table;
 static uint8_t exprs[MAX_ROWS][24];

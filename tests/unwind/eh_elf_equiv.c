@@ -33,23 +33,10 @@
 #include "object/elf_file.h"
 #include "runtime/dwarf_fallback.h"
 #include "runtime/dwunwind.h"
+#include "synthetic_memory.h"
 #include "semantics/cfi_eval.h"
 #include "semantics/cfi_reader.h"
 
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static int synthetic_read(void *arg, uint64_t addr, uint64_t *value)
-{
-    (void)arg;
-    *value = mix(addr);
-    return (mix(addr ^ 0x5a5a) & 7) == 0 ? -1 : 0;
-}
 
 static long differences, fallback_differences, frame_differences, simple_rows;
 static dwu_eh_elf_frame_fn frame;   /* the eh_elf's descriptors for IP-only walks */
