@@ -66,8 +66,8 @@ CFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(SAN_FLAGS) -I. -Iinclude -
 LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 
 # ---- the libraries: one archive per stage, linked in layer order ---------------
-# The folders are the pipeline (DESIGN.md): a stage reads only the stages
-# above it.  Each is an archive, build/stage/libSTAGE.a, and programs link them
+# The folders are the pipeline (docs/architecture.md): a stage reads only the
+# stages above it.  Each is an archive, build/stage/libSTAGE.a, and programs link them
 # in the reverse of STAGES (a stage before those it reads).  Each archive is
 # also linked whole against the stages above it and the system libraries
 # alone (layers.ok, before any program): a dependency that runs back up, or

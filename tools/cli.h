@@ -2,7 +2,7 @@
 /*
  * cli: what every dwcheck front end shares.
  *
- * Exit statuses (DESIGN.md): 0 clean, 1 findings, 2 usage or I/O error.
+ * Exit statuses, every tool's: 0 clean, 1 findings, 2 usage or I/O error.
  * Tool errors read `tool: FILE: reason` on stderr and never mix with the
  * tool's output on stdout.
  */

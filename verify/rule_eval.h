@@ -2,13 +2,13 @@
 /*
  * rule_eval: a DWARF rule decided in a synthesised abstract state.
  *
- * The semantics of a check (DESIGN.md): a row is right at an address when
- * each rule, evaluated in the state synthesis computed there, yields the true
- * value — the CFA rule the CFA, the return address's rule entry(RA), a
- * callee-saved register's rule entry(R).  A verdict is three-valued: the
- * rule holds, fails (the state proves it wrong), or cannot be decided (it
- * reads something the state does not know).  `undefined` always holds: it is
- * imprecise, never wrong.
+ * The semantics of a check (docs/architecture.md, "The audit"): a row is
+ * right at an address when each rule, evaluated in the state synthesis
+ * computed there, yields the true value — the CFA rule the CFA, the return
+ * address's rule entry(RA), a callee-saved register's rule entry(R).  A
+ * verdict is three-valued: the rule holds, fails (the state proves it
+ * wrong), or cannot be decided (it reads something the state does not
+ * know).  `undefined` always holds: it is imprecise, never wrong.
  *
  * Two deciders, one answer.  Rules of the forms compilers write (CFA =
  * reg+offset, offset(N), same_value, register(R) ...) have an exact fast
