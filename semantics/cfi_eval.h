@@ -2,7 +2,7 @@
 /*
  * cfi_eval: run the CFA programs of a section's CIEs and FDEs.
  *
- * Glue between cfi_reader (entries found by libdwarf) and cfa_program (the
+ * Glue between cfi_reader (entries parsed by eh_frame_parse) and cfa_program (the
  * pure evaluator): builds each CIE's parameters and initial state, runs an
  * FDE's program from it, and reports every row — the rows ended by an
  * advance, then the final row that runs to the end of the FDE.  Also builds

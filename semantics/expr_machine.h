@@ -21,8 +21,8 @@
  * domain's operations return 0 or a dwarf_expr_fault (dwarf_expr.h); the
  * machine names the failure (*WHY).  When the condition of a DW_OP_bra is
  * neither zero nor nonzero as far as the domain knows (truth -1), the
- * machine runs both ways, at most MAX_FORKS deep, and asks the domain to
- * join the two results (join); a domain without join fails there.
+ * machine runs both ways, at most the domain's max_forks deep, and asks it
+ * to join the two results (join); a domain without join fails there.
  *
  * Pure: no allocation, no I/O; the stack lives on the C stack
  * (UNWIND_EXPR_STACK * EXPR_VALUE_MAX bytes a fork level).
