@@ -91,6 +91,8 @@ enum ir_aux {
     IR_AUX_LOAD_MEM,     /* mov/movzx/movsxd D(%b) or D(%rip) into %r: aux_reg[0] = r,
                             aux_reg[1] = b (IR_REG_RIP), aux_reg[2] = the operand's
                             size, target = D (for %rip the address) */
+    IR_AUX_MOV_IMM,      /* mov $N into a register or memory, N > 0: target = N (a
+                            non-PIE function takes a label's address so: GCC's &&label) */
 };
 
 #define IR_COND_EQ 1   /* je: taken when the compared values are equal */

@@ -497,9 +497,12 @@ size_t address_taken_labels_find(struct address_taken_labels *lb, const struct j
         for (uint32_t k = 0; jt->read[j] == TABLE_OF_LABELS && k < jt->count[j]; k++)
             if (add_label(lb, jt->targets[jt->first[j] + k], &cap) != 0)
                 return (size_t)-1;
+    /* An immediate is an address only where code is not moved at load
+     * time (ET_EXEC): in a PIE or a library it is a number. */
+    int fixed = ef->ehdr.e_type == ET_EXEC;
     for (size_t i = 0; i < fc->n; i++) {
         const struct ir_insn *in = &fc->insns[i];
-        if (in->aux != IR_AUX_LEA_RIP)
+        if (in->aux != IR_AUX_LEA_RIP && !(in->aux == IR_AUX_MOV_IMM && fixed))
             continue;
         if (in->target >= f->lo && in->target < f->hi) {
             /* lea 0(%rip): the current address (sanitizers report it), no label. */
@@ -510,6 +513,8 @@ size_t address_taken_labels_find(struct address_taken_labels *lb, const struct j
                 return (size_t)-1;
             continue;
         }
+        if (in->aux == IR_AUX_MOV_IMM)
+            continue;   /* a number, or an address elsewhere: no table of labels */
         unsigned passed_over = 0;
         for (uint64_t e = 0; e < LABEL_TABLE_MAX; e++) {
             uint64_t v;

@@ -24,7 +24,9 @@
  * padding, up to the next of its tables.
  *
  * A jump no table explains may be a computed goto (GCC's &&label): it may
- * reach any label whose address the function takes (address_taken_labels).
+ * reach any label whose address the function takes (address_taken_labels:
+ * with a lea, an immediate moved into a register or memory in code that is
+ * not moved at load time (ET_EXEC), or in a table of labels).
  *
  * Invariants: for the indirect jump at instruction index j, its targets are
  * targets[first[j] .. first[j] + count[j]) (instruction indices of the

@@ -523,6 +523,10 @@ static void note_table_pattern(const cs_insn *ci, struct ir_insn *in)
         in->aux = IR_AUX_WIDEN_SELF;   /* cltq: eax into rax */
         in->aux_reg[0] = 0;
         in->aux_reg[1] = 4;
+    } else if (ci->id == X86_INS_MOV && op0 && op1 && op1->type == X86_OP_IMM && op1->imm > 0 &&
+               op0->size >= 4) {
+        in->aux = IR_AUX_MOV_IMM;   /* movq $.L4,8(%rsp): perhaps a label's address */
+        in->target = (uint64_t)op1->imm;
     }
 }
 

@@ -325,17 +325,13 @@ static void test_label_addresses_position_independent(void **state)
     label_addresses(at("switch.so"));
 }
 
-/* KNOWN BUG, found by this test and left for the module's owner: built
- * without PIE, GCC takes a label's address as an immediate (movq $.L4,
- * 8(%rsp)), not with a lea, and address_taken_labels_find reads only leas
- * and tables, so pick's labels are left to the unreached-block guess
- * (reached 3, and dwcheck leaves them unchecked).  Skipped unless
- * DWCHECK_KNOWN_BUGS is set, which shows the failure. */
+/* Built without PIE, GCC takes a label's address as an immediate (movq
+ * $.L4, 8(%rsp)), not with a lea: the decoder notes the immediate
+ * (IR_AUX_MOV_IMM) and address_taken_labels_find takes it for a label.
+ * (Without that, pick's labels are left to the unreached-block guess.) */
 static void test_label_addresses_absolute(void **state)
 {
     (void)state;
-    if (!getenv("DWCHECK_KNOWN_BUGS"))
-        skip();
     label_addresses(at("switch"));
 }
 

@@ -266,6 +266,10 @@ static void test_jump_table_facts(void **state)
     assert_true(in.target == 7);
     DECODE(&m, &in, 0x77, 0x10);                             /* ja */
     assert_int_equal(in.aux, IR_AUX_JA);
+    DECODE(&m, &in, 0x48, 0xc7, 0x44, 0x24, 0x08, 0x36, 0x11, 0x40, 0x00); /* movq $0x401136,8(%rsp) */
+    assert_int_equal(in.aux, IR_AUX_MOV_IMM);                /* a label's address, without PIE */
+    assert_true(in.target == 0x401136);
+    assert_true(m.word_unknown & (1u << 9));                 /* the stored value is not tracked */
 }
 
 int main(void)
