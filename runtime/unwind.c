@@ -334,6 +334,29 @@ static __attribute__((noinline)) struct repeat_end repeat_walk(void **ips, int n
  * shallow stack pays nothing for it. */
 #define REPEAT_FROM 8
 
+/* At frame N (0 < N < MAX, RIP its return address, RSP and RBP its
+ * registers), which returns where frame N - 1 or N - 2 did: the recursion
+ * walked by repeat_walk when the rows allow it (frame N - 1's row is D,
+ * repeatable; frame N - 2's is kept in ROWS); else the frame as it was
+ * (N, RIP ... D). */
+static __attribute__((noinline)) struct repeat_end recursion_walk(void **ips, int n, int max, uint64_t rip,
+                                                                  uint64_t rsp, uint64_t rbp, uint64_t d,
+                                                                  struct row_cache *rows,
+                                                                  struct object_cache *objects,
+                                                                  struct dwu_stack_bounds *bounds, uint64_t lo,
+                                                                  uint64_t span)
+{
+    const struct repeat_end unchanged = {n, rip, rsp, rbp, d};
+    uint64_t ra_1 = (uint64_t)(uintptr_t)ips[n - 1], ra_2 = (uint64_t)(uintptr_t)ips[n - 2];
+    if (rip == ra_1)
+        return repeat_walk(ips, n, max, ra_1, d, ra_1, d, rsp, rbp, bounds, lo, span);
+    const struct row *row_2 = kept_row(rows, objects, ra_2 - 1, n - 2);
+    if (!row_2 || !repeatable(row_2->frame))
+        return unchanged;
+    return repeat_walk(ips, n, max, ra_2, row_2->frame & ~(uint64_t)ROW_PERMANENT, ra_1, d, rsp, rbp, bounds, lo,
+                       span);
+}
+
 static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, struct object_cache *objects,
                              struct row_cache *rows, struct dwu_stack_bounds *bounds)
 {
@@ -354,7 +377,12 @@ static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, s
      * simple) is never equal to a row's. */
     const uint64_t not_a_row = DWU_FRAME_CFA_RBP;
     uint64_t d = not_a_row;
-    while (n < max) {
+    /* The loop runs to LIMIT: REPEAT_FROM frames first, then one frame at
+     * a time, each followed by the look for a recursion (a shallow stack
+     * pays nothing for it, not even a comparison). */
+    int limit = max < REPEAT_FROM ? max : REPEAT_FROM;
+next_frames:
+    while (n < limit) {
         uint64_t pc = exact ? rip : rip - 1, sp = rsp;
         const struct row *kept = kept_row(rows, objects, pc, n);
         uint64_t found = kept ? kept->frame : 0;
@@ -388,27 +416,24 @@ static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, s
         exact = 0;
         if (rip == 0)
             return n;   /* DWU_END */
-        /* Frame N returns where frame N - 1 or N - 2 did: a recursion.
-         * Frame N - 1's row is D; frame N - 2's is kept in ROWS. */
-        if (__builtin_expect(n >= REPEAT_FROM, 0) && n < max && repeatable(d)) {
-            uint64_t ra_1 = (uint64_t)(uintptr_t)ips[n - 1], ra_2 = (uint64_t)(uintptr_t)ips[n - 2];
-            const struct row *row_2 = rip == ra_2 && rip != ra_1 ? kept_row(rows, objects, ra_2 - 1, n - 2) : NULL;
-            if ((row_2 && repeatable(row_2->frame)) || rip == ra_1) {
-                struct repeat_end e = rip == ra_1
-                                          ? repeat_walk(ips, n, max, ra_1, d, ra_1, d, rsp, rbp, bounds, lo, span)
-                                          : repeat_walk(ips, n, max, ra_2, row_2->frame & ~(uint64_t)ROW_PERMANENT,
-                                                        ra_1, d, rsp, rbp, bounds, lo, span);
-                if (e.n < 0 || e.rip == 0)
-                    return e.n;
-                n = e.n;
-                rip = e.rip;
-                rsp = e.rsp;
-                rbp = e.rbp;
-                d = e.d;
-            }
-        }
     }
-    return n;
+    if (n >= max)
+        return n;
+    /* Frame N returns where frame N - 1 or N - 2 did: a recursion?  (The
+     * rest, not inlined, in recursion_walk: the loop's registers stay its
+     * own.) */
+    if (repeatable(d) && (rip == (uint64_t)(uintptr_t)ips[n - 1] || rip == (uint64_t)(uintptr_t)ips[n - 2])) {
+        struct repeat_end e = recursion_walk(ips, n, max, rip, rsp, rbp, d, rows, objects, bounds, lo, span);
+        if (e.n < 0 || e.rip == 0 || e.n >= max)
+            return e.n;
+        n = e.n;
+        rip = e.rip;
+        rsp = e.rsp;
+        rbp = e.rbp;
+        d = e.d;
+    }
+    limit = n + 1;
+    goto next_frames;
 }
 
 /* dwu_backtrace's walk (its entry, in capture.S, takes REGS: the caller's
