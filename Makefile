@@ -96,6 +96,7 @@ semantics_SRCS := \
 	semantics/cfi_reader.c \
 	semantics/cfi_eval.c \
 	semantics/cfi_encode.c \
+	semantics/cfi_text.c \
 	semantics/eh_frame_write.c \
 	semantics/debug_frame_write.c \
 	semantics/fde_lookup.c \
@@ -150,7 +151,6 @@ repair_SRCS := \
 	repair/eh_frame_build.c repair/sframe_build.c \
 	repair/repair_file.c
 annotate_SRCS := \
-	annotate/cfi_text.c \
 	annotate/asm_source.c \
 	annotate/asm_build.c \
 	annotate/line_map.c \
