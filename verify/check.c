@@ -343,7 +343,10 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
 static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
 {
     struct checker *c = arg;
-    struct check_at at = {.insn = in, .state = st, .reached = reached, .session = &c->prog->session};
+    struct check_at at = {.insn = in, .state = st, .every = st, .reached = reached, .session = &c->prog->session};
+    struct abs_state every;
+    if (c->at && reached && synth_session_every_path(&c->prog->session, in, &every))
+        at.every = &every;
     at.entered_ordinarily = c->func_entered_ordinarily;
     memset(at.verdict, RULE_HOLDS, sizeof at.verdict);
     at.dwarf = fde_lookup_row(c->dw, in->addr, &at.fde);
