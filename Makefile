@@ -135,6 +135,8 @@ verify_SRCS := \
 	verify/finding.c \
 	verify/finding_identity.c \
 	verify/excerpt.c \
+	verify/rule_words.c \
+	verify/fix.c \
 	verify/check.c \
 	verify/sframe_tables.c verify/sframe_check.c \
 	verify/validated_table.c
@@ -392,6 +394,7 @@ $(BUILD)/tests/preload.so: tests/check/preload.c | $(DEPS_FIRST)
 
 check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault $(BUILD)/tests/preload.so
 	@tests/check/run.sh $(BUILD)
+	@tests/check/fixes.sh $(BUILD)
 	@tests/check/front_ends.sh $(BUILD)
 	@tests/check/inputs.sh $(BUILD)
 
