@@ -208,8 +208,10 @@ static int read_place(struct json_object *o, struct fix_place *place, char *err,
     if (!json_object_is_type(o, json_type_object))
         return error_set(err, errlen, "not an object");
     struct json_object *list = member(o, "directives");
-    if (!list || !json_object_is_type(list, json_type_array) || json_object_array_length(list) == 0)
+    if (!list || !json_object_is_type(list, json_type_array))
         return error_set(err, errlen, list ? "\"directives\" is not a list of strings" : "no \"directives\"");
+    if (json_object_array_length(list) == 0)
+        return error_set(err, errlen, "\"directives\" is empty");
     size_t used = 0;
     for (size_t i = 0; i < json_object_array_length(list); i++) {
         struct json_object *d = json_object_array_get_idx(list, i);
