@@ -73,16 +73,22 @@ static void print_uri(FILE *out, const char *path)
     fputc('"', out);
 }
 
-/* The source line of F's "file.c:123": the file's length in *NAME_LEN and
- * the line returned, or 0 when F has none. */
-static unsigned long source_line(const struct finding *f, size_t *name_len)
+/* The line of SOURCE, "file.c:123": the file's length in *NAME_LEN and
+ * the line returned, or 0 when it has none. */
+static unsigned long line_of(const char *source, size_t *name_len)
 {
-    const char *colon = strrchr(f->source, ':');
-    if (!colon || colon == f->source || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1))
+    const char *colon = strrchr(source, ':');
+    if (!colon || colon == source || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1))
         return 0;
     unsigned long line = strtoul(colon + 1, NULL, 10);
-    *name_len = (size_t)(colon - f->source);
+    *name_len = (size_t)(colon - source);
     return line < 1 || line > 0x7fffffff ? 0 : line;
+}
+
+/* The source line of F (line_of its source). */
+static unsigned long source_line(const struct finding *f, size_t *name_len)
+{
+    return line_of(f->source, name_len);
 }
 
 /* The binary and the address, as logical locations (the binary a module,
@@ -140,12 +146,9 @@ static int assembly_source(const char *source, size_t name_len)
  * when there is none in an assembly source. */
 static unsigned long place_line(const struct fix_place *place, const char **file, size_t *name_len)
 {
-    struct finding at;
     size_t n = 0, n_after = 0;
-    memcpy(at.source, place->source, sizeof at.source);
-    unsigned long line = source_line(&at, &n);
-    memcpy(at.source, place->after_source, sizeof at.source);
-    unsigned long after = place->has_after ? source_line(&at, &n_after) : 0;
+    unsigned long line = line_of(place->source, &n);
+    unsigned long after = place->has_after ? line_of(place->after_source, &n_after) : 0;
     int same_file = line && after && n == n_after && memcmp(place->source, place->after_source, n) == 0;
     if (line && !(same_file && after >= line)) {
         *file = place->source;
@@ -163,9 +166,16 @@ static unsigned long place_line(const struct fix_place *place, const char **file
 /* PLACE's directives as one line of text, "A; B". */
 static void joined_directives(char *buf, size_t size, const struct fix_place *place)
 {
-    snprintf(buf, size, "%s", place->directives);
-    for (char *nl = strchr(buf, '\n'); nl; nl = strchr(nl, '\n'))
-        *nl = nl[1] ? ';' : '\0';
+    size_t k = 0;
+    for (const char *d = place->directives; *d && k + 3 < size; d++) {
+        if (*d != '\n') {
+            buf[k++] = *d;
+        } else if (d[1]) {
+            buf[k++] = ';';
+            buf[k++] = ' ';
+        }
+    }
+    buf[k] = '\0';
 }
 
 /* A replacement inserting PLACE's directives before LINE, each on a line
@@ -198,7 +208,7 @@ static void print_fixes(FILE *out, const struct finding *f)
     unsigned long then = line && fix->has_then ? place_line(&fix->then, &then_file, &then_len) : 0;
     if (!line || (fix->has_then && (!then || then_len != name_len || memcmp(file, then_file, name_len) != 0)))
         return;
-    char place[600], description[1600], joined[sizeof fix->at.directives], name[sizeof fix->at.source];
+    char place[600], description[1600], joined[2 * sizeof fix->at.directives], name[sizeof fix->at.source];
     report_fix_place(place, sizeof place, &fix->at, f->function_start, f->source);
     joined_directives(joined, sizeof joined, &fix->at);
     int n = snprintf(description, sizeof description, "Write %s %s", joined, place);
@@ -236,7 +246,7 @@ void sarif_file(struct sarif_report *s, const char *path, const struct check_res
         if (f->cx.present)
             counterexample_format(cx, sizeof cx, &f->cx);
         if (f->fix.state == FIX_KNOWN) {
-            char place[600], one[sizeof f->fix.at.directives];
+            char place[600], one[2 * sizeof f->fix.at.directives];
             report_fix_place(place, sizeof place, &f->fix.at, f->function_start, f->source);
             joined_directives(one, sizeof one, &f->fix.at);
             size_t n = strlen(place);
