@@ -97,6 +97,7 @@ semantics_SRCS := \
 	semantics/cfi_reader.c \
 	semantics/cfi_eval.c \
 	semantics/cfi_encode.c \
+	semantics/cfi_text.c \
 	semantics/eh_frame_write.c \
 	semantics/debug_frame_write.c \
 	semantics/fde_lookup.c \
@@ -135,6 +136,8 @@ verify_SRCS := \
 	verify/finding.c \
 	verify/finding_identity.c \
 	verify/excerpt.c \
+	verify/rule_words.c \
+	verify/fix.c \
 	verify/check.c \
 	verify/sframe_tables.c verify/sframe_check.c \
 	verify/validated_table.c
@@ -151,7 +154,6 @@ repair_SRCS := \
 	repair/eh_frame_build.c repair/sframe_build.c \
 	repair/repair_file.c
 annotate_SRCS := \
-	annotate/cfi_text.c \
 	annotate/asm_source.c \
 	annotate/asm_build.c \
 	annotate/line_map.c \
@@ -394,6 +396,7 @@ $(BUILD)/tests/preload.so: tests/check/preload.c | $(DEPS_FIRST)
 
 check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault $(BUILD)/tests/preload.so
 	@tests/check/run.sh $(BUILD)
+	@tests/check/fixes.sh $(BUILD)
 	@tests/check/front_ends.sh $(BUILD)
 	@tests/check/inputs.sh $(BUILD)
 

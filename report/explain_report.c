@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "report/text_report.h"
+
 static const char *verdict_text(enum rule_verdict v)
 {
     return v == RULE_HOLDS ? "holds" : v == RULE_FAILS ? "FAILS" : "undecided";
@@ -18,7 +20,7 @@ static void print_cells(FILE *out, const struct excerpt_rule *row, const struct 
     for (unsigned c = 0; c < EXCERPT_NCOLUMNS; c++) {
         char cell[48], twin[48];
         if (!have) {
-            fprintf(out, " %-9s", "-");
+            fprintf(out, " %-10s", "-");
             continue;
         }
         excerpt_rule_text(cell, sizeof cell, &row[c], c);
@@ -27,7 +29,7 @@ static void print_cells(FILE *out, const struct excerpt_rule *row, const struct 
             excerpt_rule_text(twin, sizeof twin, &other[c], c);
             differs = strcmp(cell, twin) != 0;
         }
-        fprintf(out, " %s%-*s", differs ? "*" : "", differs ? 8 : 9, cell);
+        fprintf(out, " %s%-*s", differs ? "*" : "", differs ? 9 : 10, cell);
     }
 }
 
@@ -50,12 +52,12 @@ void report_explanation(FILE *out, const char *path, const struct explanation *x
                      "canonical row they amount to (the CFA moved to the caller's rsp, offsets with it)\n");
     fputc('\n', out);
     static const char *const columns[EXCERPT_NCOLUMNS] = {"CFA", "rbx", "rbp", "r12", "r13", "r14", "r15", "ra"};
-    fprintf(out, "  %-12s %-28s|%-*s|%s\n", "address", "instruction", 10 * EXCERPT_NCOLUMNS + 1, " DWARF",
+    fprintf(out, "  %-12s %-28s|%-*s|%s\n", "address", "instruction", 11 * EXCERPT_NCOLUMNS + 1, " DWARF",
             " synthesis");
     fprintf(out, "  %-12s %-28s|", "", "");
     for (int side = 0; side < 2; side++) {
         for (unsigned c = 0; c < EXCERPT_NCOLUMNS; c++)
-            fprintf(out, " %-9s", columns[c]);
+            fprintf(out, " %-10s", columns[c]);
         fputs(side ? "\n" : " |", out);
     }
     for (unsigned i = 0; i < x->code.nrows; i++) {
@@ -80,5 +82,8 @@ void report_explanation(FILE *out, const char *path, const struct explanation *x
             counterexample_format(cx, sizeof cx, &e->cx);
             fprintf(out, "       counterexample: %s\n", cx);
         }
+        if (e->code[0])
+            fprintf(out, "       code:  %s\n", e->code);
+        report_fix_lines(out, "       ", &e->fix, x->function_start, x->source);
     }
 }

@@ -8,7 +8,9 @@
  * side (CFA rbx rbp r12 r13 r14 r15 ra), a cell that differs marked `*`,
  * the address itself marked `>`; then each rule of the DWARF row there:
  * its verdict, what synthesis has, and why, with z3's counterexample under
- * a refuted rule.
+ * a refuted rule, and under a rule that fails what the code does and the
+ * fix (`fix:   write after ...:` and the directives, or `fix:   none: ...`),
+ * as the finding's text prints them (report/text_report).
  */
 #ifndef DWCHECK_EXPLAIN_REPORT_H
 #define DWCHECK_EXPLAIN_REPORT_H

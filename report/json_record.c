@@ -200,6 +200,72 @@ static int read_counterexample(struct json_object *o, struct counterexample *cx,
     return cx->has_code ? hex_at(o, "code", &cx->code, err, errlen) : 0;
 }
 
+/* A fix's place (text_report's json_place): its directives, address,
+ * source, and the instruction it follows.  Directives that do not fit are
+ * refused, not cut: a fix cut short would be a wrong one. */
+static int read_place(struct json_object *o, struct fix_place *place, char *err, size_t errlen)
+{
+    if (!json_object_is_type(o, json_type_object))
+        return error_set(err, errlen, "not an object");
+    struct json_object *list = member(o, "directives");
+    if (!list || !json_object_is_type(list, json_type_array))
+        return error_set(err, errlen, list ? "\"directives\" is not a list of strings" : "no \"directives\"");
+    if (json_object_array_length(list) == 0)
+        return error_set(err, errlen, "\"directives\" is empty");
+    size_t used = 0;
+    for (size_t i = 0; i < json_object_array_length(list); i++) {
+        struct json_object *d = json_object_array_get_idx(list, i);
+        if (!json_object_is_type(d, json_type_string))
+            return error_set(err, errlen, "\"directives\" is not a list of strings");
+        const char *text = json_object_get_string(d);
+        size_t n = strlen(text);
+        if (!n || strchr(text, '\n') || n + 1 >= sizeof place->directives - used)
+            return error_set(err, errlen, n ? "a directive too long, or of more than one line" : "an empty directive");
+        memcpy(place->directives + used, text, n);
+        used += n;
+        place->directives[used++] = '\n';
+        place->directives[used] = '\0';
+    }
+    if (integer_at(o, "address", 1, &place->address, err, errlen) != 0 ||
+        text_at(o, "source", place->source, sizeof place->source, 1, err, errlen) != 0)
+        return -1;
+    struct json_object *after = member(o, "after");
+    if (!after)
+        return 0;
+    if (!json_object_is_type(after, json_type_object))
+        return error_set(err, errlen, "\"after\" is not an object");
+    place->has_after = 1;
+    if (text_at(after, "insn", place->after, sizeof place->after, 0, err, errlen) != 0 ||
+        integer_at(after, "address", 1, &place->after_address, err, errlen) != 0 ||
+        text_at(after, "source", place->after_source, sizeof place->after_source, 1, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+/* A finding's "fix" (text_report's report_json_fix): {"none": why}, or
+ * its place's members and, for a second place, "then". */
+static int read_fix(struct json_object *o, struct finding_fix *fix, char *err, size_t errlen)
+{
+    memset(fix, 0, sizeof *fix);
+    if (!json_object_is_type(o, json_type_object))
+        return error_set(err, errlen, "not an object");
+    if (member(o, "none")) {
+        fix->state = FIX_UNKNOWN;
+        return text_at(o, "none", fix->why, sizeof fix->why, 0, err, errlen);
+    }
+    fix->state = FIX_KNOWN;
+    if (read_place(o, &fix->at, err, errlen) != 0)
+        return -1;
+    struct json_object *then = member(o, "then");
+    if (!then)
+        return 0;
+    fix->has_then = 1;
+    char why[160];
+    if (read_place(then, &fix->then, why, sizeof why) != 0)
+        return error_set(err, errlen, "then: %s", why);
+    return 0;
+}
+
 static int read_finding(struct json_object *o, struct finding *f, char *err, size_t errlen)
 {
     memset(f, 0, sizeof *f);
@@ -224,9 +290,15 @@ static int read_finding(struct json_object *o, struct finding *f, char *err, siz
         count_at(o, "addresses", &count, err, errlen) != 0 ||
         text_at(o, "dwarf", f->dwarf, sizeof f->dwarf, 0, err, errlen) != 0 ||
         text_at(o, "synth", f->synth, sizeof f->synth, 0, err, errlen) != 0 ||
-        text_at(o, "message", f->message, sizeof f->message, 0, err, errlen) != 0)
+        text_at(o, "message", f->message, sizeof f->message, 0, err, errlen) != 0 ||
+        text_at(o, "claim", f->claim, sizeof f->claim, 1, err, errlen) != 0 ||
+        text_at(o, "code", f->code, sizeof f->code, 1, err, errlen) != 0)
         return -1;
     f->count = (size_t)count;
+    struct json_object *fix = member(o, "fix");
+    char fix_why[200];
+    if (fix && read_fix(fix, &f->fix, fix_why, sizeof fix_why) != 0)
+        return error_set(err, errlen, "fix: %s", fix_why);
     if (member(o, "column")) {
         uint64_t column;
         if (count_at(o, "column", &column, err, errlen) != 0)

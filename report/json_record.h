@@ -12,7 +12,10 @@
  * come last (before "function_start", a finding has its DWARF "column"
  * when it is a register's and its "insn_index" when it is in a function:
  * parts of its baseline identity, verify/finding_identity; optional when
- * read), after the fields text_report writes, in their order.  What no rendering but
+ * read), after the fields text_report writes, in their order.  A finding's
+ * "claim", "code" and "fix" (verify/fix.h) are optional, as they are
+ * written only for a column's rule; a fix's "where" members are not read
+ * (function_start and the addresses say it again).  What no rendering but
  * HTML shows stays out: a finding's excerpt of code (read back, it has no
  * rows, and the HTML report then shows none).
  *

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/json_string.h"
+#include "report/text_report.h"
 #include "verify/finding_identity.h"
 
 struct sarif_report {
@@ -72,16 +73,22 @@ static void print_uri(FILE *out, const char *path)
     fputc('"', out);
 }
 
-/* The source line of F's "file.c:123": the file's length in *NAME_LEN and
- * the line returned, or 0 when F has none. */
-static unsigned long source_line(const struct finding *f, size_t *name_len)
+/* The line of SOURCE, "file.c:123": the file's length in *NAME_LEN and
+ * the line returned, or 0 when it has none. */
+static unsigned long line_of(const char *source, size_t *name_len)
 {
-    const char *colon = strrchr(f->source, ':');
-    if (!colon || colon == f->source || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1))
+    const char *colon = strrchr(source, ':');
+    if (!colon || colon == source || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1))
         return 0;
     unsigned long line = strtoul(colon + 1, NULL, 10);
-    *name_len = (size_t)(colon - f->source);
+    *name_len = (size_t)(colon - source);
     return line < 1 || line > 0x7fffffff ? 0 : line;
+}
+
+/* The source line of F (line_of its source). */
+static unsigned long source_line(const struct finding *f, size_t *name_len)
+{
+    return line_of(f->source, name_len);
 }
 
 /* The binary and the address, as logical locations (the binary a module,
@@ -119,6 +126,113 @@ static int kind_index(const char *name)
     return -1;
 }
 
+/* Whether SOURCE ("file.S:12") names an assembly source, where a fix's
+ * directives can be written: .s, .S, .sx, .asm. */
+static int assembly_source(const char *source, size_t name_len)
+{
+    static const char *const ext[] = {".s", ".S", ".sx", ".asm"};
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t n = strlen(ext[i]);
+        if (name_len > n && memcmp(source + name_len - n, ext[i], n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Where PLACE's directives go in its source, an insertion point: before
+ * the line of the instruction they precede, when that is not the line of
+ * the one they follow (a macro, `a; b`), else after the latter's line.
+ * Returns the line (its file's name length in *NAME_LEN, from *FILE), or 0
+ * when there is none in an assembly source. */
+static unsigned long place_line(const struct fix_place *place, const char **file, size_t *name_len)
+{
+    size_t n = 0, n_after = 0;
+    unsigned long line = line_of(place->source, &n);
+    unsigned long after = place->has_after ? line_of(place->after_source, &n_after) : 0;
+    int same_file = line && after && n == n_after && memcmp(place->source, place->after_source, n) == 0;
+    if (line && !(same_file && after >= line)) {
+        *file = place->source;
+        *name_len = n;
+    } else if (after && !line && after < 0x7fffffff) {
+        *file = place->after_source;
+        *name_len = n_after;
+        line = after + 1;
+    } else {
+        return 0;
+    }
+    return assembly_source(*file, *name_len) ? line : 0;
+}
+
+/* PLACE's directives as one line of text, "A; B". */
+static void joined_directives(char *buf, size_t size, const struct fix_place *place)
+{
+    size_t k = 0;
+    for (const char *d = place->directives; *d && k + 3 < size; d++) {
+        if (*d != '\n') {
+            buf[k++] = *d;
+        } else if (d[1]) {
+            buf[k++] = ';';
+            buf[k++] = ' ';
+        }
+    }
+    buf[k] = '\0';
+}
+
+/* A replacement inserting PLACE's directives before LINE, each on a line
+ * of its own, indented by a tab as `dwsynth annotate` writes them. */
+static void print_insertion(FILE *out, const struct fix_place *place, unsigned long line)
+{
+    char inserted[2 * sizeof place->directives];
+    size_t k = 0;
+    for (const char *d = place->directives; *d && k + 2 < sizeof inserted; d++) {
+        if (d == place->directives || d[-1] == '\n')
+            inserted[k++] = '\t';
+        inserted[k++] = *d;
+    }
+    inserted[k] = '\0';
+    fprintf(out, "{\"deletedRegion\":{\"startLine\":%lu,\"startColumn\":1,\"endLine\":%lu,\"endColumn\":1},"
+                 "\"insertedContent\":{\"text\":", line, line);
+    print_json_string(out, inserted);
+    fputs("}}", out);
+}
+
+/* F's fix as SARIF's `fixes`: its insertions, in line order, where each
+ * place has a line in one assembly source (else none: half a fix is a
+ * wrong one, and the result's properties keep it whole). */
+static void print_fixes(FILE *out, const struct finding *f)
+{
+    const struct finding_fix *fix = &f->fix;
+    const char *file = NULL, *then_file = NULL;
+    size_t name_len = 0, then_len = 0;
+    unsigned long line = fix->state == FIX_KNOWN ? place_line(&fix->at, &file, &name_len) : 0;
+    unsigned long then = line && fix->has_then ? place_line(&fix->then, &then_file, &then_len) : 0;
+    if (!line || (fix->has_then && (!then || then_len != name_len || memcmp(file, then_file, name_len) != 0)))
+        return;
+    char place[600], description[1600], joined[2 * sizeof fix->at.directives], name[sizeof fix->at.source];
+    report_fix_place(place, sizeof place, &fix->at, f->function_start, f->source);
+    joined_directives(joined, sizeof joined, &fix->at);
+    int n = snprintf(description, sizeof description, "Write %s %s", joined, place);
+    if (fix->has_then && n > 0 && (size_t)n < sizeof description) {
+        report_fix_place(place, sizeof place, &fix->then, f->function_start, f->source);
+        joined_directives(joined, sizeof joined, &fix->then);
+        snprintf(description + n, sizeof description - (size_t)n, "; then %s %s", joined, place);
+    }
+    memcpy(name, file, name_len);
+    name[name_len] = '\0';
+    fputs(",\"fixes\":[{\"description\":{\"text\":", out);
+    print_json_string(out, description);
+    fputs("},\"artifactChanges\":[{\"artifactLocation\":{\"uri\":", out);
+    print_uri(out, name);
+    fputs("},\"replacements\":[", out);
+    int then_first = fix->has_then && then < line;
+    print_insertion(out, then_first ? &fix->then : &fix->at, then_first ? then : line);
+    if (fix->has_then) {
+        fputc(',', out);
+        print_insertion(out, then_first ? &fix->at : &fix->then, then_first ? line : then);
+    }
+    fputs("]}]}]", out);
+}
+
 void sarif_file(struct sarif_report *s, const char *path, const struct check_result *r,
                 const struct sarif_marks *marks)
 {
@@ -127,12 +241,37 @@ void sarif_file(struct sarif_report *s, const char *path, const struct check_res
     const char *object = slash ? slash + 1 : path;
     for (size_t i = 0; i < r->nfindings; i++) {
         const struct finding *f = &r->findings[i];
-        char where[FINDING_WHERE_LEN], text[1024], cx[512] = "";
+        char where[FINDING_WHERE_LEN], text[2048], cx[512] = "", fix[900] = "";
         finding_where(where, sizeof where, f);
         if (f->cx.present)
             counterexample_format(cx, sizeof cx, &f->cx);
-        snprintf(text, sizeof text, "%s%s%s%s: %s%s%s", where, f->source[0] ? " (" : "", f->source,
-                 f->source[0] ? ")" : "", f->message, cx[0] ? "; counterexample: " : "", cx);
+        if (f->fix.state == FIX_KNOWN) {
+            char place[600], one[2 * sizeof f->fix.at.directives];
+            report_fix_place(place, sizeof place, &f->fix.at, f->function_start, f->source);
+            joined_directives(one, sizeof one, &f->fix.at);
+            size_t n = strlen(place);
+            if (n + 2 + strlen(one) < sizeof fix) {   /* else the message names no fix: the property does */
+                memcpy(fix, place, n);
+                memcpy(fix + n, ": ", 2);
+                memcpy(fix + n + 2, one, strlen(one) + 1);
+            }
+            if (fix[0] && f->fix.has_then) {
+                report_fix_place(place, sizeof place, &f->fix.then, f->function_start, f->source);
+                joined_directives(one, sizeof one, &f->fix.then);
+                size_t at = strlen(fix);
+                int w = snprintf(fix + at, sizeof fix - at, "; then %s: %s", place, one);
+                if (w < 0 || (size_t)w >= sizeof fix - at)
+                    fix[0] = '\0';
+            }
+        } else if (f->fix.state == FIX_UNKNOWN) {
+            snprintf(fix, sizeof fix, "none: %s", f->fix.why);
+        }
+        /* The first line as the text output's; the words of a column's
+         * rule on lines of their own. */
+        snprintf(text, sizeof text, "%s%s%s%s: %s%s%s%s%s%s%s%s%s", where, f->source[0] ? " (" : "", f->source,
+                 f->source[0] ? ")" : "", f->message, f->claim[0] ? "\ntable: " : "", f->claim,
+                 f->code[0] ? "\ncode: " : "", f->code, cx[0] ? "\ncounterexample: " : "", cx,
+                 fix[0] ? "\nfix: " : "", fix);
         fprintf(out, "%s{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"level\":\"%s\",\"message\":{\"text\":",
                 s->results++ ? "," : "", finding_kind_name(f->kind), (int)f->kind, sarif_level(f->severity));
         print_json_string(out, text);
@@ -158,6 +297,7 @@ void sarif_file(struct sarif_report *s, const char *path, const struct check_res
             print_uri(out, path);
             fprintf(out, "},\"address\":{\"absoluteAddress\":%llu}}}]", (unsigned long long)f->address);
         }
+        print_fixes(out, f);
         struct finding_identity id;
         finding_identity_of(&id, path, f);
         print_fingerprint(out, &id);
@@ -172,6 +312,16 @@ void sarif_file(struct sarif_report *s, const char *path, const struct check_res
         print_json_string(out, f->dwarf);
         fputs(",\"synth\":", out);
         print_json_string(out, f->synth);
+        if (f->claim[0]) {
+            fputs(",\"claim\":", out);
+            print_json_string(out, f->claim);
+        }
+        if (f->code[0]) {
+            fputs(",\"code\":", out);
+            print_json_string(out, f->code);
+        }
+        if (f->fix.state != FIX_NONE)
+            report_json_fix(out, f);   /* also where no source line takes `fixes` */
         fprintf(out, ",\"addresses\":%zu,\"address\":%llu,\"insnIndex\":%ld}}", f->count,
                 (unsigned long long)f->address, (long)f->insn_index);
     }

@@ -14,6 +14,78 @@ void report_text_file(FILE *out, const char *path, const struct check_result *r)
     report_text_file_names(out, &path, 1, r);
 }
 
+/* The line part of SOURCE ("file:123"): its offset past the colon, or 0
+ * when it has no line. */
+static size_t line_part(const char *source)
+{
+    const char *colon = strrchr(source, ':');
+    if (!colon || colon == source || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1))
+        return 0;
+    return (size_t)(colon + 1 - source);
+}
+
+/* SOURCE as the fix's lines name it: "line 26" when it is in the file of
+ * the finding's SAME, else "file:26". */
+static void line_words(char *buf, size_t size, const char *source, const char *same)
+{
+    size_t at = line_part(source);
+    if (at && same && line_part(same) == at && strncmp(source, same, at) == 0)
+        snprintf(buf, size, "line %s", source + at);
+    else
+        snprintf(buf, size, "%s", source);
+}
+
+void report_fix_place(char *buf, size_t size, const struct fix_place *place, uint64_t function_start,
+                      const char *source)
+{
+    char before[220] = "", after[300] = "", line[200];
+    if (place->source[0]) {
+        line_words(line, sizeof line, place->source, source);
+        snprintf(before, sizeof before, ", before %s", line);
+    }
+    if (place->has_after) {
+        line[0] = '\0';
+        if (place->after_source[0])
+            line_words(line, sizeof line, place->after_source, source);
+        snprintf(after, sizeof after, "after `%s` (+0x%llx%s%s)", place->after,
+                 (unsigned long long)(place->after_address - function_start), line[0] ? ", " : "", line);
+    } else {
+        snprintf(after, sizeof after, "at +0x%llx (%s)", (unsigned long long)(place->address - function_start),
+                 place->address == function_start ? "the function's entry" : "where jumps arrive");
+    }
+    snprintf(buf, size, "%s%s", after, before);
+}
+
+/* PLACE's directives, one a line, after INDENT and the fix's margin. */
+static void directive_lines(FILE *out, const char *indent, const struct fix_place *place)
+{
+    for (const char *d = place->directives; *d;) {
+        size_t n = strcspn(d, "\n");
+        fprintf(out, "%s         %.*s\n", indent, (int)n, d);
+        d += n + (d[n] == '\n');
+    }
+}
+
+void report_fix_lines(FILE *out, const char *indent, const struct finding_fix *fix, uint64_t function_start,
+                      const char *source)
+{
+    if (fix->state == FIX_UNKNOWN) {
+        fprintf(out, "%sfix:   none: %s\n", indent, fix->why);
+        return;
+    }
+    if (fix->state != FIX_KNOWN)
+        return;
+    char place[600];
+    report_fix_place(place, sizeof place, &fix->at, function_start, source);
+    fprintf(out, "%sfix:   write %s:\n", indent, place);
+    directive_lines(out, indent, &fix->at);
+    if (!fix->has_then)
+        return;
+    report_fix_place(place, sizeof place, &fix->then, function_start, source);
+    fprintf(out, "%s       then %s, as the table had it:\n", indent, place);
+    directive_lines(out, indent, &fix->then);
+}
+
 void report_text_file_names(FILE *out, const char *const *names, size_t nnames, const struct check_result *r)
 {
     const char *path = names[0];
@@ -21,16 +93,28 @@ void report_text_file_names(FILE *out, const char *const *names, size_t nnames, 
         const struct finding *f = &r->findings[i];
         char where[FINDING_WHERE_LEN];
         finding_where(where, sizeof where, f);
-        fprintf(out, "%s: %s%s%s%s: %s: %s: %s", path, where, f->source[0] ? " (" : "", f->source,
-                f->source[0] ? ")" : "", severity_name(f->severity), finding_kind_name(f->kind), f->message);
+        /* As compilers print: the source line first where the line table
+         * gives one, the object and the place in it at the end. */
+        if (line_part(f->source))
+            fprintf(out, "%s: %s: %s: %s [%s: %s", f->source, severity_name(f->severity),
+                    finding_kind_name(f->kind), f->message, path, where);
+        else
+            fprintf(out, "%s: %s: %s: %s: %s", path, where, severity_name(f->severity), finding_kind_name(f->kind),
+                    f->message);
         if (f->count > 1)
-            fprintf(out, " (and %zu more addresses)", f->count - 1);
-        fputc('\n', out);
+            fprintf(out, line_part(f->source) ? ", and %zu more addresses" : " (and %zu more addresses)",
+                    f->count - 1);
+        fputs(line_part(f->source) ? "]\n" : "\n", out);
+        if (f->claim[0])
+            fprintf(out, "  table: %s\n", f->claim);
+        if (f->code[0])
+            fprintf(out, "  code:  %s\n", f->code);
         if (f->cx.present) {
             char cx[512];
             counterexample_format(cx, sizeof cx, &f->cx);
             fprintf(out, "  counterexample: %s\n", cx);
         }
+        report_fix_lines(out, "  ", &f->fix, f->function_start, f->source);
     }
     fprintf(out, "%s: %zu FDEs, %zu addresses checked in %zu rows, %zu unchecked", path, r->fdes,
             r->addresses_checked, r->rows_checked, r->unchecked_total);
@@ -86,6 +170,69 @@ static void json_counterexample(FILE *out, const struct counterexample *cx)
     if (cx->what != CX_CFA) {
         const char *name = dwarf_reg_name(cx->column);
         fprintf(out, ",\"column\":\"%s\"", name ? name : "?");
+    }
+    fputc('}', out);
+}
+
+/* "func+0x1a" for ADDR in F's function. */
+static void where_at(char *buf, size_t size, const struct finding *f, uint64_t addr)
+{
+    struct finding at = {.function_start = f->function_start, .address = addr};
+    memcpy(at.function, f->function, sizeof at.function);
+    finding_where(buf, size, &at);
+}
+
+/* PLACE's members: directives, address, where, [source,] [after]. */
+static void json_place(FILE *out, const struct finding *f, const struct fix_place *place)
+{
+    char where[FINDING_WHERE_LEN];
+    fputs("{\"directives\":[", out);
+    int first = 1;
+    for (const char *d = place->directives; *d;) {
+        size_t n = strcspn(d, "\n");
+        char one[sizeof place->directives];
+        snprintf(one, sizeof one, "%.*s", (int)n, d);
+        fputs(first ? "" : ",", out);
+        print_json_string(out, one);
+        first = 0;
+        d += n + (d[n] == '\n');
+    }
+    where_at(where, sizeof where, f, place->address);
+    fprintf(out, "],\"address\":%llu,\"where\":", (unsigned long long)place->address);
+    print_json_string(out, where);
+    if (place->source[0]) {
+        fputs(",\"source\":", out);
+        print_json_string(out, place->source);
+    }
+    if (place->has_after) {
+        where_at(where, sizeof where, f, place->after_address);
+        fputs(",\"after\":{\"insn\":", out);
+        print_json_string(out, place->after);
+        fprintf(out, ",\"address\":%llu,\"where\":", (unsigned long long)place->after_address);
+        print_json_string(out, where);
+        if (place->after_source[0]) {
+            fputs(",\"source\":", out);
+            print_json_string(out, place->after_source);
+        }
+        fputc('}', out);
+    }
+}
+
+void report_json_fix(FILE *out, const struct finding *f)
+{
+    const struct finding_fix *fix = &f->fix;
+    if (fix->state == FIX_UNKNOWN) {
+        fputs(",\"fix\":{\"none\":", out);
+        print_json_string(out, fix->why);
+        fputc('}', out);
+        return;
+    }
+    fputs(",\"fix\":", out);
+    json_place(out, f, &fix->at);
+    if (fix->has_then) {
+        fputs(",\"then\":", out);
+        json_place(out, f, &fix->then);
+        fputc('}', out);
     }
     fputc('}', out);
 }
@@ -146,6 +293,16 @@ void report_json_file_names(FILE *out, const char *const *names, size_t nnames, 
         print_json_string(out, f->synth);
         fputs(",\"message\":", out);
         print_json_string(out, f->message);
+        if (f->claim[0]) {
+            fputs(",\"claim\":", out);
+            print_json_string(out, f->claim);
+        }
+        if (f->code[0]) {
+            fputs(",\"code\":", out);
+            print_json_string(out, f->code);
+        }
+        if (f->fix.state != FIX_NONE)
+            report_json_fix(out, f);
         if (f->cx.present)
             json_counterexample(out, &f->cx);
         if (f->column >= 0)

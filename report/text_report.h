@@ -2,9 +2,15 @@
 /*
  * text_report: the audit for people and for machines, as text and JSON Lines.
  *
- * Text: one line per finding, `FILE: func+0xoff: severity: kind: message`
- * (and `  counterexample: ...` under a rule z3 refuted), then a line of
- * figures per file; the summary after many files adds what was left
+ * Text: a finding's first line is as compilers print a diagnostic, that
+ * editors and CI annotators parse: `SOURCE:LINE: severity: kind: message
+ * [FILE: func+0xoff, and N more addresses]` where the line table gives the
+ * source line, `FILE: func+0xoff: severity: kind: message (and N more
+ * addresses)` otherwise; under it, for a column's rule, short indented
+ * lines: `  table: ` what the table claims, `  code:  ` what the code does,
+ * `  counterexample: ...` under a rule z3 refuted, and `  fix:   ` where to
+ * write which directives (one a line, indented more), or `none: ` and why
+ * (verify/fix.h); then a line of figures per file; the summary after many files adds what was left
  * unchecked, by reason, and the prover's work.  JSON: one object per file on one line,
  * {file, fdes, rows_checked, addresses_checked, unchecked, unchecked_reasons
  * (keyed by the reasons' ids, verify/finding.h), [sframe: {version, fdes,
@@ -12,8 +18,10 @@
  * fdes_missing}: only for a file with a .sframe section; the text line then
  * adds "SFrame V1: ..."], prover: {rules, linear,
  * queries, cache_hits, timeouts[, disagreements, first_disagreement]}, findings:
- * [... {..., counterexample: {what, cfa, registers, memory, rule, code[,
- * column]}, [column,] [insn_index,] function_start}][, names: [the file's
+ * [... {..., message, [claim,] [code,] [fix: {directives: [...], address,
+ * where, [source,] [after: {insn, address, where, [source]},] [then: {the
+ * same members}]} or {none: why},] [counterexample: {what, cfa, registers, memory, rule, code[,
+ * column]},] [column,] [insn_index,] function_start}][, names: [the file's
  * names, the first its "file": only for a file reached by several names]]}
  * — what report/json_record reads back for dwcheck --merge;
  * a file that could not be audited is {file, error} and one skipped (not
@@ -29,6 +37,19 @@
 #include "verify/check.h"
 
 void report_text_file(FILE *out, const char *path, const struct check_result *r);
+/* A fix's lines (`fix:   write PLACE:` and its directives, and `then
+ * PLACE, as the table had it:` and the second place's; or `fix:   none:
+ * WHY`), each starting with INDENT; nothing for FIX_NONE.  Offsets
+ * count from FUNCTION_START; lines in the file of SOURCE (the finding's
+ * "file:line") are named `line N`. */
+void report_fix_lines(FILE *out, const char *indent, const struct finding_fix *fix, uint64_t function_start,
+                      const char *source);
+/* Where a fix's PLACE is, in words: "after `push rbx` (+0x0, line 24),
+ * before line 26", "at +0x5 (where jumps arrive)". */
+void report_fix_place(char *buf, size_t size, const struct fix_place *place, uint64_t function_start,
+                      const char *source);
+/* F's "fix" member, with its leading comma (F's fix not FIX_NONE). */
+void report_json_fix(FILE *out, const struct finding *f);
 void report_json_file(FILE *out, const char *path, const struct check_result *r);
 /* A file reached by several names (dwcheck, tools/inputs): reported once,
  * under NAMES[0], with all NNAMES names listed — text: a line

@@ -136,6 +136,16 @@ void format_reg_rule(char *buf, size_t size, const struct unwind_rule *rule)
     snprintf(buf, size, "%s", tmp);
 }
 
+void format_reg_rule_plain(char *buf, size_t size, const struct unwind_rule *rule)
+{
+    if (rule->kind == REG_RULE_UNREFERENCED)
+        snprintf(buf, size, "%s", RULE_TEXT_UNCHANGED);
+    else if (rule->kind == REG_RULE_UNDEFINED)
+        snprintf(buf, size, "%s", RULE_TEXT_UNDEFINED);
+    else
+        format_reg_rule(buf, size, rule);
+}
+
 void print_readelf_row(FILE *out, uint64_t loc, const struct unwind_rule *cfa,
                        const struct unwind_rule *rules, unsigned nrules,
                        const struct column_set *cols)

@@ -59,4 +59,13 @@ void print_readelf_row(FILE *out, uint64_t loc, const struct unwind_rule *cfa,
 void format_cfa_rule(char *buf, size_t size, const struct unwind_rule *cfa);
 void format_reg_rule(char *buf, size_t size, const struct unwind_rule *rule);
 
+/* A register rule as dwcheck's findings, excerpts and `dwsynth repair`
+ * print it: as format_reg_rule, but for the two rules the readelf layout
+ * both prints `u`: `unchanged` for a register the table does not mention
+ * (x86_64's default rule: unwinders keep its value) and `undefined` for
+ * DW_CFA_undefined (the value is lost).  `man dwcheck`, RULE NOTATION. */
+void format_reg_rule_plain(char *buf, size_t size, const struct unwind_rule *rule);
+#define RULE_TEXT_UNCHANGED "unchanged"
+#define RULE_TEXT_UNDEFINED "undefined"
+
 #endif

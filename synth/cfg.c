@@ -94,6 +94,11 @@ void cfg_release(struct cfg *g)
     free(g->blocks);
     free(g->block_of);
     free(g->call_facts);
+    free(g->every);
+    free(g->every_differs);
+    g->every = NULL;
+    g->every_differs = NULL;
+    g->every_lost = 0;
     g->blocks = NULL;
     g->block_of = NULL;
     g->call_facts = NULL;

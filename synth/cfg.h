@@ -49,6 +49,14 @@ struct cfg {
     const struct function_code *code;   /* borrowed */
     struct block *blocks;
     size_t nblocks;
+    /* Per block, once the flows are final (dataflow_every_path): the state
+     * it is entered with on every path, flows of every kind joined, where a
+     * surer flow kept a less sure one out of `in` (which then holds on the
+     * surer paths only); NULL when `in` holds on every path everywhere. */
+    struct abs_state *every;
+    uint8_t *every_differs;      /* with EVERY: per block, EVERY[b] is not IN */
+    int every_lost;              /* memory ran out computing EVERY: nothing is known to hold
+                                    on every path */
     size_t *block_of;            /* instruction index -> block index */
     uint16_t *call_facts;        /* per instruction: for a direct call, the registers the
                                     callee gives back, and SYNTH_NEVER_RETURNS */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "landing_pads.h"
 #include "semantics/abi.h"
 
 int dataflow_init(struct dataflow *df, struct cfg *g, const struct jump_tables *tables,
@@ -25,11 +26,40 @@ int dataflow_init(struct dataflow *df, struct cfg *g, const struct jump_tables *
 
 void dataflow_release(struct dataflow *df)
 {
+    if (df->kept_out)
+        for (size_t b = 0; b < df->cfg->nblocks; b++)
+            free(df->kept_out[b]);
+    free(df->kept_out);
     free(df->worklist);
     free(df->leaving);
     df->worklist = NULL;
     df->leaving = NULL;
+    df->kept_out = NULL;
     df->nwork = df->nleaving = df->leaving_cap = 0;
+}
+
+void dataflow_keep_out(struct dataflow *df, size_t b, const struct abs_state *st)
+{
+    if (b >= df->cfg->nblocks)
+        return;
+    const struct block *blk = &df->cfg->blocks[b];
+    struct abs_state joined;
+    abs_state_copy(&joined, &blk->in);
+    if (blk->reached && !abs_state_join(&joined, st))
+        return;   /* it says nothing the state does not */
+    if (!df->kept_out && !(df->kept_out = calloc(df->cfg->nblocks, sizeof *df->kept_out))) {
+        df->kept_out_lost = 1;
+        return;
+    }
+    if (df->kept_out[b]) {
+        abs_state_join(df->kept_out[b], st);
+        return;
+    }
+    if (!(df->kept_out[b] = malloc(sizeof *df->kept_out[b]))) {
+        df->kept_out_lost = 1;
+        return;
+    }
+    abs_state_copy(df->kept_out[b], st);
 }
 
 void dataflow_leave(struct dataflow *df, uint64_t from, uint64_t target, int kind, const struct abs_state *st)
@@ -71,10 +101,19 @@ int dataflow_flow_into(struct dataflow *df, size_t b, const struct abs_state *st
     struct block *blk = &df->cfg->blocks[b];
     int changed;
     /* A guess never changes what surer paths established, and they replace
-     * what it gave. */
-    if (df->seeding && blk->reached && blk->seeded < df->seeding)
+     * what it gave (dataflow_every_path joins both: both are kept). */
+    if (!df->every_path && df->seeding && blk->reached && blk->seeded < df->seeding) {
+        dataflow_keep_out(df, b, st);
         return 0;
-    if (!blk->reached || df->seeding < blk->seeded) {
+    }
+    if (!df->every_path && blk->reached && df->seeding < blk->seeded) {
+        struct abs_state replaced;
+        abs_state_copy(&replaced, &blk->in);
+        abs_state_copy(&blk->in, st);
+        blk->seeded = df->seeding;
+        dataflow_keep_out(df, b, &replaced);
+        changed = 1;
+    } else if (!blk->reached) {
         abs_state_copy(&blk->in, st);
         blk->reached = 1;
         blk->seeded = df->seeding;
@@ -360,4 +399,73 @@ size_t dataflow_seed_unreached(struct dataflow *df)
         seeded++;
     }
     return seeded;
+}
+
+int dataflow_every_path(struct dataflow *df, struct landing_pads *pads)
+{
+    struct cfg *g = df->cfg;
+    if (!df->kept_out && !df->kept_out_lost)
+        return 0;
+    size_t n = g->nblocks;
+    struct block *ranked = df->kept_out_lost ? NULL : malloc(n * sizeof *ranked);
+    g->every = ranked ? malloc(n * sizeof *g->every) : NULL;
+    g->every_differs = g->every ? calloc(n, 1) : NULL;
+    if (!g->every_differs) {
+        free(ranked);
+        free(g->every);
+        g->every = NULL;
+        g->every_lost = 1;
+        return -1;
+    }
+    for (size_t b = 0; b < n; b++)
+        ranked[b] = g->blocks[b];
+    /* The flows kept out joined in, and every flow from there on joined
+     * whatever its kind; no control leaving the function is told again. */
+    synth_exit_fn exits = df->exits;
+    int phase = df->seeding;
+    df->exits = NULL;
+    df->every_path = 1;
+    for (size_t b = 0; b < n; b++)
+        if (df->kept_out[b])
+            dataflow_flow_into(df, b, df->kept_out[b]);
+    dataflow_fixpoint(df);
+    if (pads)
+        landing_pads_flow_until_stable(pads, df);
+    df->every_path = 0;
+    df->exits = exits;
+    df->seeding = phase;
+    int differs = 0;
+    for (size_t b = 0; b < n; b++) {
+        struct block *blk = &g->blocks[b];
+        if (blk->reached)
+            abs_state_copy(&g->every[b], &blk->in);
+        g->every_differs[b] = blk->reached && ranked[b].reached && !abs_state_equal(&blk->in, &ranked[b].in);
+        differs |= g->every_differs[b];
+        *blk = ranked[b];
+    }
+    free(ranked);
+    if (!differs) {
+        free(g->every);
+        free(g->every_differs);
+        g->every = NULL;
+        g->every_differs = NULL;
+    }
+    return differs;
+}
+
+int dataflow_every_path_at(const struct cfg *g, size_t i, struct abs_state *out)
+{
+    if (i >= g->code->n)
+        return 0;
+    size_t b = g->block_of[i];
+    if (g->every_lost) {
+        abs_state_unknown(out);   /* what held on every path was lost: nothing is known */
+        return 1;
+    }
+    if (!g->every || !g->every_differs[b])
+        return 0;
+    abs_state_copy(out, &g->every[b]);
+    for (size_t k = g->blocks[b].first; k < i; k++)
+        dataflow_transfer(g, k, out);
+    return 1;
 }

@@ -23,6 +23,15 @@
  * established, and a surer one replaces what it gave.  Join is the abstract
  * state's; the lattice has finite height, so the worklist empties.
  *
+ * A block's state is then what holds on its surer paths: a jump back from
+ * a .cold part that arrives with another frame does not make the body's
+ * rows unknown, so the audit still judges them (a rule wrong on one path
+ * is wrong).  But a rule that repairs a table, or a fix, must hold on
+ * every path: the flows kept out are remembered (joined per block, only
+ * those that would have changed the state), and dataflow_every_path
+ * computes, once the flows are final, the state each block has on every
+ * path (cfg's EVERY).
+ *
  * Ownership: struct dataflow owns its worklist and the held exits
  * (dataflow_release); it borrows the cfg (whose block states it writes),
  * the jump tables, the labels and the request.
@@ -62,6 +71,10 @@ struct dataflow {
                                     once the function leaves by a tail call) */
     struct leaving *leaving;     /* control leaving the function in these flows */
     size_t nleaving, leaving_cap;
+    int every_path;              /* flows join whatever their kind (dataflow_every_path) */
+    struct abs_state **kept_out; /* per block: the join of the flows a surer one kept out
+                                    of its state, or NULL; the array NULL until one is */
+    int kept_out_lost;           /* out of memory while keeping one: no state is every path's */
 };
 
 /* Set DF up over G (its blocks unreached), TABLES, LABELS, and the
@@ -85,6 +98,11 @@ void dataflow_run_block(const struct cfg *g, size_t b, struct abs_state *out, sy
 /* Flow into block B with state ST, as a flow of kind DF->seeding; queue B
  * when its entry state changed.  Returns whether it changed. */
 int dataflow_flow_into(struct dataflow *df, size_t b, const struct abs_state *st);
+
+/* A flow ST into block B that a surer one keeps out of B's state (or that
+ * a surer one replaced): remembered, joined with the others kept out of B,
+ * when it would have changed B's state, for dataflow_every_path. */
+void dataflow_keep_out(struct dataflow *df, size_t b, const struct abs_state *st);
 
 /* Run queued blocks until none is. */
 void dataflow_fixpoint(struct dataflow *df);
@@ -113,6 +131,24 @@ size_t dataflow_seed_unreached(struct dataflow *df);
  * (its successors are not listed). */
 typedef void (*dataflow_edge_fn)(void *arg, size_t successor, const struct abs_state *st);
 int dataflow_direct_edges(const struct cfg *g, size_t b, dataflow_edge_fn fn, void *arg);
+
+/*
+ * Once the flows are final: the state each block of the cfg has on every
+ * path, into G->every (cfg.h), by joining into its state the flows kept out
+ * of it and running the fixpoint (and, with PADS, the landing pads' flows)
+ * again over those joined states, whatever the flows' kinds; the blocks'
+ * own states are then put back as they were.  The exits callback is not
+ * called.  Returns 1 when some block's state differs on every path, 0
+ * when none does (G->every stays NULL), -1 when memory ran out (then
+ * G->every_lost: nothing is known to hold on every path).
+ */
+int dataflow_every_path(struct dataflow *df, struct landing_pads *pads);
+
+/* The state before instruction I of G on every path (computed by
+ * dataflow_every_path), into *OUT.  Returns 1 when it differs from the
+ * state the fixpoint gave I (only then is *OUT written: the unknown state
+ * when memory ran out), 0 when that one holds on every path. */
+int dataflow_every_path_at(const struct cfg *g, size_t i, struct abs_state *out);
 
 /* Whether a reached block has a call. */
 int dataflow_reaches_a_call(const struct dataflow *df);

@@ -183,11 +183,19 @@ static size_t flow_to_landing_pads(struct landing_pads *lp, struct dataflow *df)
                 struct landing_pad *pad = &lp->pad[p];
                 if (in->addr < pad->start || in->addr >= pad->end)
                     continue;
-                if (!pad->have_state || blk->seeded < pad->seeded) {
+                /* Ranked as flows are (dataflow.h); a call reached less
+                 * surely is kept out for dataflow_every_path, which joins
+                 * all of them. */
+                size_t into = pad->insn == (size_t)-1 ? (size_t)-1 : g->block_of[pad->insn];
+                if (!pad->have_state || (blk->seeded < pad->seeded && !df->every_path)) {
+                    if (pad->have_state)
+                        dataflow_keep_out(df, into, &pad->state);
                     pad->state = *landed;
                     pad->seeded = blk->seeded;
-                } else if (blk->seeded == pad->seeded) {
+                } else if (blk->seeded == pad->seeded || df->every_path) {
                     abs_state_join(&pad->state, landed);
+                } else {
+                    dataflow_keep_out(df, into, landed);
                 }
                 pad->have_state = 1;
             }

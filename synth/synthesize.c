@@ -199,6 +199,9 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         function_work_release(&w, rq);
         return 0;
     }
+    /* What holds on every path, where surer flows kept others out: what a
+     * fix or a repair may use (synth_session_every_path). */
+    dataflow_every_path(df, &w.pass.pads);
     if (!rq->no_table)
         unwind_table_init(t, f->lo, f->hi);
     struct unwind_table *table = rq->no_table ? NULL : t;
@@ -225,6 +228,14 @@ int synth_session_loop_entry(const struct synth_session *ss, const struct ir_ins
     if (!code || !ss->observed_cfg || in < code->insns || in >= code->insns + code->n)
         return 0;
     return loop_entry_state(ss->observed_cfg, (size_t)(in - code->insns), out);
+}
+
+int synth_session_every_path(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out)
+{
+    const struct function_code *code = ss->observed;
+    if (!code || !ss->observed_cfg || in < code->insns || in >= code->insns + code->n)
+        return 0;
+    return dataflow_every_path_at(ss->observed_cfg, (size_t)(in - code->insns), out);
 }
 
 const struct ir_insn *synth_session_previous(const struct synth_session *ss, const struct ir_insn *in)

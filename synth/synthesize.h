@@ -151,6 +151,19 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
  */
 int synth_session_loop_entry(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out);
 
+/*
+ * While an observer is shown instruction IN: the state before IN on every
+ * path into it.  The state the observer is shown is what the surer paths
+ * give (synth/dataflow: a jump back from another fragment, a landing pad
+ * of a call only a guess reaches, a guess's flow, never change what the
+ * function's own paths established), right for judging a rule — one wrong
+ * on a path is wrong — but a rule that repairs a table or fixes a source
+ * must hold on every path.  Returns 1 with *OUT set when that state
+ * differs from the observed one, else 0 (the observed state holds on
+ * every path).
+ */
+int synth_session_every_path(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out);
+
 /* While an observer is shown instruction IN: the instruction before it,
  * when that one is IN's only way in (it falls through into IN, and no jump
  * lands on IN); else NULL. */

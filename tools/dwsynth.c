@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "annotate/annotate.h"
-#include "annotate/cfi_text.h"
+#include "semantics/cfi_text.h"
 #include "cli.h"
 #include "dwsynth_repair.h"
 #include "object/elf_file.h"

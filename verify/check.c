@@ -24,9 +24,11 @@
 #include "verify/no_unwind.h"
 #include "verify/excerpt.h"
 #include "verify/fde_coverage.h"
+#include "verify/fix.h"
 #include "verify/own_cfa.h"
 #include "verify/prover.h"
 #include "verify/rule_eval.h"
+#include "verify/rule_words.h"
 #include "verify/sframe_check.h"
 #include "verify/slot_truth.h"
 #include "verify/transfers.h"
@@ -72,13 +74,16 @@ struct checker {
     int oom;
 };
 
-static void add_finding(struct checker *c, enum finding_kind kind, int column, uint64_t addr,
-                        const char *dwarf, const char *synth, const char *fmt, ...)
+static struct finding *add_finding(struct checker *c, enum finding_kind kind, int column, uint64_t addr,
+                                   const char *dwarf, const char *synth, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
-/* A finding of KIND (its severity the kind's) in the current function. */
-static void add_finding(struct checker *c, enum finding_kind kind, int column, uint64_t addr,
-                        const char *dwarf, const char *synth, const char *fmt, ...)
+/* A finding of KIND (its severity the kind's) in the current function.
+ * Returns it when it is new (its claim and code are then the caller's to
+ * write), NULL when it only counts one more address of one already made
+ * (or memory ran out). */
+static struct finding *add_finding(struct checker *c, enum finding_kind kind, int column, uint64_t addr,
+                                   const char *dwarf, const char *synth, const char *fmt, ...)
 {
     struct check_result *r = c->r;
     /* One finding per (function, kind, column): later addresses only count. */
@@ -86,7 +91,7 @@ static void add_finding(struct checker *c, enum finding_kind kind, int column, u
         struct finding *f = &r->findings[i];
         if (f->kind == kind && f->column == column && f->function_start == (c->func ? c->func->lo : 0)) {
             f->count++;
-            return;
+            return NULL;
         }
     }
     if (r->nfindings == r->cap) {
@@ -94,7 +99,7 @@ static void add_finding(struct checker *c, enum finding_kind kind, int column, u
         struct finding *n = realloc(r->findings, ncap * sizeof *n);
         if (!n) {
             c->oom = 1;
-            return;
+            return NULL;
         }
         r->findings = n;
         r->cap = ncap;
@@ -119,16 +124,19 @@ static void add_finding(struct checker *c, enum finding_kind kind, int column, u
     va_start(ap, fmt);
     vsnprintf(f->message, sizeof f->message, fmt, ap);
     va_end(ap);
+    return f;
 }
 
-/* Where synthesis keeps entry(REG) in ST: "c-16", "exp", or "" if nowhere. */
-static void saved_where(const struct unwind_row *syn, unsigned reg, char *buf, size_t size)
+/* F's words, when F is new: what the table's RULE claims of COLUMN, what
+ * synthesis's SYN says the code does (VALUE: what the register holds when
+ * SYN is unknown).  verify/fix adds the instructions that did it. */
+static void say(struct finding *f, int column, const struct unwind_rule *rule, const struct unwind_rule *syn,
+                const char *value)
 {
-    const struct unwind_rule *rule = &syn->reg[reg];
-    if (rule->kind == REG_RULE_OFFSET || rule->kind == REG_RULE_EXPRESSION)
-        format_reg_rule(buf, size, rule);
-    else
-        buf[0] = '\0';
+    if (!f)
+        return;
+    rule_words_table(f->claim, sizeof f->claim, column, rule);
+    rule_words_code(f->code, sizeof f->code, column, syn, value);
 }
 
 /* Report register REG's rule, whose verdict V is known to be FAILS, or HOLDS
@@ -138,38 +146,41 @@ static void check_register(struct checker *c, const struct ir_insn *in, const st
                            const struct unwind_row *syn, const struct abs_state *st, unsigned reg,
                            enum rule_verdict v)
 {
-    const struct unwind_rule *rule = &dw->reg[reg];
+    const struct unwind_rule *rule = &dw->reg[reg], *mine = &syn->reg[reg];
     const char *name = reg == ABI_RA ? "ra" : unwind_column_name((int)reg);
-    char d[48], s[48], value[40];
-    format_reg_rule(d, sizeof d, rule);
-    format_reg_rule(s, sizeof s, &syn->reg[reg]);
+    char d[48], s[48], value[40] = "";
+    format_reg_rule_plain(d, sizeof d, rule);
+    format_reg_rule_plain(s, sizeof s, mine);
     /* No rule recovers the entry value, but the register's own value is
      * known: say what it holds instead ("rbx = 0x0"). */
-    if (syn->reg[reg].kind == REG_RULE_UNKNOWN && reg < STATE_GPRS) {
+    if (mine->kind == REG_RULE_UNKNOWN && reg < STATE_GPRS) {
         absval_text(st->reg[reg], value, sizeof value);
         if (value[0])
             snprintf(s, sizeof s, "%s = %s", name, value);
     }
     if (v == RULE_HOLDS) {
-        if (rule->kind == REG_RULE_UNDEFINED && reg != ABI_RA && syn->reg[reg].kind == REG_RULE_OFFSET)
-            add_finding(c, FINDING_IMPRECISE, (int)reg, in->addr, d, s,
-                        "%s is undefined in the table, but its value is known (%s)", name, s);
+        if (rule->kind == REG_RULE_UNDEFINED && reg != ABI_RA && mine->kind == REG_RULE_OFFSET)
+            say(add_finding(c, FINDING_IMPRECISE, (int)reg, in->addr, d, s,
+                            "%s is undefined in the table, but its value is known", name),
+                (int)reg, rule, mine, value);
         return;
     }
     if (reg == ABI_RA) {
-        add_finding(c, FINDING_RA_MISMATCH, (int)reg, in->addr, d, s,
-                    "ra rule %s does not give the return address (synthesis: %s)", d, s);
+        say(add_finding(c, FINDING_RA_MISMATCH, (int)reg, in->addr, d, s,
+                        "ra rule %s does not give the return address", d),
+            (int)reg, rule, mine, value);
         return;
     }
-    char where[48];
-    saved_where(syn, reg, where, sizeof where);
-    if ((rule->kind == REG_RULE_UNREFERENCED || rule->kind == REG_RULE_SAME_VALUE) && where[0])
-        add_finding(c, FINDING_CLOBBERED, (int)reg, in->addr, d, s,
-                    "%s is clobbered here while the table says it is unchanged (saved at %s)",
-                    name, where);
+    /* A save synthesis knows of, while the table says unchanged. */
+    int saved = mine->kind == REG_RULE_OFFSET || mine->kind == REG_RULE_EXPRESSION;
+    if ((rule->kind == REG_RULE_UNREFERENCED || rule->kind == REG_RULE_SAME_VALUE) && saved)
+        say(add_finding(c, FINDING_CLOBBERED, (int)reg, in->addr, d, s,
+                        "%s is changed here while the table says it is unchanged", name),
+            (int)reg, rule, mine, value);
     else
-        add_finding(c, FINDING_REG_MISMATCH, (int)reg, in->addr, d, s,
-                    "%s rule %s does not give %s's value on entry (synthesis: %s)", name, d, name, s);
+        say(add_finding(c, FINDING_REG_MISMATCH, (int)reg, in->addr, d, s,
+                        "%s rule %s does not give %s's value on entry", name, d, name),
+            (int)reg, rule, mine, value);
 }
 
 /*
@@ -199,7 +210,7 @@ static void check_call_site(struct checker *c, const struct ir_insn *in, const s
         if (col < 0)
             format_cfa_rule(d, sizeof d, rule);
         else
-            format_reg_rule(d, sizeof d, rule);
+            format_reg_rule_plain(d, sizeof d, rule);
         const char *what = col < 0 ? "CFA" : reg == ABI_RA ? "ra" : unwind_column_name((int)reg);
         add_finding(c, FINDING_CALL_CLOBBERED_RULE, col < 0 ? -1 : (int)reg, in->addr, d,
                     NULL, "at this call the %s rule %s reads %s, which the callee may change: unwinding "
@@ -343,7 +354,10 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
 static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
 {
     struct checker *c = arg;
-    struct check_at at = {.insn = in, .state = st, .reached = reached, .session = &c->prog->session};
+    struct check_at at = {.insn = in, .state = st, .every = st, .reached = reached, .session = &c->prog->session};
+    struct abs_state every;
+    if (c->at && reached && synth_session_every_path(&c->prog->session, in, &every))
+        at.every = &every;
     at.entered_ordinarily = c->func_entered_ordinarily;
     memset(at.verdict, RULE_HOLDS, sizeof at.verdict);
     at.dwarf = fde_lookup_row(c->dw, in->addr, &at.fde);
@@ -382,9 +396,10 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
             slot_holds_entry(st, AV_CFA, -8, ABI_RA) == RULE_HOLDS &&
             (synth_row_from_state(st, &syn, &syn_exprs),
              syn.cfa.kind != CFA_RULE_UNKNOWN && syn.cfa.kind != CFA_RULE_UNSET)) {
-            add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, "u", "c-8",
-                        "ra rule u ends the stack here, though the return address is at c-8 "
-                        "(the FDE's first row has one): unwinders stop at this frame");
+            say(add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, RULE_TEXT_UNDEFINED, "c-8",
+                            "ra rule undefined ends the stack here, though the return address is at c-8 "
+                            "(the FDE's first row has one): unwinders stop at this frame"),
+                ABI_RA, &dw->reg[ABI_RA], &syn.reg[ABI_RA], NULL);
             r->addresses_checked++;
             memset(at->verdict, RULE_UNDECIDED, sizeof at->verdict);
             at->verdict[ABI_RA] = RULE_FAILS;
@@ -398,10 +413,13 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
         /* Code only clone's child runs, on the stack the call gave it: no
          * frame of this function is there, nor a caller to return to. */
         char d[48];
-        format_reg_rule(d, sizeof d, &dw->reg[ABI_RA]);
-        add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, d, "undefined",
-                    "ra rule %s where only clone's child runs, on its new stack: the outermost frame, "
-                    "rip undefined (.cfi_undefined rip)", d);
+        struct unwind_row end;
+        synth_stack_end_row(&end);
+        format_reg_rule_plain(d, sizeof d, &dw->reg[ABI_RA]);
+        say(add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, d, RULE_TEXT_UNDEFINED,
+                        "ra rule %s where only clone's child runs, on its new stack: the outermost frame, "
+                        "rip undefined (.cfi_undefined rip)", d),
+            ABI_RA, &dw->reg[ABI_RA], &end.reg[ABI_RA], NULL);
         r->addresses_checked++;
         memset(at->verdict, RULE_UNDECIDED, sizeof at->verdict);
         at->verdict[ABI_RA] = RULE_FAILS;
@@ -436,9 +454,10 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
             synth_row_from_state(st, &syn, &syn_exprs);
             format_cfa_rule(d, sizeof d, &dw->cfa);
             format_cfa_rule(sy, sizeof sy, &syn.cfa);
-            add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, sy,
-                        "CFA rule %s reads %s, which holds the caller's value again: the rule was not moved "
-                        "back when it was restored (synthesis: %s)", d, unwind_column_name((int)dw->cfa.reg), sy);
+            say(add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, sy,
+                            "CFA rule %s reads %s, which holds the caller's value again: the rule was not "
+                            "moved back when it was restored", d, unwind_column_name((int)dw->cfa.reg)),
+                -1, &dw->cfa, &syn.cfa, NULL);
             r->addresses_checked++;
             memset(at->verdict, RULE_UNDECIDED, sizeof at->verdict);
             at->verdict[CHECK_COLUMN_CFA] = RULE_FAILS;
@@ -495,8 +514,12 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
         format_cfa_rule(d, sizeof d, &dw->cfa);
         format_cfa_rule(s, sizeof s, &syn.cfa);
         c->cx = &answer.cx;
-        add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, s, "CFA rule %s does not give the CFA (synthesis: %s%s)",
-                    d, s, refuting == st ? "" : " on the loop's first turn");
+        struct finding *f = add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, s,
+                                        "CFA rule %s does not give the CFA%s", d,
+                                        refuting == st ? "" : " on the loop's first turn");
+        say(f, -1, &dw->cfa, &syn.cfa, NULL);
+        if (f && refuting != st)   /* the turns joined leave the CFA unknown: say the first's */
+            snprintf(f->code, sizeof f->code, "the CFA is %s on the loop's first turn", s);
         c->cx = NULL;
     }
     for (unsigned i = 0; i <= ABI_NCALLEE_SAVED; i++) {
@@ -606,8 +629,8 @@ static void place_findings(struct checker *c, struct synth_program *prog)
 
 /* Every finding named: the symbol of its function, from the separate debug
  * file when the object is stripped, else the section and offset of the
- * function's start; and the source line of the first ones, from the line
- * table (object/debug_info). */
+ * function's start; and the source line of the first ones, and of their
+ * fix's place, from the line table (object/debug_info). */
 #define SOURCE_MAX_FINDINGS 1000
 
 static void name_findings(struct checker *c, struct elf_file *ef)
@@ -621,6 +644,7 @@ static void name_findings(struct checker *c, struct elf_file *ef)
             debug_info_name(&di, f->address, &f->function_start, f->function, sizeof f->function);
         if (i < SOURCE_MAX_FINDINGS && debug_info_line(&di, f->address, f->source, sizeof f->source) != 0)
             f->source[0] = '\0';
+        fix_name_lines(&f->fix, &di);   /* where the fix goes */
     }
     debug_info_close(&di);
 }
@@ -706,6 +730,7 @@ int check_audit_file(struct audit_file *af, const struct check_options *opt, str
     sframe_check_close(c.sframe, &r->sframe);
     if (!c.oom) {
         gather_excerpts(&c, prog);
+        fix_findings(r->findings, r->nfindings, prog, c.dw);
         place_findings(&c, prog);
         name_findings(&c, &af->ef);
     }

@@ -41,7 +41,7 @@ static void take_row(struct excerpt_rule *cells, const struct unwind_rule *cfa, 
         cells[i + 1] = rule_of(&regs[excerpt_regs[i]]);
 }
 
-static void insn_text(struct synth_program *prog, const struct ir_insn *in, char *buf, size_t size)
+void excerpt_insn_text(struct synth_program *prog, const struct ir_insn *in, char *buf, size_t size)
 {
     struct elf_section *sec = elf_file_section_at(prog->ef, in->addr);
     uint64_t n;
@@ -64,7 +64,7 @@ static void capture(void *arg, const struct ir_insn *in, const struct abs_state 
     struct excerpt_row row;
     memset(&row, 0, sizeof row);
     row.address = in->addr;
-    insn_text(c->prog, in, row.insn, sizeof row.insn);
+    excerpt_insn_text(c->prog, in, row.insn, sizeof row.insn);
     const struct cfi_fde *fde;
     const struct unwind_row *dw = fde_lookup_row(c->dw, in->addr, &fde);
     if (dw) {
@@ -106,5 +106,5 @@ void excerpt_rule_text(char *buf, size_t size, const struct excerpt_rule *rule, 
     if (column == 0)
         format_cfa_rule(buf, size, &r);
     else
-        format_reg_rule(buf, size, &r);
+        format_reg_rule_plain(buf, size, &r);
 }

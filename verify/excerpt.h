@@ -66,8 +66,14 @@ struct fde_lookup;
 void excerpt_gather(struct excerpt *x, struct synth_program *prog, struct fde_lookup *dw, size_t func,
                     uint64_t address);
 
-/* Text of RULE in column COLUMN (0 the CFA), as dwtable prints it: "rsp+8",
- * "c-16", "r0 (rax)" ...  Writes at most SIZE bytes to BUF, NUL included. */
+/* The text of instruction IN of PROG's file ("push rbx"), as excerpt rows
+ * show it; "?" when its bytes cannot be read.  Writes at most SIZE bytes. */
+struct ir_insn;
+void excerpt_insn_text(struct synth_program *prog, const struct ir_insn *in, char *buf, size_t size);
+
+/* Text of RULE in column COLUMN (0 the CFA), as findings print it: "rsp+8",
+ * "c-16", "r0 (rax)", "unchanged", "undefined" ... (semantics/table_print's
+ * format_reg_rule_plain).  Writes at most SIZE bytes to BUF, NUL included. */
 void excerpt_rule_text(char *buf, size_t size, const struct excerpt_rule *rule, unsigned column);
 
 #endif

@@ -16,6 +16,7 @@
 #include "synth/emit_row.h"
 #include "verify/audit_file.h"
 #include "verify/check.h"
+#include "verify/finding.h"
 #include "verify/prover.h"
 #include "verify/own_cfa.h"
 
@@ -121,8 +122,8 @@ static void explain_rules(struct explanation *x, const struct abs_state *st, con
             format_cfa_rule(e->synth, sizeof e->synth, &syn.cfa);
             e->verdict = rule_eval_cfa(j, rule, st, x->address, &a);
         } else {
-            format_reg_rule(e->rule, sizeof e->rule, rule);
-            format_reg_rule(e->synth, sizeof e->synth, &syn.reg[reg]);
+            format_reg_rule_plain(e->rule, sizeof e->rule, rule);
+            format_reg_rule_plain(e->synth, sizeof e->synth, &syn.reg[reg]);
             e->verdict = rule_eval_reg(j, rule, reg, st, x->address, &a);
         }
         e->cx = a.cx;
@@ -180,5 +181,20 @@ int explain_address(struct audit_file *af, const struct check_options *opt, uint
     out->own_cfa = own_cfa_canonical(&row, &at.st, &canonical) == 1;
     explain_rules(out, &at.st, out->own_cfa ? &canonical : &row, &judge);
     prover_free(judge.prover);
+    for (size_t i = 0; i < out->nrules; i++) {
+        struct explained_rule *e = &out->rules[i];
+        if (e->verdict != RULE_FAILS)
+            continue;
+        int column = i == 0 ? -1 : i <= ABI_NCALLEE_SAVED ? (int)abi_callee_saved_regs[i - 1] : ABI_RA;
+        const struct unwind_rule *rule = column < 0 ? &row.cfa : &row.reg[column];
+        int in_place = rule->kind == REG_RULE_UNREFERENCED || rule->kind == REG_RULE_SAME_VALUE;
+        int kind = column < 0 ? FINDING_CFA_MISMATCH : column == ABI_RA ? FINDING_RA_MISMATCH
+                   : in_place ? FINDING_CLOBBERED : FINDING_REG_MISMATCH;
+        fix_rule_at(&e->fix, e->code, sizeof e->code, prog, &af->dw, fi, address, column, kind);
+        if (debug_info_open(&di, &af->ef) == 0) {
+            fix_name_lines(&e->fix, &di);
+            debug_info_close(&di);
+        }
+    }
     return 0;
 }

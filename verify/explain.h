@@ -9,7 +9,9 @@
  * row at ADDR its verdict and why: what the state synthesis computed there
  * holds for the registers and slots the rule reads, the counterexample or
  * proof of the prover, or why the rule is undecided; and how the state was
- * reached (a path from the entry, a guess, nothing).
+ * reached (a path from the entry, a guess, nothing); and for a rule that
+ * fails, what the code does and the fix, as its finding says them
+ * (verify/fix).
  *
  * An explanation is a flat value built by verify/ and printed by
  * report/explain_report; it borrows nothing.
@@ -22,6 +24,7 @@
 
 #include "verify/counterexample.h"
 #include "verify/excerpt.h"
+#include "verify/fix.h"
 #include "verify/rule_eval.h"
 
 struct audit_file;
@@ -35,6 +38,8 @@ struct explained_rule {
     enum rule_verdict verdict;
     char why[200];                  /* the facts of the state the verdict rests on */
     struct counterexample cx;       /* a refutation by z3 */
+    char code[160];                 /* a rule that FAILS: what the code does, in words */
+    struct finding_fix fix;         /* ... and its fix (verify/fix.h), as its finding's */
 };
 
 struct explanation {

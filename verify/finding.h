@@ -14,6 +14,14 @@
  * A finding is a flat value with no pointer in it (workers send findings
  * through a pipe as bytes): its texts are arrays it owns, its excerpt a
  * structured table (verify/excerpt.h), never text to be split again.
+ *
+ * A finding of a column's rule also says, in plain words, what the table
+ * claims (CLAIM: "the CFA is rsp+8") and what the code does (CODE: "`push
+ * rbx` at +0x0 moved rsp down 8: the CFA is rsp+16"), and how to fix it
+ * (FIX, verify/fix.h: the directives and the instruction they go after,
+ * or why synthesis gives none).  Rules print in the notation of `man
+ * dwcheck`, RULE NOTATION: `unchanged` and `undefined` where readelf
+ * prints `u` for both.
  */
 #ifndef DWCHECK_FINDING_H
 #define DWCHECK_FINDING_H
@@ -23,6 +31,7 @@
 
 #include "verify/counterexample.h"
 #include "verify/excerpt.h"
+#include "verify/fix.h"
 
 enum finding_kind {
     FINDING_CFA_MISMATCH,           /* the CFA rule does not give the CFA */
@@ -97,9 +106,11 @@ struct finding {
     uint64_t function_start;
     uint64_t address;               /* first address */
     size_t count;                   /* addresses this finding covers */
-    char dwarf[48];                 /* the DWARF rule, as dwtable prints it */
+    char dwarf[48];                 /* the DWARF rule ("rsp+8", "unchanged": RULE NOTATION) */
     char synth[48];                 /* what synthesis has there */
     char message[160];
+    char claim[112];                /* what the table says, in words; "" for other kinds */
+    char code[160];                 /* what the code does, in words; "" for other kinds */
     char source[192];               /* "file.c:123" of the first address, "" when unknown (a
                                        long path loses its start, never its name and line) */
     struct excerpt excerpt;         /* the code around the address; nrows 0 when not gathered */
@@ -107,6 +118,7 @@ struct finding {
     int32_t insn_index;             /* instructions of the function before ADDRESS (its place
                                        there, whatever the function's address), -1 when the
                                        finding is in no decoded function */
+    struct finding_fix fix;         /* FIX_NONE but for a column's rule (verify/fix.h) */
 };
 
 /* Room for finding_where's text: a function name, "+0x" and 16 digits. */

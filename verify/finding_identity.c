@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "object/identity.h"
+#include "semantics/table_print.h"
 
 void finding_identity_of(struct finding_identity *id, const char *path, const struct finding *f)
 {
@@ -18,8 +19,11 @@ void finding_identity_of(struct finding_identity *id, const char *path, const st
     snprintf(id->function, sizeof id->function, "%s", f->function);
     id->insn = f->insn_index < 0 ? -1 : (long)f->insn_index;
     id->column = f->column < 0 ? -1 : f->column;
-    snprintf(id->rule, sizeof id->rule, "%s", f->dwarf);
-    snprintf(id->synth, sizeof id->synth, "%s", f->synth);
+    /* readelf's `u` for both (synthesis's own `undefined`, clone's child's
+     * return address, was always spelt out). */
+    int rule_u = !strcmp(f->dwarf, RULE_TEXT_UNCHANGED) || !strcmp(f->dwarf, RULE_TEXT_UNDEFINED);
+    snprintf(id->rule, sizeof id->rule, "%s", rule_u ? "u" : f->dwarf);
+    snprintf(id->synth, sizeof id->synth, "%s", !strcmp(f->synth, RULE_TEXT_UNCHANGED) ? "u" : f->synth);
 }
 
 int finding_identity_equal(const struct finding_identity *a, const struct finding_identity *b)

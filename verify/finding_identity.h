@@ -16,8 +16,11 @@
  *              instructions come before the finding's first address
  *              (finding.h insn_index), -1 when it is in no function
  *   column     the DWARF column the rule is for (-1: the CFA or none)
- *   rule       the table's rule there, as dwtable prints it ("rsp+16")
- *   synth      what synthesis has there ("rsp+8")
+ *   rule       the table's rule there, as dwtable prints it ("rsp+16"):
+ *              in readelf's notation, where findings print `unchanged` and
+ *              `undefined` as `u` (so identities stay those of the versions
+ *              that printed `u`, and old baselines match)
+ *   synth      what synthesis has there ("rsp+8"), the same way
  *
  * Code added before a function, or in other functions, leaves all of these
  * as they were; a change inside the function before the finding moves its

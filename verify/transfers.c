@@ -73,7 +73,7 @@ enum rule_verdict transfer_into(struct rule_judge *j, struct fde_lookup *l, cons
         if (v == RULE_FAILS) {
             out->column = (int)reg;
             out->answer = a;
-            format_reg_rule(out->rule, sizeof out->rule, &row->reg[reg]);
+            format_reg_rule_plain(out->rule, sizeof out->rule, &row->reg[reg]);
             return RULE_FAILS;
         }
         if (v == RULE_UNDECIDED)

@@ -134,7 +134,7 @@ static int synthesised_row(const struct abs_state *st, struct unwind_row *row, s
 static int repaired_row(const struct check_at *at, struct unwind_row *row, struct synth_row_exprs *ex)
 {
     struct unwind_row syn;
-    if (synthesised_row(at->state, &syn, ex) != 0)
+    if (synthesised_row(at->every, &syn, ex) != 0)   /* what holds on every path */
         return -1;
     if (at->whole_row) {
         *row = syn;
@@ -210,7 +210,7 @@ static void at_address(void *arg, const struct check_at *at)
             return;
         }
         int ok = at->entered_ordinarily;
-        if (ok && (at->reached != 1 || synthesised_row(at->state, &row, &ex) != 0)) {
+        if (ok && (at->reached != 1 || synthesised_row(at->every, &row, &ex) != 0)) {
             /* No known path reaches it (dead code, a case of a jump table
              * synthesis could not read), or synthesis cannot say its CFA
              * (after `sub %reg,%rsp`): a row that ends the stack, which is
@@ -248,7 +248,9 @@ static void at_address(void *arg, const struct check_at *at)
             fails |= at->verdict[c] == RULE_FAILS;
             undecided |= at->verdict[c] == RULE_UNDECIDED;
         }
-        p = undecided ? PROVENANCE_UNCHECKED : PROVENANCE_PROVED;
+        /* A rule proved wrong that synthesis cannot replace (it has no rule
+         * that holds on every path there) stays, and is not proved. */
+        p = undecided || fails ? PROVENANCE_UNCHECKED : PROVENANCE_PROVED;
         if (fails && repaired_row(at, &row, &ex) == 0) {
             p = PROVENANCE_SYNTHESISED;
             k->oom |= append_rules(&k->fixes, NULL, start, end, &row, p, 0) != 0;

@@ -69,7 +69,7 @@ out=$("$dwcheck" -j1 --fail-on=error --baseline="$work/base.txt" "$v1"); rc=$?
 
 out=$("$dwcheck" -j1 --fail-on=error --baseline="$work/base.txt" "$v2"); rc=$?
 errors=$(grep ': error: ' <<< "$out")
-[ "$rc" -eq 1 ] && [ "$(wc -l <<< "$errors")" -eq 1 ] && grep -q 'new_bug+0x[0-9a-f]*.*ra-mismatch' <<< "$errors" &&
+[ "$rc" -eq 1 ] && [ "$(wc -l <<< "$errors")" -eq 1 ] && grep -q 'error: ra-mismatch: .*new_bug+0x[0-9a-f]*' <<< "$errors" &&
     grep -q '^baseline: 1 new, 3 known, 0 suppressed, 0 absent$' <<< "$out" &&
     ok "version 2 (code moved, one new bug): exit 1, only new_bug's ra-mismatch reported" ||
     not_ok "version 2 against version 1's baseline (exit $rc)" "$out"
@@ -126,7 +126,7 @@ grep -q "^reg-mismatch absent $fp_old wrong_slot " <<< "$r3" &&
 
 out=$("$dwcheck" -j1 --baseline="$work/base.txt" "$v4"); rc=$?
 grep -q '^baseline: absent: libproj.so: stale_cfa, instruction 2: cfa-mismatch' <<< "$out" &&
-    grep -q '^v4/libproj.so: stale_cfa+0x[0-9a-f]*.*cfa-mismatch' <<< "${out//$work\//}" &&
+    grep -q 'project.S:[0-9]*: error: cfa-mismatch: .* \[v4/libproj.so: stale_cfa+0x[0-9a-f]*' <<< "${out//$work\//}" &&
     grep -q '^baseline: 1 new, 2 known, 0 suppressed, 1 absent$' <<< "$out" &&
     ok "version 4 (an instruction added in stale_cfa before its bug): the bug's place moved, a new finding" ||
     not_ok "instruction index in the identity (exit $rc)" "$out"

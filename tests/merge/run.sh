@@ -211,6 +211,12 @@ head -c 300 "$work/single-json.out" > "$work/bad.json"
 malformed "a line cut short" "1: not JSON: the object is cut off"
 grep -F buggy.so "$work/single-json.out" | head -1 | sed 's/"kind":"cfa-mismatch"/"kind":"cfa-typo"/' > "$work/bad.json"
 malformed "unknown kind" '1: finding 1: unknown finding kind "cfa-typo"'
+# A fix is read whole or refused: cut short, it would be a wrong one.
+grep -F buggy.so "$work/single-json.out" | head -1 | sed 's/"directives":\[[^]]*\]/"directives":[]/' > "$work/bad.json"
+malformed "a fix without directives" '1: finding 1: fix: "directives" is empty'
+grep -F buggy.so "$work/single-json.out" | head -1 |
+    sed 's/"directives":\["/"directives":["x\\n/' > "$work/bad.json"
+malformed "a directive of two lines" '1: finding 1: fix: a directive too long, or of more than one line'
 echo '{"file":"a","fdes":3}' > "$work/bad.json"
 malformed "fields missing" '1: no "unchecked_reasons"'
 echo '[1,2]' > "$work/bad.json"

@@ -175,12 +175,15 @@ print(cx["rule"], cx["code"] or "null") if isinstance(cx, dict) else None' "$jso
                 not_ok "$name: $func: counterexample valid ($shown)" "$msg
 $(cat "$json")"
         fi
-        # Its line in the text output, under the finding's: for a CFA rule
+        # Its line in the text output, among the finding's: for a CFA rule
         # "  counterexample: REGISTERS: the rule gives CFA=RULE, the code
         # CODE" (b_one_address's in full); for the others, a line that
         # names the rule's and the code's values.
         read -r rule code <<< "${cx:-RULE CODE}"
-        text=$(grep -A1 -F "$work/$name.so: $func+" "$work/$name.txt" | grep -F ": $kind: " -A1 | sed -n 2p)
+        text=$(awk -v head="$work/$name.so: $func+" -v kind=": $kind: " '
+            index($0, head) == 1 && index($0, kind) { inside = 1; next }
+            /^[^ ]/ { inside = 0 }
+            inside && /^  counterexample: / { print; exit }' "$work/$name.txt")
         if [ "$func" = b_one_address ]; then
             line='  counterexample: rsp=0x7ffe0000: the rule gives CFA=0x7ffe0028, the code 0x7ffe0020'
             [ "$text" = "$line" ] && ok "$name: $func: text: $line" ||

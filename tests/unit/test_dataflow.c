@@ -2,7 +2,8 @@
  * Unit tests for synth/dataflow (with synth/cfg): the transfer function,
  * flows along edges, join at merges, the fixpoint on a loop, calls that
  * never return, control leaving the function, the refinement on an
- * equality edge, and the ranking of guessed flows.
+ * equality edge, the ranking of guessed flows, and the states on every
+ * path, the flows a surer one kept out joined back in.
  *
  * Functions are written in IR (no bytes): instruction k is at BASE + k,
  * one byte long, and jumps name their target's address.  Push and pop are
@@ -322,6 +323,57 @@ static void test_guess_ranks_below_known_flows(void **state)
     release(f);
 }
 
+/* What a surer flow keeps out of a block's state is kept apart, and the
+ * states on every path join it back in: a rule read from the surer state
+ * alone holds on the surer paths only, which is not enough for a fix or a
+ * repair (a .cold part's jump back with another frame).  Without the kept
+ * flows (dataflow_keep_out), the states on every path would be the
+ * surer ones: the asserts on EVERY below fail. */
+static void test_flows_kept_out_join_on_every_path(void **state)
+{
+    (void)state;
+    struct fn *f = new_fn();
+    push(f, ABI_RBX);                             /* 0 */
+    pop(f, ABI_RBX);                              /* 1 */
+    add(f, IR_FLOW_RET, 0);                       /* 2 */
+    effect(f, ir_set(ABI_RSP, ABI_RSP, -8));      /* 3: reached from nowhere: sub $8,%rsp */
+    add(f, IR_FLOW_RET, 0);                       /* 4 */
+    analyse(f);
+    /* Nothing kept out yet: the fixpoint's states hold on every path. */
+    assert_int_equal(dataflow_every_path(&f->df, NULL), 0);
+    assert_null(f->cfg.every);
+    struct abs_state st;
+    assert_int_equal(dataflow_every_path_at(&f->cfg, 1, &st), 0);
+    /* A guess into the entry block, arriving with rsp at CFA-16: kept out. */
+    struct abs_state other;
+    abs_state_entry(&other);
+    other.reg[ABI_RSP].off = -16;
+    f->df.seeding = SEED_GUESS;
+    assert_int_equal(dataflow_flow_into(&f->df, f->cfg.block_of[0], &other), 0);
+    assert_cfa(block_at(f, 0)->in.reg[ABI_RSP], -8);
+    /* A guess into the dead block, then a surer flow that replaces it. */
+    assert_int_equal(dataflow_flow_into(&f->df, f->cfg.block_of[3], &other), 1);
+    dataflow_fixpoint(&f->df);
+    f->df.seeding = 0;
+    struct abs_state entry;
+    abs_state_entry(&entry);
+    assert_int_equal(dataflow_flow_into(&f->df, f->cfg.block_of[3], &entry), 1);
+    dataflow_fixpoint(&f->df);
+    assert_cfa(block_at(f, 3)->in.reg[ABI_RSP], -8);
+    /* On every path: rsp is unknown in both blocks, and after the push. */
+    assert_int_equal(dataflow_every_path(&f->df, NULL), 1);
+    assert_non_null(f->cfg.every);
+    assert_unknown(f->cfg.every[f->cfg.block_of[0]].reg[ABI_RSP]);
+    assert_unknown(f->cfg.every[f->cfg.block_of[3]].reg[ABI_RSP]);
+    assert_int_equal(dataflow_every_path_at(&f->cfg, 1, &st), 1);
+    assert_unknown(st.reg[ABI_RSP]);
+    /* The fixpoint's own states are as they were. */
+    assert_cfa(block_at(f, 0)->in.reg[ABI_RSP], -8);
+    assert_cfa(block_at(f, 3)->in.reg[ABI_RSP], -8);
+    assert_int_equal(block_at(f, 3)->seeded, 0);
+    release(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_tail_call_leaves_with_its_state),
         cmocka_unit_test(test_equal_edge_refines),
         cmocka_unit_test(test_guess_ranks_below_known_flows),
+        cmocka_unit_test(test_flows_kept_out_join_on_every_path),
     };
     return cmocka_run_group_tests_name("test_dataflow", tests, NULL, NULL);
 }

@@ -3,12 +3,14 @@
  * tables of finding kinds and unchecked reasons are complete and their
  * names usable as keys (kebab-case, unique); a finding's place prints as
  * func+0xoff or as its address; an excerpt's rules print as one cell each,
- * as dwtable prints them.
+ * as findings print them (`unchanged` and `undefined` apart); rules in
+ * words; identities in readelf's notation, as before.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -17,6 +19,8 @@
 #include "semantics/unwind_table.h"
 #include "verify/excerpt.h"
 #include "verify/finding.h"
+#include "verify/finding_identity.h"
+#include "verify/rule_words.h"
 
 /* Lower-case letters and single inner dashes: usable as a JSON key, a SARIF rule id. */
 static int kebab_case(const char *s)
@@ -127,6 +131,84 @@ static void test_excerpt_cells(void **state)
     struct excerpt_rule cfa_exp = {.kind = CFA_RULE_EXPRESSION, .reg = ABI_RSP};
     excerpt_rule_text(buf, sizeof buf, &cfa_exp, 0);
     assert_string_equal(buf, "exp");
+    /* readelf's `u` is two rules: said apart (man dwcheck, RULE NOTATION). */
+    struct excerpt_rule none = {.kind = REG_RULE_UNREFERENCED}, undefined = {.kind = REG_RULE_UNDEFINED},
+                        same = {.kind = REG_RULE_SAME_VALUE};
+    excerpt_rule_text(buf, sizeof buf, &none, 1);
+    assert_string_equal(buf, "unchanged");
+    excerpt_rule_text(buf, sizeof buf, &undefined, 1);
+    assert_string_equal(buf, "undefined");
+    excerpt_rule_text(buf, sizeof buf, &same, 1);
+    assert_string_equal(buf, "s");
+}
+
+/* The words of a finding's `table:` and `code:` lines (verify/rule_words). */
+static void test_rule_words(void **state)
+{
+    (void)state;
+    char buf[160];
+    struct unwind_rule cfa = {.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = 8};
+    struct unwind_rule cfa16 = {.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = 16};
+    struct unwind_rule none = {.kind = REG_RULE_UNREFERENCED}, undefined = {.kind = REG_RULE_UNDEFINED};
+    struct unwind_rule saved = {.kind = REG_RULE_OFFSET, .offset = -16}, unknown = {.kind = REG_RULE_UNKNOWN};
+    rule_words_table(buf, sizeof buf, -1, &cfa);
+    assert_string_equal(buf, "the CFA is rsp+8");
+    rule_words_table(buf, sizeof buf, ABI_RBX, &none);
+    assert_string_equal(buf, "rbx is not described: unwinders take it as unchanged");
+    rule_words_table(buf, sizeof buf, ABI_RBX, &undefined);
+    assert_string_equal(buf, "rbx is undefined: unwinders cannot restore it");
+    rule_words_table(buf, sizeof buf, ABI_RA, &undefined);
+    assert_string_equal(buf, "the return address is undefined: the stack ends here");
+    rule_words_table(buf, sizeof buf, ABI_R12, &saved);
+    assert_string_equal(buf, "r12's entry value is saved at CFA-16");
+    rule_words_code(buf, sizeof buf, ABI_R12, &unknown, "rsi's entry value");
+    assert_string_equal(buf, "r12 holds rsi's entry value; its own entry value is saved nowhere synthesis knows");
+    rule_words_code(buf, sizeof buf, ABI_R12, &unknown, NULL);
+    assert_string_equal(buf, "synthesis does not know where r12's entry value is here");
+    /* An expression short enough is named by its operations. */
+    static const uint8_t breg7_16[] = {0x77, 0x10};
+    struct unwind_rule exp = {.kind = REG_RULE_EXPRESSION, .expr = breg7_16, .expr_len = 2};
+    rule_words_code(buf, sizeof buf, ABI_R12, &exp, NULL);
+    assert_string_equal(buf, "r12's entry value is saved where DW_OP_breg7 (rsp): 16 points");
+    rule_words_change(buf, sizeof buf, -1, &cfa, &cfa16);
+    assert_string_equal(buf, "moved rsp down 8");
+    rule_words_change(buf, sizeof buf, -1, &cfa16, &cfa);
+    assert_string_equal(buf, "moved rsp up 8");
+    rule_words_change(buf, sizeof buf, ABI_RBX, &none, &saved);
+    assert_string_equal(buf, "saved rbx at CFA-16");
+    rule_words_change(buf, sizeof buf, ABI_RBX, &saved, &none);
+    assert_string_equal(buf, "restored rbx");
+    rule_words_change(buf, sizeof buf, ABI_RBX, &saved, &saved);
+    assert_string_equal(buf, "");
+}
+
+/* Findings print `unchanged` and `undefined` where earlier versions printed
+ * readelf's `u`: their identities (baselines, SARIF fingerprints) are the
+ * same as those versions'. */
+static void test_identity_keeps_readelf_notation(void **state)
+{
+    (void)state;
+    struct finding now = {.kind = FINDING_CLOBBERED, .column = ABI_RBX, .insn_index = 2}, before;
+    snprintf(now.function, sizeof now.function, "f");
+    snprintf(now.dwarf, sizeof now.dwarf, "unchanged");
+    snprintf(now.synth, sizeof now.synth, "c-16");
+    before = now;
+    snprintf(before.dwarf, sizeof before.dwarf, "u");
+    struct finding_identity a, b;
+    char fa[FINDING_FINGERPRINT_LEN], fb[FINDING_FINGERPRINT_LEN];
+    finding_identity_of(&a, "/lib/libx.so", &now);
+    finding_identity_of(&b, "/lib/libx.so", &before);
+    assert_true(finding_identity_equal(&a, &b));
+    finding_identity_fingerprint(fa, &a);
+    finding_identity_fingerprint(fb, &b);
+    assert_string_equal(fa, fb);
+    snprintf(now.dwarf, sizeof now.dwarf, "undefined");
+    finding_identity_of(&a, "/lib/libx.so", &now);
+    assert_true(finding_identity_equal(&a, &b));
+    /* Clone's child's synthesised `undefined` was always spelt out. */
+    snprintf(now.synth, sizeof now.synth, "undefined");
+    finding_identity_of(&a, "/lib/libx.so", &now);
+    assert_string_equal(a.synth, "undefined");
 }
 
 int main(void)
@@ -137,6 +219,8 @@ int main(void)
         cmocka_unit_test(test_reasons_table),
         cmocka_unit_test(test_finding_where),
         cmocka_unit_test(test_excerpt_cells),
+        cmocka_unit_test(test_rule_words),
+        cmocka_unit_test(test_identity_keeps_readelf_notation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

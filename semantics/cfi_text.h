@@ -8,7 +8,8 @@
  * register does, `.cfi_offset` for a register saved in the frame,
  * `.cfi_restore` for one back in place, and `.cfi_escape` with the DWARF
  * bytes for expression rules (GAS has no directive for them).  dwsynth's
- * `--format=cfi` and `dwsynth annotate` both print through it.
+ * `--format=cfi`, `dwsynth annotate` and the fixes of dwcheck's findings
+ * (verify/fix) all print through it: one spelling of CFI in the project.
  *
  * Invariant: applying the written directives, in order, to a DWARF state
  * equal to FROM gives a state equal to TO, for every rule GAS can state.
