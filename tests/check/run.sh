@@ -147,7 +147,7 @@ out=$("$dwcheck" "$work/missing" "$buggy" 2>&1); rc=$?
 "$dwcheck" --format=xml "$shapes" > /dev/null 2>&1; [ $? -eq 2 ] && ok "usage error: exit 2" || not_ok "usage error: exit 2"
 # --help names every kind of finding the checker has (verify/finding.c's table).
 help=$("$dwcheck" --help | tr -s ' \n' ' ')
-kinds=$(grep -o '\[FINDING_[A-Z_]*\] = {"[a-z-]*"' verify/finding.c | sed 's/.*"\(.*\)"/\1/')
+kinds=$(grep -o 'KIND(FINDING_[A-Z_]*, "[a-z-]*"' verify/finding.c | sed 's/.*"\(.*\)"/\1/')
 missing=$(for k in $kinds; do grep -qw -- "$k" <<< "$help" || echo "$k"; done)
 [ "$(wc -w <<< "$kinds")" -ge 10 ] && [ -z "$missing" ] && ok "--help names all $(wc -w <<< "$kinds") kinds of finding" ||
     not_ok "--help names every kind of finding" "missing: $missing"
