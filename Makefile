@@ -147,6 +147,8 @@ report_SRCS := \
 	report/table_json.c \
 	report/text_report.c \
 	report/sarif_report.c \
+	report/html_text.c \
+	report/html_window.c \
 	report/html_report.c \
 	report/json_record.c \
 	report/repair_report.c

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * html_report: the offline HTML rendering of an audit.
+ * html_report: the offline HTML rendering of an audit (see the header).
  */
 #include "html_report.h"
 
@@ -12,9 +12,12 @@
 
 #include "object/error.h"
 #include "object/output_file.h"
-#include "report/json_string.h"
+#include "report/html_text.h"
+#include "report/html_window.h"
+#include "report/text_report.h"
+#include "semantics/unwind_table.h"
 
-/* A file of the report: audited (REASON NULL), or not, for REASON. */
+/* A file of the report: audited, or not (failed, or skipped), for REASON. */
 enum html_file_status { HTML_AUDITED, HTML_FAILED, HTML_SKIPPED };
 
 /* A finding as the page shows it, its excerpt apart and only when it has
@@ -22,17 +25,24 @@ enum html_file_status { HTML_AUDITED, HTML_FAILED, HTML_SKIPPED };
  * kept in a fifth of a struct finding's memory. */
 struct html_finding {
     uint8_t kind, severity;
+    int column;
     uint64_t address;
     size_t count;
     char where[FINDING_WHERE_LEN];
     char source[sizeof ((struct finding *)0)->source];
+    char dwarf[sizeof ((struct finding *)0)->dwarf];
+    char synth[sizeof ((struct finding *)0)->synth];
     char message[sizeof ((struct finding *)0)->message];
+    char claim[sizeof ((struct finding *)0)->claim];
+    char code[sizeof ((struct finding *)0)->code];
     struct counterexample cx;
+    char *fix;                    /* owned: its fix as the text prints it (report_fix_lines); NULL: none */
     struct excerpt *excerpt;      /* owned; NULL: none */
 };
 
 struct html_file {
-    char *path;
+    char *path;                   /* the name it is shown and explained under */
+    char *also;                   /* its other names, ", "-separated, or NULL */
     enum html_file_status status;
     char *reason;                 /* why not audited, or NULL */
     struct check_result result;   /* its counts (no findings: FINDINGS); zero if not audited */
@@ -43,6 +53,7 @@ struct html_file {
 struct html_report {
     struct html_file *files;
     size_t n, cap;
+    int merged;                   /* results read back from JSON: no windows */
 };
 
 struct html_report *html_report_new(void)
@@ -50,48 +61,59 @@ struct html_report *html_report_new(void)
     return calloc(1, sizeof(struct html_report));
 }
 
+void html_report_merged(struct html_report *h)
+{
+    h->merged = 1;
+}
+
+static void file_release(struct html_file *f)
+{
+    free(f->path);
+    free(f->also);
+    free(f->reason);
+    for (size_t j = 0; j < f->result.nfindings; j++) {
+        free(f->findings[j].excerpt);
+        free(f->findings[j].fix);
+    }
+    free(f->findings);
+}
+
 void html_report_free(struct html_report *h)
 {
     if (!h)
         return;
-    for (size_t i = 0; i < h->n; i++) {
-        free(h->files[i].path);
-        free(h->files[i].reason);
-        for (size_t j = 0; j < h->files[i].result.nfindings; j++)
-            free(h->files[i].findings[j].excerpt);
-        free(h->files[i].findings);
-    }
+    for (size_t i = 0; i < h->n; i++)
+        file_release(&h->files[i]);
     free(h->files);
     free(h);
 }
 
-/* Room for one more file.  Returns 0, or -1 when out of memory. */
-static int grow(struct html_report *h)
+/* A new file, zeroed, at the end.  Returns it, or NULL when out of memory. */
+static struct html_file *grow(struct html_report *h)
 {
     if (h->n == h->cap) {
         size_t ncap = h->cap ? h->cap * 2 : 16;
         struct html_file *f = realloc(h->files, ncap * sizeof *f);
         if (!f)
-            return -1;
+            return NULL;
         h->files = f;
         h->cap = ncap;
     }
-    return 0;
+    memset(&h->files[h->n], 0, sizeof h->files[h->n]);
+    return &h->files[h->n];
 }
 
 static int add_not_audited(struct html_report *h, const char *path, enum html_file_status status,
                            const char *reason)
 {
-    if (grow(h) != 0)
+    struct html_file *f = grow(h);
+    if (!f)
         return -1;
-    struct html_file *f = &h->files[h->n];
-    memset(f, 0, sizeof *f);
     f->status = status;
     f->path = strdup(path);
     f->reason = strdup(reason);
     if (!f->path || !f->reason) {
-        free(f->path);
-        free(f->reason);
+        file_release(f);
         return -1;
     }
     h->n++;
@@ -108,137 +130,156 @@ int html_report_add_skipped(struct html_report *h, const char *path, const char 
     return add_not_audited(h, path, HTML_SKIPPED, reason);
 }
 
-int html_report_add(struct html_report *h, const char *path, const struct check_result *r)
+/* NAMES[1..NNAMES), ", "-separated, or NULL for none (or out of memory: *OOM). */
+static char *other_names(const char *const *names, size_t nnames, int *oom)
 {
-    if (grow(h) != 0)
+    size_t len = 0;
+    for (size_t i = 1; i < nnames; i++)
+        len += strlen(names[i]) + 2;
+    if (!len)
+        return NULL;
+    char *s = malloc(len + 1);
+    if (!s) {
+        *oom = 1;
+        return NULL;
+    }
+    s[0] = '\0';
+    for (size_t i = 1; i < nnames; i++) {
+        if (i > 1)
+            strcat(s, ", ");
+        strcat(s, names[i]);
+    }
+    return s;
+}
+
+static void take_finding(struct html_finding *to, const struct finding *from)
+{
+    to->kind = from->kind;
+    to->severity = from->severity;
+    to->column = from->column;
+    to->address = from->address;
+    to->count = from->count;
+    finding_where(to->where, sizeof to->where, from);
+    memcpy(to->source, from->source, sizeof to->source);
+    memcpy(to->dwarf, from->dwarf, sizeof to->dwarf);
+    memcpy(to->synth, from->synth, sizeof to->synth);
+    memcpy(to->message, from->message, sizeof to->message);
+    memcpy(to->claim, from->claim, sizeof to->claim);
+    memcpy(to->code, from->code, sizeof to->code);
+    to->cx = from->cx;
+}
+
+/* F's fix as the text report writes it, into *TEXT (allocated; NULL when F
+ * has none).  0, or -1 when out of memory. */
+static int take_fix(char **text, const struct finding *f)
+{
+    *text = NULL;
+    if (f->fix.state == FIX_NONE)
+        return 0;
+    size_t len = 0;
+    FILE *m = open_memstream(text, &len);
+    if (!m)
         return -1;
-    struct html_file *f = &h->files[h->n];
-    memset(f, 0, sizeof *f);
+    report_fix_lines(m, "", &f->fix, f->function_start, f->source);
+    if (fclose(m) != 0) {
+        free(*text);
+        *text = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int html_report_add(struct html_report *h, const char *const *names, size_t nnames, const struct check_result *r)
+{
+    struct html_file *f = grow(h);
+    if (!f)
+        return -1;
     f->status = HTML_AUDITED;
     f->result = *r;
     f->result.findings = NULL;
     f->result.nfindings = f->result.cap = 0;
-    f->path = strdup(path);
+    int oom = 0;
+    f->path = strdup(names[0]);
+    f->also = other_names(names, nnames, &oom);
     f->findings = r->nfindings ? calloc(r->nfindings, sizeof *f->findings) : NULL;
-    int oom = !f->path || (r->nfindings && !f->findings);
+    oom |= !f->path || (r->nfindings && !f->findings);
     for (size_t j = 0; !oom && j < r->nfindings; j++) {
         const struct finding *from = &r->findings[j];
         struct html_finding *to = &f->findings[j];
         f->result.nfindings++;
         f->by_severity[from->severity]++;
-        to->kind = from->kind;
-        to->severity = from->severity;
-        to->address = from->address;
-        to->count = from->count;
-        finding_where(to->where, sizeof to->where, from);
-        memcpy(to->source, from->source, sizeof to->source);
-        memcpy(to->message, from->message, sizeof to->message);
-        to->cx = from->cx;
+        take_finding(to, from);
         if (from->excerpt.nrows && (to->excerpt = malloc(sizeof *to->excerpt)))
             *to->excerpt = from->excerpt;
-        oom = from->excerpt.nrows && !to->excerpt;
+        oom = (from->excerpt.nrows && !to->excerpt) || take_fix(&to->fix, from) != 0;
     }
     if (oom) {
-        for (size_t j = 0; j < f->result.nfindings; j++)
-            free(f->findings[j].excerpt);
-        free(f->findings);
-        free(f->path);
+        file_release(f);
         return -1;
     }
     h->n++;
     return 0;
 }
 
-/* S as HTML text, always valid UTF-8: file and symbol names come from
- * binaries, so bytes that are not well-formed UTF-8 become U+FFFD, as in
- * the JSON outputs (report/json_string), and so do the control characters
- * HTML does not allow; markup characters are escaped.  With SHELL_QUOTED,
- * ' is written '\'' (S goes between a shell's single quotes). */
-static void esc_text(FILE *out, const char *s, int shell_quoted)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        int valid = 1;
-        size_t len = *p < 0x80 ? 1 : utf8_sequence(p, &valid);
-        if (!valid || (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') || *p == 0x7f)
-            fputs("\xef\xbf\xbd", out);   /* U+FFFD */
-        else if (*p == '&')
-            fputs("&amp;", out);
-        else if (*p == '<')
-            fputs("&lt;", out);
-        else if (*p == '>')
-            fputs("&gt;", out);
-        else if (*p == '"')
-            fputs("&quot;", out);
-        else if (*p == '\'' && shell_quoted)
-            fputs("'\\''", out);
-        else
-            fwrite(p, 1, len, out);
-        p += len;
-    }
-}
-
-static void esc(FILE *out, const char *s)
-{
-    esc_text(out, s, 0);
-}
-
 static const char style[] =
     "body{font-family:sans-serif;margin:2em;color:#222}"
-    "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}"
+    "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1.05em}"
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:2px 6px;"
-    "font-size:.85em}th{background:#f3f3f3}td.num{text-align:right}"
+    "font-size:.85em;vertical-align:top}th{background:#f3f3f3}td.num{text-align:right}"
+    "code,.where,table.window td,table.verdict td{font-family:monospace,monospace}"
     ".finding{margin:1em 0;padding:.5em;border-left:4px solid #c33;background:#fafafa}"
     ".finding.warning{border-color:#d90}.finding.info{border-color:#39c}"
-    ".where{font-family:monospace;font-weight:bold}.msg{margin:.3em 0}"
-    "table.excerpt td{font-family:monospace;white-space:pre}"
-    "tr.here td{background:#fff3c4}td.diff{color:#b00;font-weight:bold}"
+    ".sev{padding:0 4px;border-radius:3px;color:#fff;background:#c33;font-size:.85em}"
+    ".sev.warning{background:#d90}.sev.info{background:#39c}"
+    ".where{font-weight:bold}.msg,.note{margin:.3em 0}.note{color:#555}"
+    "table.window td{white-space:pre}table.window tr:first-child th:nth-child(5),"
+    "table.window tr+tr th:nth-child(12),table.window td:nth-child(12){border-left:2px solid #999}"
+    "tr.here td{background:#fff3c4}td.d{color:#b00;font-weight:bold}"
     "tr.failed td{color:#b00}tr.skipped td{color:#777}"
-    ".summary{font-size:1.1em}";
+    "dl.kind dt,dl.legend dt{font-weight:bold;margin-top:.4em}dl.kind dd,dl.legend dd{margin-left:1.5em}"
+    ".summary{font-size:1.1em}section:target,.finding:target{outline:3px solid #fb0;background:#fffbea}"
+    "svg a:hover rect{opacity:.7}";
 
-/* The cells of one side of ROW (DWARF's or synthesis's), as text: the
- * rules of EXCERPT_COLUMNS, or one cell NONE when the side has no row
- * there.  Returns the number of cells. */
-static size_t row_cells(char cells[EXCERPT_NCOLUMNS][48], const struct excerpt_rule *rules, int have,
-                        const char *none)
-{
-    if (!have) {
-        snprintf(cells[0], sizeof cells[0], "%s", none);
-        return 1;
-    }
-    for (unsigned k = 0; k < EXCERPT_NCOLUMNS; k++)
-        excerpt_rule_text(cells[k], sizeof cells[k], &rules[k], k);
-    return EXCERPT_NCOLUMNS;
-}
+static const char *const severity_colour[3] = {"#39c", "#d90", "#c33"};   /* info, warning, error */
 
-static void excerpt_table(FILE *out, const struct excerpt *x)
+/* The legend: what the page's words, colours, cells and marks mean. */
+static const char legend[] =
+    "<h2 id=\"legend\">Legend</h2>\n<dl class=\"legend\">\n"
+    "<dt>Severities</dt><dd><span class=\"sev error\">error</span> the machine code proves a rule of the "
+    "table wrong, or the table is malformed: unwinding through that code goes wrong (dwcheck fails on "
+    "errors unless told otherwise, <code>--fail-on</code>). <span class=\"sev warning\">warning</span> "
+    "nothing proved wrong, but unwinding there is at risk or impossible (code no FDE covers, a rule that "
+    "reads what a callee may change, no table at all). <span class=\"sev info\">info</span> (counted as "
+    "notes) nothing wrong: a rule that says less than it could, a construct worth knowing.</dd>\n"
+    "<dt>The chart</dt><dd>A bar for each kind of finding in the report: its length the number of "
+    "findings, its colour the kind's severity (red errors, amber warnings, blue info).  A finding stands "
+    "for the addresses of one function where the same column's rule makes the same kind of finding: it "
+    "shows the first, and says how many there are.  A bar leads to its kind's explanation; a name in the "
+    "table of files to the file's findings.</dd>\n"
+    "<dt>Rules</dt><dd>As <code>readelf -wF</code> and dwtable print them (<code>man dwcheck</code>, RULE "
+    "NOTATION).  The CFA (canonical frame address) is the caller's rsp before the call, so the return "
+    "address is at CFA-8.  CFA rules: <code>rsp+8</code> (register plus offset: rsp+8 at a function's "
+    "entry, rbp+16 with a frame pointer), <code>exp</code> (a DWARF expression).  Register rules: "
+    "<code>u</code> undefined, or not described (a callee-saved register is then unchanged); <code>s</code> "
+    "same value; <code>c-16</code> saved at CFA-16; <code>v+16</code> the value is CFA+16; <code>r0 "
+    "(rax)</code> held in register 0; <code>exp</code> saved at the address an expression computes; "
+    "<code>vexp</code> the value an expression computes.  On synthesis's side, <code>?</code>: what "
+    "synthesis could not determine.  SFrame rules: <code>sp+8</code>, <code>fp+16</code>.</dd>\n"
+    "<dt>Findings</dt><dd>Each with the rule of the table it names (its column, CFA or a register), "
+    "synthesis's rule there and the verdict; the counterexample of a rule z3 refutes; its window; and the "
+    "<code>dwcheck --explain</code> command that shows every rule of the row there with its verdict and "
+    "why.</dd>\n"
+    "<dt>Windows</dt><dd>The instructions around a finding, each with the row of the table (DWARF) and the "
+    "row synthesis derives from the code there, as <code>dwcheck --explain</code> prints them: "
+    "<code>&gt;</code> marks the finding's instruction; <code>*</code> a cell where the two rows differ, "
+    "which is where to look, not a verdict (<code>u</code> where synthesis knows a slot differs, and "
+    "holds); <code>-</code> alone on the DWARF side: no FDE covers the instruction; <code>?</code> alone "
+    "on synthesis's side: no path reaches it.</dd>\n</dl>\n";
+
+/* A finding's anchor: "f-N-M", file I and finding J counted from 1. */
+static void finding_id(char *buf, size_t size, size_t i, size_t j)
 {
-    if (!x || !x->nrows)
-        return;
-    fputs("<table class=\"excerpt\"><tr><th>address</th><th>instruction</th>"
-          "<th colspan=\"8\">DWARF: " EXCERPT_COLUMNS "</th>"
-          "<th colspan=\"8\">synthesis: " EXCERPT_COLUMNS "</th></tr>\n", out);
-    for (size_t l = 0; l < x->nrows && l < EXCERPT_ROWS; l++) {
-        const struct excerpt_row *row = &x->rows[l];
-        char dw[EXCERPT_NCOLUMNS][48], sy[EXCERPT_NCOLUMNS][48];
-        size_t nd = row_cells(dw, row->dwarf, row->has_dwarf, "-");
-        size_t ns = row_cells(sy, row->synth, row->has_synth, "?");
-        fprintf(out, "<tr%s><td>0x%llx</td><td>", row->here ? " class=\"here\"" : "",
-                (unsigned long long)row->address);
-        esc(out, row->insn);
-        fputs("</td>", out);
-        for (int side = 0; side < 2; side++) {
-            for (size_t k = 0; k < EXCERPT_NCOLUMNS; k++) {
-                int differs = k < nd && k < ns && strcmp(dw[k], sy[k]) != 0;
-                fprintf(out, "<td%s>", differs ? " class=\"diff\"" : "");
-                if (k < (side ? ns : nd))
-                    esc(out, side ? sy[k] : dw[k]);
-                fputs("</td>", out);
-            }
-        }
-        fputs("</tr>\n", out);
-    }
-    fputs("</table>\n", out);
+    snprintf(buf, size, "f-%zu-%zu", i + 1, j + 1);
 }
 
 static void chart(FILE *out, const size_t *by_kind)
@@ -251,17 +292,21 @@ static void chart(FILE *out, const size_t *by_kind)
         shown += by_kind[k] > 0;
     }
     int height = 24 * (shown ? shown : 1) + 10;
-    fprintf(out, "<svg id=\"chart\" width=\"640\" height=\"%d\" role=\"img\" "
+    fprintf(out, "<svg id=\"chart\" width=\"680\" height=\"%d\" role=\"img\" "
                  "aria-label=\"findings by kind\" xmlns=\"http://www.w3.org/2000/svg\">\n", height);
     int y = 5;
     for (int k = 0; k < FINDING_KINDS; k++) {
         if (!by_kind[k])
             continue;
+        enum finding_kind kind = (enum finding_kind)k;
         int w = (int)(400.0 * (double)by_kind[k] / (double)max) + 1;
-        fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"13\">%s</text>"
-                     "<rect x=\"190\" y=\"%d\" width=\"%d\" height=\"16\" fill=\"#c33\"/>"
-                     "<text x=\"%d\" y=\"%d\" font-size=\"13\">%zu</text>\n",
-                y + 13, finding_kind_name((enum finding_kind)k), y, w, 196 + w, y + 13, by_kind[k]);
+        fprintf(out, "<a href=\"#kind-%s\"><title>", finding_kind_name(kind));
+        html_text(out, finding_kind_title(kind));
+        fprintf(out, " (%s): %zu</title><text x=\"0\" y=\"%d\" font-size=\"13\">%s</text>"
+                     "<rect x=\"210\" y=\"%d\" width=\"%d\" height=\"16\" fill=\"%s\"/>"
+                     "<text x=\"%d\" y=\"%d\" font-size=\"13\">%zu</text></a>\n",
+                severity_name(finding_kind_severity(kind)), by_kind[k], y + 13, finding_kind_name(kind), y, w,
+                severity_colour[finding_kind_severity(kind)], 216 + w, y + 13, by_kind[k]);
         y += 24;
     }
     if (!shown)
@@ -269,10 +314,219 @@ static void chart(FILE *out, const size_t *by_kind)
     fputs("</svg>\n", out);
 }
 
+static void file_name(FILE *out, const struct html_file *f)
+{
+    html_text(out, f->path);
+    if (f->also) {
+        fputs(" (also named: ", out);
+        html_text(out, f->also);
+        fputc(')', out);
+    }
+}
+
+static void files_table(FILE *out, const struct html_report *h)
+{
+    fputs("<table id=\"files\"><tr><th>file</th><th>FDEs</th><th>rows checked</th>"
+          "<th>addresses checked</th><th>unchecked</th><th>errors</th><th>warnings</th>"
+          "<th>notes</th></tr>\n", out);
+    for (size_t i = 0; i < h->n; i++) {
+        const struct html_file *f = &h->files[i];
+        const struct check_result *r = &f->result;
+        if (f->status != HTML_AUDITED) {
+            int failed = f->status == HTML_FAILED;
+            fprintf(out, "<tr class=\"%s\"><td>", failed ? "failed" : "skipped");
+            html_text(out, f->path);
+            fprintf(out, "</td><td colspan=\"7\">%s: ", failed ? "could not be audited" : "skipped");
+            html_text(out, f->reason);
+            fputs("</td></tr>\n", out);
+            continue;
+        }
+        size_t e = f->by_severity[SEVERITY_ERROR], w = f->by_severity[SEVERITY_WARNING];
+        fputs("<tr><td>", out);
+        if (r->nfindings)
+            fprintf(out, "<a href=\"#file-%zu\">", i + 1);
+        file_name(out, f);
+        fputs(r->nfindings ? "</a></td>" : "</td>", out);
+        fprintf(out, "<td class=\"num\">%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
+                     "<td class=\"num\">%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
+                     "<td class=\"num\">%zu</td></tr>\n",
+                r->fdes, r->rows_checked, r->addresses_checked, r->unchecked_total, e, w,
+                r->nfindings - e - w);
+    }
+    fputs("</table>\n", out);
+}
+
+/* Each kind of finding present, explained once, with links to its findings. */
+static void kinds_explained(FILE *out, const struct html_report *h, const size_t *by_kind)
+{
+    fputs("<h2 id=\"kinds\">Kinds of finding</h2>\n", out);
+    for (int k = 0; k < FINDING_KINDS; k++) {
+        if (!by_kind[k])
+            continue;
+        enum finding_kind kind = (enum finding_kind)k;
+        const char *sev = severity_name(finding_kind_severity(kind));
+        fprintf(out, "<section id=\"kind-%s\"><h3>%s: ", finding_kind_name(kind), finding_kind_name(kind));
+        html_text(out, finding_kind_title(kind));
+        fprintf(out, " <span class=\"sev %s\">%s</span></h3>\n<dl class=\"kind\"><dt>What it means</dt><dd>",
+                sev, sev);
+        html_text_code(out, finding_kind_help(kind));
+        fputs("</dd>\n<dt>Why it matters</dt><dd>", out);
+        html_text_code(out, finding_kind_impact(kind));
+        fputs("</dd>\n<dt>How to fix it</dt><dd>", out);
+        html_text_code(out, finding_kind_remedy(kind));
+        fprintf(out, "</dd>\n<dt>Findings (%zu)</dt><dd>", by_kind[k]);
+        size_t listed = 0;
+        for (size_t i = 0; i < h->n; i++) {
+            const char *slash = strrchr(h->files[i].path, '/');
+            for (size_t j = 0; j < h->files[i].result.nfindings; j++) {
+                const struct html_finding *f = &h->files[i].findings[j];
+                if (f->kind != k)
+                    continue;
+                char id[48];
+                finding_id(id, sizeof id, i, j);
+                fprintf(out, "%s<a href=\"#%s\">", listed++ ? ", " : "", id);
+                html_text(out, slash ? slash + 1 : h->files[i].path);
+                fputs(": ", out);
+                html_text(out, f->where);
+                fputs("</a>", out);
+            }
+        }
+        fputs("</dd></dl></section>\n", out);
+    }
+}
+
+/* What the table claims and what the code does, in words; then the fix:
+ * the .cfi_* directives to add and where (as the text report has them). */
+static void finding_fix(FILE *out, const struct html_finding *f)
+{
+    if (f->claim[0] || f->code[0]) {
+        fputs("<div class=\"msg\">", out);
+        if (f->claim[0]) {
+            fputs("table: ", out);
+            html_text(out, f->claim);
+        }
+        if (f->code[0]) {
+            fputs(f->claim[0] ? "<br>code: " : "code: ", out);
+            html_text(out, f->code);
+        }
+        fputs("</div>\n", out);
+    }
+    if (f->fix) {
+        fputs("<pre class=\"fix\">", out);
+        html_text(out, f->fix);
+        fputs("</pre>\n", out);
+    }
+}
+
+/* Whose rule a finding of KIND names: SFrame's for the .sframe kinds (their
+ * `dwarf` text is then the SFrame rule, verify/finding.h), else DWARF's. */
+static const char *rule_table(enum finding_kind kind)
+{
+    return kind == FINDING_SFRAME_CFA_MISMATCH || kind == FINDING_SFRAME_FP_MISMATCH ||
+                   kind == FINDING_SFRAME_RA_MISMATCH || kind == FINDING_SFRAME_DIFFERS
+               ? "SFrame" : "DWARF";
+}
+
+/* The table's rule F names, synthesis's there, and what F says of it. */
+static void finding_verdict(FILE *out, const struct html_finding *f)
+{
+    if (!f->dwarf[0] && !f->synth[0])
+        return;
+    const char *column = unwind_column_name(f->column);
+    const char *verdict = finding_kind_verdict((enum finding_kind)f->kind);
+    fprintf(out, "<table class=\"verdict\"><tr><th>column</th><th>%s rule</th><th>verdict</th>"
+                 "<th>synthesis</th></tr>\n<tr><td>%s</td><td>", rule_table((enum finding_kind)f->kind),
+            column ? column : "?");
+    html_text(out, f->dwarf[0] ? f->dwarf : "-");
+    fprintf(out, "</td><td>%s</td><td>", verdict[0] ? verdict : "-");
+    html_text(out, f->synth[0] ? f->synth : "-");
+    fputs("</td></tr></table>\n", out);
+}
+
+/* Finding J of file I, whole: the --explain view of its address. */
+static void finding_detail(FILE *out, const struct html_report *h, size_t i, size_t j)
+{
+    const struct html_file *file = &h->files[i];
+    const struct html_finding *f = &file->findings[j];
+    const char *kind = finding_kind_name((enum finding_kind)f->kind), *sev = severity_name(f->severity);
+    char id[48];
+    finding_id(id, sizeof id, i, j);
+    fprintf(out, "<div class=\"finding %s\" id=\"%s\"><div class=\"where\"><a href=\"#%s\">", sev, id, id);
+    html_text(out, f->where);
+    fprintf(out, "</a> at 0x%llx", (unsigned long long)f->address);
+    if (f->source[0]) {
+        fputs(" (", out);
+        html_text(out, f->source);
+        fputc(')', out);
+    }
+    fprintf(out, " in <a href=\"#file-%zu\">", i + 1);
+    html_text(out, file->path);
+    fprintf(out, "</a></div>\n<div class=\"msg\"><span class=\"sev %s\">%s</span> <a href=\"#kind-%s\">%s</a>: ",
+            sev, sev, kind, kind);
+    html_text(out, f->message);
+    if (f->count > 1)
+        fprintf(out, " (%zu addresses)", f->count);
+    fputs("</div>\n", out);
+    finding_verdict(out, f);
+    if (f->cx.present) {
+        char cx[512];
+        counterexample_format(cx, sizeof cx, &f->cx);
+        fputs("<div class=\"msg\">counterexample: ", out);
+        html_text(out, cx);
+        fputs("</div>\n", out);
+    }
+    finding_fix(out, f);
+    if (f->excerpt)
+        html_window(out, f->excerpt);
+    else
+        fprintf(out, "<div class=\"note\">No window: %s</div>\n",
+                h->merged ? "findings read back from JSON (dwcheck --merge) carry no code."
+                          : "the audit gathers the code around a file's first findings only, in the "
+                            "functions it decodes.");
+    /* The same view, whole, with every rule's verdict and why (but in a file
+     * without .eh_frame, where --explain has nothing to explain). */
+    if (f->kind != FINDING_NO_UNWIND_TABLE) {
+        fprintf(out, "<div class=\"msg\">explained by: <code>dwcheck --explain=0x%llx '",
+                (unsigned long long)f->address);
+        html_text_shell_quoted(out, file->path);
+        fputs("'</code></div>", out);
+    }
+    fputs("</div>\n", out);
+}
+
+/* File I's section: its findings listed, then each one's detail. */
+static void file_section(FILE *out, const struct html_report *h, size_t i)
+{
+    const struct html_file *file = &h->files[i];
+    const struct check_result *r = &file->result;
+    fprintf(out, "<section id=\"file-%zu\"><h3>", i + 1);
+    file_name(out, file);
+    fprintf(out, "</h3>\n<p>%zu errors, %zu warnings, %zu notes:</p>\n"
+                 "<table class=\"list\"><tr><th>severity</th><th>kind</th><th>where</th><th>message</th></tr>\n",
+            file->by_severity[SEVERITY_ERROR], file->by_severity[SEVERITY_WARNING],
+            file->by_severity[SEVERITY_INFO]);
+    for (size_t j = 0; j < r->nfindings; j++) {
+        const struct html_finding *f = &file->findings[j];
+        const char *kind = finding_kind_name((enum finding_kind)f->kind), *sev = severity_name(f->severity);
+        char id[48];
+        finding_id(id, sizeof id, i, j);
+        fprintf(out, "<tr><td><span class=\"sev %s\">%s</span></td><td><a href=\"#kind-%s\">%s</a></td>"
+                     "<td class=\"where\"><a href=\"#%s\">", sev, sev, kind, kind, id);
+        html_text(out, f->where);
+        fputs("</a></td><td>", out);
+        html_text(out, f->message);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table>\n", out);
+    for (size_t j = 0; j < r->nfindings; j++)
+        finding_detail(out, h, i, j);
+    fputs("</section>\n", out);
+}
+
 static int write_page(FILE *out, const struct html_report *h)
 {
     size_t by_kind[FINDING_KINDS] = {0}, sev[3] = {0}, checked = 0, unchecked = 0, padding = 0;
-    size_t audited = 0, failed = 0, skipped = 0;
+    size_t audited = 0, failed = 0, skipped = 0, nfindings = 0;
     for (size_t i = 0; i < h->n; i++) {
         const struct check_result *r = &h->files[i].result;
         audited += h->files[i].status == HTML_AUDITED;
@@ -281,6 +535,7 @@ static int write_page(FILE *out, const struct html_report *h)
         checked += r->addresses_checked;
         unchecked += r->unchecked_total;
         padding += r->unchecked[UNCHECKED_PADDING];
+        nfindings += r->nfindings;
         for (size_t j = 0; j < r->nfindings; j++) {
             by_kind[h->files[i].findings[j].kind]++;
             sev[h->files[i].findings[j].severity]++;
@@ -299,75 +554,22 @@ static int write_page(FILE *out, const struct html_report *h)
                  "(%zu of them padding or traps); <b>%zu errors</b>, %zu warnings, %zu notes.</p>\n"
                  "<p>Every rule of every row of each file's <code>.eh_frame</code> is evaluated in "
                  "the state derived from the machine code at that address.</p>\n"
-                 "<h2>Findings by kind</h2>\n",
-            checked, unchecked, padding, sev[SEVERITY_ERROR], sev[SEVERITY_WARNING], sev[SEVERITY_INFO]);
+                 "<p>Contents: <a href=\"#legend\">legend</a>, <a href=\"#chart\">findings by kind</a>, "
+                 "<a href=\"#files\">files</a>%s</p>\n",
+            checked, unchecked, padding, sev[SEVERITY_ERROR], sev[SEVERITY_WARNING], sev[SEVERITY_INFO],
+            nfindings ? ", <a href=\"#kinds\">kinds of finding</a>, <a href=\"#findings\">findings by file</a>."
+                      : ".");
+    fputs(legend, out);
+    fputs("<h2>Findings by kind</h2>\n", out);
     chart(out, by_kind);
-    fputs("<h2>Files</h2>\n<table id=\"files\"><tr><th>file</th><th>FDEs</th><th>rows checked</th>"
-          "<th>addresses checked</th><th>unchecked</th><th>errors</th><th>warnings</th>"
-          "<th>notes</th></tr>\n", out);
-    for (size_t i = 0; i < h->n; i++) {
-        const struct check_result *r = &h->files[i].result;
-        if (h->files[i].status != HTML_AUDITED) {
-            int failed_here = h->files[i].status == HTML_FAILED;
-            fprintf(out, "<tr class=\"%s\"><td>", failed_here ? "failed" : "skipped");
-            esc(out, h->files[i].path);
-            fprintf(out, "</td><td colspan=\"7\">%s: ", failed_here ? "could not be audited" : "skipped");
-            esc(out, h->files[i].reason);
-            fputs("</td></tr>\n", out);
-            continue;
-        }
-        size_t e = h->files[i].by_severity[SEVERITY_ERROR], w = h->files[i].by_severity[SEVERITY_WARNING];
-        fputs("<tr><td>", out);
-        esc(out, h->files[i].path);
-        fprintf(out, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
-                     "<td class=\"num\">%zu</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>"
-                     "<td class=\"num\">%zu</td></tr>\n",
-                r->fdes, r->rows_checked, r->addresses_checked, r->unchecked_total, e, w,
-                r->nfindings - e - w);
-    }
-    fputs("</table>\n", out);
-    for (int k = 0; k < FINDING_KINDS; k++) {
-        if (!by_kind[k])
-            continue;
-        fprintf(out, "<h2 id=\"kind-%s\">%s (%zu)</h2>\n", finding_kind_name((enum finding_kind)k),
-                finding_kind_name((enum finding_kind)k), by_kind[k]);
-        for (size_t i = 0; i < h->n; i++) {
-            const struct check_result *r = &h->files[i].result;
-            for (size_t j = 0; j < r->nfindings; j++) {
-                const struct html_finding *f = &h->files[i].findings[j];
-                if (f->kind != k)
-                    continue;
-                fprintf(out, "<div class=\"finding %s\"><div class=\"where\">",
-                        severity_name(f->severity));
-                esc(out, h->files[i].path);
-                fputs(": ", out);
-                esc(out, f->where);
-                if (f->source[0]) {
-                    fputs(" (", out);
-                    esc(out, f->source);
-                    fputc(')', out);
-                }
-                fprintf(out, "</div><div class=\"msg\">%s: ", severity_name(f->severity));
-                esc(out, f->message);
-                if (f->count > 1)
-                    fprintf(out, " (%zu addresses)", f->count);
-                fputs("</div>\n", out);
-                if (f->cx.present) {
-                    char cx[512];
-                    counterexample_format(cx, sizeof cx, &f->cx);
-                    fputs("<div class=\"msg\">counterexample: ", out);
-                    esc(out, cx);
-                    fputs("</div>\n", out);
-                }
-                /* The same view, whole, with every rule's verdict and why. */
-                fprintf(out, "<div class=\"msg\">explained by: <code>dwcheck --explain=0x%llx '",
-                        (unsigned long long)f->address);
-                esc_text(out, h->files[i].path, 1);
-                fputs("'</code></div>\n", out);
-                excerpt_table(out, f->excerpt);
-                fputs("</div>\n", out);
-            }
-        }
+    fputs("<h2>Files</h2>\n", out);
+    files_table(out, h);
+    if (nfindings) {
+        kinds_explained(out, h, by_kind);
+        fputs("<h2 id=\"findings\">Findings by file</h2>\n", out);
+        for (size_t i = 0; i < h->n; i++)
+            if (h->files[i].result.nfindings)
+                file_section(out, h, i);
     }
     fputs("</body></html>\n", out);
     return ferror(out) ? -1 : 0;

@@ -204,6 +204,8 @@ int merge_run(char **inputs, int ninputs, enum run_format format, int fail_on, c
     struct run_report rr;
     if (status == EXIT_CLEAN && run_report_begin(&rr, format, fail_on, html_dir, rb) != 0)
         status = EXIT_TROUBLE;
+    if (status == EXIT_CLEAN && rr.html)
+        html_report_merged(rr.html);   /* JSON has no windows: the page says so */
     if (status == EXIT_CLEAN) {
         qsort(ix.places, ix.n, sizeof *ix.places, by_name_then_place);
         FILE *f = NULL;

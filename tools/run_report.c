@@ -150,25 +150,11 @@ int run_report_audited_names(struct run_report *rr, const char *const *names, si
     else
         report_text_file_names(stdout, names, nnames, shown);
     report_totals_add(&rr->totals, shown);
-    /* HTML's row names the file as the text does: its other names after it. */
-    char *named = NULL;
-    size_t len = 0;
-    FILE *m = nnames > 1 ? open_memstream(&named, &len) : NULL;
-    if (m) {
-        fprintf(m, "%s (also named:", path);
-        for (size_t i = 1; i < nnames; i++)
-            fprintf(m, "%s %s", i > 1 ? "," : "", names[i]);
-        fputc(')', m);
-        if (fclose(m) != 0) {
-            free(named);
-            named = NULL;
-        }
-    }
-    if (rr->html && html_report_add(rr->html, named ? named : path, shown) != 0) {
+    /* HTML names the file as the text does: its other names after it. */
+    if (rr->html && html_report_add(rr->html, names, nnames, shown) != 0) {
         cli_error(path, "out of memory for the HTML report");
         status = EXIT_TROUBLE;
     }
-    free(named);
     if (rr->baseline || rr->record) {
         free((void *)marks.known);
         free((void *)marks.suppressed);

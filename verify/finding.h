@@ -4,10 +4,12 @@
  * renderings of report/.
  *
  * One table holds every kind of finding: its name (the `kind` printed in
- * every output, the SARIF rule id), its severity, and a one-line help (the
- * SARIF rule's description).  Another holds the reasons an address, or a
- * register rule, is left unchecked: a stable short id (the key of the JSON
- * `unchecked_reasons` object) and a sentence for people (the text summary).
+ * every output, the SARIF rule id), its severity, and everything said of
+ * it — a title, what it means, why it matters, how to fix it — which
+ * SARIF's rules and the HTML report's section on each kind quote.  Another
+ * holds the reasons an address, or a register rule, is left unchecked: a
+ * stable short id (the key of the JSON `unchecked_reasons` object) and a
+ * sentence for people (the text summary).
  * A new kind or reason is one line in finding.c; renderings loop over the
  * tables and never spell a kind's text themselves.
  *
@@ -64,13 +66,23 @@ enum severity { SEVERITY_INFO, SEVERITY_WARNING, SEVERITY_ERROR };
 const char *finding_kind_name(enum finding_kind kind);
 /* The severity every finding of KIND has. */
 enum severity finding_kind_severity(enum finding_kind kind);
-/* One sentence saying what KIND means ("" past the table). */
+/* What KIND means, when exactly the audit raises it: sentences ("" past
+ * the table; so are the texts below).  The SARIF rule's fullDescription. */
 const char *finding_kind_help(enum finding_kind kind);
-/* A title of a few words ("Wrong CFA rule"; "" past the table): the SARIF
- * rule's shortDescription (its fullDescription is the help above). */
+/* A title of a few words ("Wrong CFA rule"): the SARIF rule's shortDescription. */
 const char *finding_kind_title(enum finding_kind kind);
-/* What a finding of KIND breaks and how to fix it (the SARIF rule's help). */
+/* Why a finding of KIND matters: what goes wrong for unwinders, debuggers,
+ * profilers, exceptions.  Sentences. */
+const char *finding_kind_impact(enum finding_kind kind);
+/* How to fix a finding of KIND, in general (the directives to add at one
+ * finding are that finding's).  Sentences. */
+const char *finding_kind_remedy(enum finding_kind kind);
+/* The impact, then the remedy, as one text: the SARIF rule's help. */
 const char *finding_kind_advice(enum finding_kind kind);
+/* What a finding of KIND says of the table's rule it names ("fails",
+ * "holds, but says less than synthesis knows" ...); "" for a kind that
+ * names no rule (coverage, ret, malformed sections). */
+const char *finding_kind_verdict(enum finding_kind kind);
 /* "error", "warning", "info". */
 const char *severity_name(enum severity severity);
 

@@ -61,6 +61,44 @@ python3 "$here/../baseline/sarif_check.py" "$here/../baseline/sarif-schema-2.1.0
     ok "sarif: valid SARIF 2.1.0, with the fixes as insertions (fixes, artifactChanges, replacements)" ||
     not_ok "sarif: valid, with fixes" "$(cat "$work/sarif-check.err")"
 
+# The HTML page shows each finding's claim, code and fix (the directives
+# the JSON gives it), read back by Python's HTML parser.
+"$dwcheck" --html="$work/html" "$work/fixes.so" > /dev/null
+if msg=$(python3 - "$work/report.jsonl" "$work/html/index.html" 2>&1 <<'PY'
+import html.parser, json, sys
+class Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.fixes, self.text, self.in_fix = [], [], False
+    def handle_starttag(self, tag, attrs):
+        if tag == "pre" and ("class", "fix") in attrs:
+            self.in_fix = True
+            self.fixes.append("")
+    def handle_endtag(self, tag):
+        if tag == "pre":
+            self.in_fix = False
+    def handle_data(self, data):
+        self.text.append(data)
+        if self.in_fix:
+            self.fixes[-1] += data
+page = Page()
+page.feed(open(sys.argv[2], encoding="utf-8").read())
+text = "".join(page.text)
+findings = [f for line in open(sys.argv[1]) for f in json.loads(line).get("findings", [])]
+known = [f for f in findings if "directives" in f.get("fix", {})]
+assert known, "no fix in the JSON"
+assert len(page.fixes) == len([f for f in findings if "fix" in f]), (len(page.fixes), len(findings))
+for f in known:
+    assert any(all(d in fx for d in f["fix"]["directives"]) for fx in page.fixes), f["fix"]
+    assert "table: " + f["claim"] in text and "code: " + f["code"] in text, (f["claim"], f["code"])
+print(len(known))
+PY
+); then
+    ok "html: each finding's claim, code and fix on its detail ($msg fixes with their directives)"
+else
+    not_ok "html: claims, code and fixes on the page" "$msg"
+fi
+
 # 2. Each output's fixes, written into the source: the fx_once_* functions
 #    are clean, fx_paths_disagree is not (it had no fix).
 for mode in text json sarif; do

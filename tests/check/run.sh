@@ -147,7 +147,7 @@ out=$("$dwcheck" "$work/missing" "$buggy" 2>&1); rc=$?
 "$dwcheck" --format=xml "$shapes" > /dev/null 2>&1; [ $? -eq 2 ] && ok "usage error: exit 2" || not_ok "usage error: exit 2"
 # --help names every kind of finding the checker has (verify/finding.c's table).
 help=$("$dwcheck" --help | tr -s ' \n' ' ')
-kinds=$(grep -o '\[FINDING_[A-Z_]*\] = {"[a-z-]*"' verify/finding.c | sed 's/.*"\(.*\)"/\1/')
+kinds=$(grep -o 'KIND(FINDING_[A-Z_]*, "[a-z-]*"' verify/finding.c | sed 's/.*"\(.*\)"/\1/')
 missing=$(for k in $kinds; do grep -qw -- "$k" <<< "$help" || echo "$k"; done)
 [ "$(wc -w <<< "$kinds")" -ge 10 ] && [ -z "$missing" ] && ok "--help names all $(wc -w <<< "$kinds") kinds of finding" ||
     not_ok "--help names every kind of finding" "missing: $missing"
@@ -183,17 +183,35 @@ assert {r["ruleId"] for r in res} == {"cfa-mismatch", "clobbered-not-described",
 PY
 then ok "sarif: valid 2.1.0 document, 7 results with declared rules"; else not_ok "sarif document"; fi
 
-# 3c. The HTML report: written whole, and rendered by a real browser
-#     (headless Chromium) with its parts in place; valid UTF-8 whatever the
-#     names' bytes.
+# 3c. The HTML report: written whole; judged by Python's own HTML parser
+#     (tests/check/html_check.py), not by the patterns that wrote it: every
+#     link leads to an id, ids are unique, each kind present is explained
+#     once, each finding is listed and has its detail with its window; then
+#     rendered by a real browser (headless Chromium) with its parts in
+#     place; valid UTF-8 whatever the names' bytes, and no name can break
+#     its markup.
 html=$work/html
 rm -rf "$html"
 "$dwcheck" --html="$html" "$buggy" "$shapes" > /dev/null
 page=$html/index.html
 if [ -s "$page" ] && [ -z "$(find "$html" -name '*.tmp*')" ]; then ok "html: index.html written"; else not_ok "html: index.html written"; fi
-for want in 'id="summary"' '<svg id="chart"' '<table id="files">' 'id="kind-cfa-mismatch">cfa-mismatch (2)' \
-            'id="kind-fde-gap">fde-gap (1)' 'class="excerpt"' '<tr class="here"><td>0x'; do
+for want in 'id="summary"' 'id="legend"' '<svg id="chart"' '<a href="#kind-cfa-mismatch">' '<table id="files">' \
+            '<a href="#file-1">' 'id="kind-cfa-mismatch"' 'id="kind-fde-gap"' '<a href="#f-1-1">' \
+            '<div class="finding error" id="f-1-1">' 'class="window"' '<tr class="here"><td>&gt;<td>0x'; do
     grep -qF "$want" "$page" && ok "html: $want" || not_ok "html: $want"
+done
+# html_check's verdict, one line per mechanism (a problem names its part).
+report=$(python3 tests/check/html_check.py check "$page" --windows=all --findings=7 \
+         --kinds=cfa-mismatch,reg-mismatch,clobbered-not-described,fde-gap,call-clobbered-rule 2>&1)
+for part in "page:valid UTF-8, parsed whole, self-contained" "ids:every id unique, [A-Za-z][A-Za-z0-9-]*" \
+            "links:every link #X leads to the id X (chart, files, findings, kinds)" \
+            "kinds:each kind present explained once (what, why, how to fix), no other" \
+            "findings:each finding listed in its file's section, its detail there with its window"; do
+    problems=$(grep "^${part%%:*}: " <<< "$report")
+    # (Any other line, a traceback say, fails every part.)
+    [ -n "$report" ] && [ -z "$problems" ] &&
+        ! grep -qvE '^(page|ids|links|kinds|findings): |^[0-9]+ ids, ' <<< "$report" &&
+        ok "html: ${part#*:}" || not_ok "html: ${part#*:}" "${problems:-$report}"
 done
 browser=$(command -v chromium || command -v chromium-browser)
 if [ -z "$browser" ]; then
@@ -230,6 +248,48 @@ if why=$(iconv -f UTF-8 -t UTF-8 "$page8" 2>&1 > /dev/null) &&
 else
     not_ok "html: valid UTF-8 from names that are not" "$why"
 fi
+# A hostile file name (quotes, markup, an entity, bytes that are not UTF-8,
+# control characters C0 and C1) cannot break the markup: the page of the
+# same file under a plain name has the same elements and attributes, and a
+# browser's parser reads the name back as it is, its bad bytes and control
+# characters U+FFFD, also in --explain's shell-quoted command.
+hostile=$work/$'h"q\'<b>&amp;&lt;<td><a href="#x">\xff\xfe\x01\x1b\xc2\x85\xc3\xa9.so'
+cp "$buggy" "$hostile" && cp "$buggy" "$work/plain_name.so" || exit 1
+rm -rf "$work/html-hostile" "$work/html-plain"
+"$dwcheck" --html="$work/html-hostile" "$hostile" > /dev/null
+"$dwcheck" --html="$work/html-plain" "$work/plain_name.so" > /dev/null
+if diff=$(diff <(python3 tests/check/html_check.py skeleton "$work/html-plain/index.html") \
+               <(python3 tests/check/html_check.py skeleton "$work/html-hostile/index.html")) &&
+   report=$(python3 tests/check/html_check.py check "$work/html-hostile/index.html" --windows=all --findings=7); then
+    ok "html: a hostile file name adds, ends or changes no element or attribute ($report)"
+else
+    not_ok "html: a hostile file name adds, ends or changes no element or attribute" "$diff$report"
+fi
+if msg=$(python3 - "$hostile" "$work/html-hostile/index.html" 2>&1 <<'PY'
+import json, os, re, subprocess, sys
+name = os.fsencode(sys.argv[1]).decode("utf-8", "replace")   # maximal subparts, as the page
+name = re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", "\ufffd", name)
+seen = json.loads(subprocess.run([sys.executable, "tests/check/html_check.py", "names", sys.argv[2]],
+                                 capture_output=True, check=True).stdout)
+assert seen["files"] == [name], (seen["files"], name)
+quoted = "'" + name.replace("'", "'\\''") + "'"
+assert len(seen["explain"]) == 7 and all(c.endswith(" " + quoted) for c in seen["explain"]), (seen["explain"], quoted)
+PY
+); then
+    ok "html: the hostile name read back by a parser as it is (U+FFFD for its bad bytes), shell-quoted in --explain"
+else
+    not_ok "html: the hostile name read back as it is" "$msg"
+fi
+rm -f "$hostile"
+# A file reached by two names: the table says both, --explain the first.
+ln -sf buggy.so "$work/buggy_alias.so"
+rm -rf "$work/html-alias"
+"$dwcheck" --html="$work/html-alias" "$buggy" "$work/buggy_alias.so" > /dev/null
+names=$(python3 tests/check/html_check.py names "$work/html-alias/index.html")
+grep -qF "\"files\": [\"$buggy (also named: $work/buggy_alias.so)\"]" <<< "$names" &&
+    grep -qF "\"dwcheck --explain=0x102c '$buggy'\"" <<< "$names" &&
+    ok "html: a file's other names in the table, not in --explain's command" ||
+    not_ok "html: a file's other names in the table, not in --explain's command" "$names"
 "$dwcheck" --html=/proc/no-such-dir "$buggy" > /dev/null 2>&1; [ $? -eq 2 ] &&
     ok "html: an unwritable directory is an error (exit 2)" || not_ok "html: unwritable directory"
 
@@ -363,24 +423,26 @@ out=$("$dwcheck" --html="$html" "$work/register_rule.so")
 grep -qF "kept_in_rax+0x9: error: cfa-mismatch: CFA rule rsp+8 does not give the CFA" <<< "$out" &&
     ok "register_rule.s: the stale CFA found" || not_ok "register_rule.s: the stale CFA found" "$out"
 if msg=$(python3 - "$html/index.html" 2>&1 <<'PY'
-import re, sys
-page = open(sys.argv[1]).read()
-table = re.search(r'<table class="excerpt">(.*?)</table>', page, re.S).group(1)
-rows = re.findall(r'<tr( class="here")?><td>(.*?)</td></tr>', table)
+import sys
+sys.path.insert(0, "tests/check")
+import html_check
+root, problems = html_check.parse(sys.argv[1])
+assert not problems, problems
+windows = [rows for rows in html_check.windows(root).values() if rows]
+assert len(windows) == 1, windows
 cells = {}
-for here, body in rows:
-    tds = re.split(r'</td><td[^>]*>', body)
-    assert len(tds) == 2 + 16, (len(tds), tds)
-    cells[tds[0]] = (here, tds[2:10], tds[10:18])
-here, dwarf, synth = cells["0x1009"]
-assert here, "0x1009 is not the marked row"
-assert dwarf == ["rsp+8", "r0 (rax)", "unchanged", "unchanged", "unchanged", "unchanged", "unchanged", "c-8"], dwarf
-assert synth[0] == "rsp+16" and synth[7] == "c-8", synth
+for tds, here in windows[0]:
+    assert len(tds) == 3 + 16, (len(tds), tds)   # mark, address, instruction, DWARF's 8, synthesis's 8
+    cells[tds[1]] = (here, tds[0], tds[3:11], tds[11:19])
+here, mark, dwarf, synth = cells["0x1009"]
+assert here and mark == ">", "0x1009 is not the marked row"
+assert [c.lstrip("*") for c in dwarf] == ["rsp+8", "r0 (rax)", "unchanged", "unchanged", "unchanged", "unchanged", "unchanged", "c-8"], dwarf
+assert synth[0] == "*rsp+16" and synth[7] == "c-8", synth
 for addr in ("0x1003", "0x1005", "0x1009", "0x100d"):
-    assert cells[addr][1][1] == "r0 (rax)" and cells[addr][1][7] == "c-8", (addr, cells[addr][1])
-# Only the columns that differ are marked: the CFA and rbx at the finding.
-marked = re.findall(r'<td class="diff">([^<]*)</td>', re.search(r'<tr class="here">.*', table).group(0))
-assert marked == ["rsp+8", "r0 (rax)", "rsp+16", "?"], marked
+    assert cells[addr][2][1].lstrip("*") == "r0 (rax)" and cells[addr][2][7] == "c-8", (addr, cells[addr][2])
+# Only the columns that differ are starred: the CFA and rbx at the finding.
+starred = [c for c in dwarf + synth if c.startswith("*")]
+assert starred == ["*rsp+8", "*r0 (rax)", "*rsp+16", "*?"], starred
 PY
 ); then
     ok "html: a register rule (r0 (rax)) is one cell, every column in place up to ra (c-8)"

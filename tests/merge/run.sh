@@ -6,7 +6,8 @@
 #      take every file exactly once; `dwcheck --merge` of their JSON Lines
 #      gives what one run over the same files gives, finding for finding:
 #      text (stdout and stderr), JSON, SARIF, the exit status, --fail-on,
-#      whatever the order of the inputs; and an HTML report of every file.
+#      whatever the order of the inputs; and an HTML report of every file,
+#      its findings without windows (JSON has none), and saying so.
 #      The files: the tests' fixtures (findings, counterexamples of every
 #      kind, a clean file), system libraries, a file that is not ELF, a
 #      missing one, and a second name (with a space) of a fixture.
@@ -100,6 +101,12 @@ run merged-html --merge --format=json --html="$work/html" "$work/shard1.json" "$
 missing=$(for f in "${files[@]}"; do grep -qF "$(basename "$f")" "$work/html/index.html" || echo "$f"; done)
 [ -z "$missing" ] && grep -q 'rounded_wrong' "$work/html/index.html" &&
     ok "merged --html: every file and finding in index.html" || not_ok "merged --html" "missing: $missing"
+# Findings read back from JSON have no window: each detail says why, and
+# the links, ids and kinds hold as in one run's report (tests/check/html_check.py).
+report=$(python3 tests/check/html_check.py check "$work/html/index.html" --windows=none 2>&1) &&
+    grep -qF 'No window: findings read back from JSON (dwcheck --merge) carry no code.' "$work/html/index.html" &&
+    ok "merged --html: links, ids, kinds explained; no window, and why ($report)" ||
+    not_ok "merged --html: links, ids, kinds explained; no window, and why" "$report"
 
 # --fail-on, over files that all audit: exit 1 on findings, 0 with never.
 audited=("$fx/buggy.so" "$fx/shapes.so")

@@ -1,7 +1,8 @@
 /*
  * Unit tests for verify/finding.h and the cells of verify/excerpt.h: the
- * tables of finding kinds and unchecked reasons are complete and their
- * names usable as keys (kebab-case, unique); a finding's place prints as
+ * tables of finding kinds (every text said: what, why, how to fix) and of
+ * unchecked reasons are complete and their names usable as keys
+ * (kebab-case, unique); a finding's place prints as
  * func+0xoff or as its address; an excerpt's rules print as one cell each,
  * as findings print them (`unchanged` and `undefined` apart); rules in
  * words; identities in readelf's notation, as before.
@@ -48,6 +49,16 @@ static void test_kinds_table_complete(void **state)
         assert_non_null(advice);
         assert_true(strlen(title) > 5 && title[strlen(title) - 1] != '.');
         assert_true(strlen(advice) > 10 && advice[strlen(advice) - 1] == '.');
+        /* The HTML report's explanation of the kind: what it means (the
+         * help), why it matters, how to fix it; SARIF's help is the two. */
+        const char *impact = finding_kind_impact((enum finding_kind)k);
+        const char *remedy = finding_kind_remedy((enum finding_kind)k);
+        assert_true(strlen(impact) > 20 && impact[strlen(impact) - 1] == '.');
+        assert_true(strlen(remedy) > 20 && remedy[strlen(remedy) - 1] == '.');
+        assert_int_equal(strlen(advice), strlen(impact) + 2 + strlen(remedy));
+        assert_memory_equal(advice, impact, strlen(impact));
+        assert_string_equal(advice + strlen(impact) + 2, remedy);
+        assert_non_null(finding_kind_verdict((enum finding_kind)k));
         for (int j = 0; j < k; j++)
             assert_string_not_equal(name, finding_kind_name((enum finding_kind)j));
     }
@@ -55,6 +66,15 @@ static void test_kinds_table_complete(void **state)
     assert_string_equal(finding_kind_help(FINDING_KINDS), "");
     assert_string_equal(finding_kind_title(FINDING_KINDS), "");
     assert_string_equal(finding_kind_advice(FINDING_KINDS), "");
+    assert_string_equal(finding_kind_impact(FINDING_KINDS), "");
+    assert_string_equal(finding_kind_remedy(FINDING_KINDS), "");
+    assert_string_equal(finding_kind_verdict(FINDING_KINDS), "");
+    /* A verdict for the kinds that name a rule of the table, none for the others. */
+    assert_string_equal(finding_kind_verdict(FINDING_CFA_MISMATCH), "fails");
+    assert_string_equal(finding_kind_verdict(FINDING_SFRAME_RA_MISMATCH), "fails");
+    assert_true(strlen(finding_kind_verdict(FINDING_IMPRECISE)) > 5);
+    assert_string_equal(finding_kind_verdict(FINDING_FDE_GAP), "");
+    assert_string_equal(finding_kind_verdict(FINDING_NO_UNWIND_TABLE), "");
 }
 
 static void test_kinds_severities(void **state)
