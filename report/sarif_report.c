@@ -312,16 +312,7 @@ void sarif_file(struct sarif_report *s, const char *path, const struct check_res
         print_json_string(out, f->dwarf);
         fputs(",\"synth\":", out);
         print_json_string(out, f->synth);
-        if (f->claim[0]) {
-            fputs(",\"claim\":", out);
-            print_json_string(out, f->claim);
-        }
-        if (f->code[0]) {
-            fputs(",\"code\":", out);
-            print_json_string(out, f->code);
-        }
-        if (f->fix.state != FIX_NONE)
-            report_json_fix(out, f);   /* also where no source line takes `fixes` */
+        report_json_words(out, f);   /* the fix also where no source line takes `fixes` */
         fprintf(out, ",\"addresses\":%zu,\"address\":%llu,\"insnIndex\":%ld}}", f->count,
                 (unsigned long long)f->address, (long)f->insn_index);
     }

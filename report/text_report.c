@@ -237,6 +237,20 @@ void report_json_fix(FILE *out, const struct finding *f)
     fputc('}', out);
 }
 
+void report_json_words(FILE *out, const struct finding *f)
+{
+    if (f->claim[0]) {
+        fputs(",\"claim\":", out);
+        print_json_string(out, f->claim);
+    }
+    if (f->code[0]) {
+        fputs(",\"code\":", out);
+        print_json_string(out, f->code);
+    }
+    if (f->fix.state != FIX_NONE)
+        report_json_fix(out, f);
+}
+
 void report_json_file(FILE *out, const char *path, const struct check_result *r)
 {
     report_json_file_names(out, &path, 1, r);
@@ -293,16 +307,7 @@ void report_json_file_names(FILE *out, const char *const *names, size_t nnames, 
         print_json_string(out, f->synth);
         fputs(",\"message\":", out);
         print_json_string(out, f->message);
-        if (f->claim[0]) {
-            fputs(",\"claim\":", out);
-            print_json_string(out, f->claim);
-        }
-        if (f->code[0]) {
-            fputs(",\"code\":", out);
-            print_json_string(out, f->code);
-        }
-        if (f->fix.state != FIX_NONE)
-            report_json_fix(out, f);
+        report_json_words(out, f);
         if (f->cx.present)
             json_counterexample(out, &f->cx);
         if (f->column >= 0)

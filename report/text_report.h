@@ -50,6 +50,9 @@ void report_fix_place(char *buf, size_t size, const struct fix_place *place, uin
                       const char *source);
 /* F's "fix" member, with its leading comma (F's fix not FIX_NONE). */
 void report_json_fix(FILE *out, const struct finding *f);
+/* F's "claim", "code" and "fix" members, each with its leading comma,
+ * those F has. */
+void report_json_words(FILE *out, const struct finding *f);
 void report_json_file(FILE *out, const char *path, const struct check_result *r);
 /* A file reached by several names (dwcheck, tools/inputs): reported once,
  * under NAMES[0], with all NNAMES names listed — text: a line

@@ -90,18 +90,29 @@ static int saved_words(char *buf, size_t size, const char *subject, const struct
     }
 }
 
-void rule_words_table(char *buf, size_t size, int column, const struct unwind_rule *rule)
+/* The words every rule of COLUMN starts from: the CFA's (CODE: what the
+ * code does) or a saved value's into BUF, returning 1; else 0 with the
+ * column's NAME ("rbx", "the return address") for the caller's words. */
+static int column_words(char *buf, size_t size, int column, const struct unwind_rule *rule, int code,
+                        const char **name)
 {
     if (column < 0) {
-        cfa_words(buf, size, rule, 0);
-        return;
+        cfa_words(buf, size, rule, code);
+        return 1;
     }
     int ra = column == ABI_RA;
-    const char *name = ra ? "the return address" : reg_name((unsigned)column);
+    *name = ra ? "the return address" : reg_name((unsigned)column);
     char subject[48];
-    snprintf(subject, sizeof subject, ra ? "%s" : "%s's entry value", name);
-    if (saved_words(buf, size, subject, rule))
+    snprintf(subject, sizeof subject, ra ? "%s" : "%s's entry value", *name);
+    return saved_words(buf, size, subject, rule);
+}
+
+void rule_words_table(char *buf, size_t size, int column, const struct unwind_rule *rule)
+{
+    const char *name;
+    if (column_words(buf, size, column, rule, 0, &name))
         return;
+    int ra = column == ABI_RA;
     switch (rule->kind) {
     case REG_RULE_UNREFERENCED:
         snprintf(buf, size, "%s is not described: unwinders take it as unchanged", name);
@@ -121,16 +132,10 @@ void rule_words_table(char *buf, size_t size, int column, const struct unwind_ru
 
 void rule_words_code(char *buf, size_t size, int column, const struct unwind_rule *rule, const char *value)
 {
-    if (column < 0) {
-        cfa_words(buf, size, rule, 1);
+    const char *name;
+    if (column_words(buf, size, column, rule, 1, &name))
         return;
-    }
     int ra = column == ABI_RA;
-    const char *name = ra ? "the return address" : reg_name((unsigned)column);
-    char subject[48];
-    snprintf(subject, sizeof subject, ra ? "%s" : "%s's entry value", name);
-    if (saved_words(buf, size, subject, rule))
-        return;
     switch (rule->kind) {
     case REG_RULE_UNREFERENCED:
     case REG_RULE_SAME_VALUE:
@@ -143,7 +148,8 @@ void rule_words_code(char *buf, size_t size, int column, const struct unwind_rul
         if (value && value[0])
             snprintf(buf, size, "%s holds %s; its own entry value is saved nowhere synthesis knows", name, value);
         else
-            snprintf(buf, size, "synthesis does not know where %s is here", subject);
+            snprintf(buf, size, ra ? "synthesis does not know where %s is here"
+                                   : "synthesis does not know where %s's entry value is here", name);
         return;
     }
 }
