@@ -4,9 +4,9 @@
 # binary: bench/libunwind_user.c, built with -lunwind, walks its stack with
 # unw_step as a libunwind user writes the loop (ip and sp read at each
 # frame) and prints ns per frame.  It runs RUNS times with each library in
-# turn — Debian's libunwind.so.8, the drop-in without eh_elfs (every row
-# read from .eh_frame), the drop-in with the eh_elfs of the program and
-# libc in DWUNWIND_PATH — and the medians are printed with the ratio
+# turn — Debian's libunwind.so.8, the drop-in without eh_elfs (rows read
+# from .eh_frame, kept by address), the drop-in with the eh_elfs of the
+# program and libc in DWUNWIND_PATH — and the medians are printed with the ratio
 # Debian's / the drop-in's.  Every run has an environment of the same size
 # (the stack the same).
 set -u
@@ -46,6 +46,6 @@ awk '
         if (!m["debian none"] || !m["dropin none"] || !m["dropin elfs"]) { print "  no figures"; exit 1 }
         printf "  %-52s %6s %9s %18s\n", "library (" frames " frames)", "runs", "ns/frame", "Debian / drop-in"
         printf "  %-52s %6d %9.2f %18s\n", "Debian libunwind.so.8", n["debian none"], m["debian none"], "1.00"
-        printf "  %-52s %6d %9.2f %18.2f\n", "drop-in, no eh_elf (.eh_frame interpreted)", n["dropin none"], m["dropin none"], m["debian none"] / m["dropin none"]
+        printf "  %-52s %6d %9.2f %18.2f\n", "drop-in, no eh_elf (.eh_frame rows, kept by address)", n["dropin none"], m["dropin none"], m["debian none"] / m["dropin none"]
         printf "  %-52s %6d %9.2f %18.2f\n", "drop-in, eh_elfs in DWUNWIND_PATH", n["dropin elfs"], m["dropin elfs"], m["debian none"] / m["dropin elfs"]
     }' "$work/results"

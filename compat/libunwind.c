@@ -21,10 +21,12 @@
  * unw_get_fpreg, unw_set_fpreg, unw_is_signal_frame, unw_get_proc_info,
  * unw_get_proc_info_by_ip, unw_get_save_loc, unw_reg_states_iterate,
  * unw_apply_reg_state, unw_resume, unw_backtrace, unw_regname,
- * unw_strerror, unw_is_fpreg and the caching calls (which change
- * nothing).  Not: unw_get_proc_name (it maps files), _U_dyn_register and
- * _U_dyn_cancel (a lock, as libunwind's).  Trust: the eh_elfs used are
- * the runtime's, loaded from trusted files only (dwunwind.h).
+ * unw_strerror, unw_is_fpreg, and the caching calls on
+ * unw_local_addr_space.  Not: unw_get_proc_name (it maps files),
+ * _U_dyn_register and _U_dyn_cancel (a lock, as libunwind's), the caching
+ * calls on another address space (handed to libunwind-x86_64.so.8).
+ * Trust: the eh_elfs used are the runtime's, loaded from trusted files
+ * only (dwunwind.h).
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -239,16 +241,9 @@ EXPORT int LU(get_proc_info)(unw_cursor_t *cursor, unw_proc_info_t *pi)
     uint64_t ip = lu_regs(c)->r[DWU_RIP];
     int signal = 0;
     memset(pi, 0, sizeof *pi);
-    const unw_dyn_info_t *di = dynamic_info_at(lu_cursor_lookup_pc(c));
-    if (di) {
-        pi->start_ip = di->start_ip;
-        pi->end_ip = di->end_ip;
-        pi->gp = di->gp;
-        pi->format = di->format;
-        pi->handler = di->format == UNW_INFO_FORMAT_DYNAMIC ? di->u.pi.handler : 0;
-        return 0;
-    }
-    if (lu_proc_info(lu_cursor_lookup_pc(c), pi, &signal) != 0) {
+    /* (a procedure a JIT registered has no rows libunwind 1.6 reads: its
+     * answer is the one-byte procedure) */
+    if (dynamic_info_at(lu_cursor_lookup_pc(c)) || lu_proc_info(lu_cursor_lookup_pc(c), pi, &signal) != 0) {
         pi->start_ip = ip;
         pi->end_ip = ip + 1;
         return 0;
@@ -264,13 +259,21 @@ EXPORT int LU(get_proc_info_by_ip)(unw_addr_space_t as, unw_word_t ip, unw_proc_
     (void)as, (void)arg;
     if (!pi)
         return -UNW_EINVAL;
+    /* A procedure a JIT registered, as libunwind extracts it (its table
+     * formats, which it would search, are not read here). */
     const unw_dyn_info_t *di = dynamic_info_at(ip);
     if (di) {
+        if (di->format != UNW_INFO_FORMAT_DYNAMIC)
+            return -UNW_ENOINFO;
         pi->start_ip = di->start_ip;
         pi->end_ip = di->end_ip;
         pi->gp = di->gp;
         pi->format = di->format;
-        pi->unwind_info = (void *)di;
+        pi->handler = di->u.pi.handler;
+        pi->lsda = 0;
+        pi->flags = di->u.pi.flags;
+        pi->unwind_info_size = 0;
+        pi->unwind_info = NULL;
         return 0;
     }
     return lu_proc_info(ip, pi, NULL);

@@ -10,6 +10,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "compat/unw_rows.h"
 #include "runtime/walk.h"
 
 #define ALL_REGS ((1u << DWU_NREGS) - 1)
@@ -81,6 +82,26 @@ static const struct dwu_object *cursor_object_at(void *ctx, uint64_t pc)
     c->recent[1] = c->recent[0];
     c->recent[0] = o;
     return o;
+}
+
+/* One step of IN into OUT (walk.h's, but for the objects without an
+ * eh_elf, whose rows unw_rows keeps by address). */
+static int table_step(struct lu_cursor *c, const struct dwu_regs *in, struct dwu_regs *out,
+                      const struct dwu_memory *mem)
+{
+    if ((in->valid & DWU_WALK_NEEDED) != DWU_WALK_NEEDED)
+        return DWU_EREG;
+    uint64_t ip = in->r[DWU_RIP];
+    uint64_t pc = in->flags & DWU_FLAG_EXACT_IP ? ip : ip - 1;
+    const struct dwu_object *o = cursor_object_at(c, pc);
+    if (!o)
+        return DWU_ENOINFO;
+    /* (dwu_init may give the object its eh_elf meanwhile: one load) */
+    dwu_eh_elf_step_fn step = __atomic_load_n(&o->step, __ATOMIC_ACQUIRE);
+    int rc = step ? step(pc - o->bias, in, out, mem) : lu_rows_step(o, pc, in, out, mem);
+    if (rc == DWU_OK && (out->valid & DWU_WALK_NEEDED) != DWU_WALK_NEEDED)
+        return DWU_EREG;
+    return rc;
 }
 
 /* ---- memory the frame-chain guess reads --------------------------------- */
@@ -251,7 +272,7 @@ int lu_cursor_step(struct lu_cursor *c)
 {
     const struct dwu_memory mem = {dwu_read_within_bounds, &c->bounds};
     c->signal_frame = 0;
-    int rc = dwu_walk_step(lu_regs(c), lu_next_regs(c), &mem, cursor_object_at, c);
+    int rc = table_step(c, lu_regs(c), lu_next_regs(c), &mem);
     if (__builtin_expect(rc == DWU_EREG, 0) && (c->kept_valid & ~lu_regs(c)->valid)) {
         /* A rule that reads a caller-saved register libunwind would have
          * kept: the frame with those values, as libunwind's. */
@@ -261,7 +282,7 @@ int lu_cursor_step(struct lu_cursor *c)
                 in.r[reg] = c->kept[reg];
                 in.valid |= 1u << reg;
             }
-        rc = dwu_walk_step(&in, lu_next_regs(c), &mem, cursor_object_at, c);
+        rc = table_step(c, &in, lu_next_regs(c), &mem);
     }
     if (__builtin_expect(rc == DWU_OK, 1)) {
         if ((rc = lu_cursor_take(c)) < 0)

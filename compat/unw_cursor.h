@@ -15,7 +15,8 @@
  * registers unw_set_reg gave.
  *
  * Stepping: the runtime's step (walk.h: the object's eh_elf, else its
- * .eh_frame interpreted), every callee-saved register restored; where no
+ * .eh_frame interpreted, the rows kept by address: unw_rows.h), every
+ * callee-saved register restored; where no
  * unwind information covers the IP, libunwind's own frame-chain guess
  * (a PLT entry, else rbp), so that both stop and go on at the same frames.
  * Registers libunwind keeps from frame to frame when a row does not

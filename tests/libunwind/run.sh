@@ -34,7 +34,7 @@ rm -rf "$work" && mkdir -p "$work/bin" "$work/lib/debian" "$work/lib/dropin" "$w
 dropin=$build/lib/dwunwind
 declare -A names eh_elfs
 system=/usr/lib/x86_64-linux-gnu
-compat_srcs=${COMPAT_SRCS:-compat/libunwind.c compat/unw_cursor.c compat/unw_proc_info.c compat/unw_symbols.c compat/unw_reg_states.c}
+compat_srcs=${COMPAT_SRCS:-compat/libunwind.c compat/unw_cursor.c compat/unw_rows.c compat/unw_proc_info.c compat/unw_symbols.c compat/unw_reg_states.c}
 cc=${CC:-cc}
 san=${SAN_FLAGS:-}
 cflags=(-std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$root" $san)
@@ -68,13 +68,20 @@ fi
 
 # PROGRAM's output (stdout) with LIBS (debian, dropin, mutant) on
 # LD_LIBRARY_PATH and EH (none, elfs, open, mutd) as DWUNWIND_PATH, its
-# stderr and the runtime's log in OUT.err and OUT.log.
+# stderr and the runtime's log in OUT.err and OUT.log.  (Every name in the
+# environment has the same length in every run.)
+runs=0
 run() {   # OUT LIBS EH PROGRAM [ARGS...]
-    local out=$work/out/$1 libs=$2 eh=$3
+    local out=$work/out/$1 libs=$2 eh=$3 log rc
     shift 3
-    rm -f "$out.log"
-    LD_LIBRARY_PATH=$work/lib/$libs DWUNWIND_PATH=$work/eh/$eh DWUNWIND_LOG=$out.log setarch -R "$@" \
+    runs=$((runs + 1))
+    log=$work/log/$(printf '%06d' $runs)
+    LD_LIBRARY_PATH=$work/lib/$libs DWUNWIND_PATH=$work/eh/$eh DWUNWIND_LOG=$log setarch -R "$@" \
         > "$out" 2> "$out.err"
+    rc=$?
+    rm -f "$out.log"
+    [ -e "$log" ] && mv "$log" "$out.log"
+    return $rc
 }
 
 # Whether OUT-A and OUT-B are the same (DIFF holds the first lines that are not).
@@ -147,6 +154,8 @@ expect "the signal trampoline (__restore_rt, named as libunwind names it)" '__si
 expect "a personality routine" 'handler=libgcc_s'
 expect "a frame without unwind information" 'nocfi_call+0xc (0)'
 expect "code outside every object" '+0 (-1) ip=anon'
+expect "a JIT's procedure named (_U_dyn_register)" 'jit_code+0xc (0)'
+expect "a thread's stack" "a thread's stack (to clone3)"
 expect "unw_resume into a frame above the signal frame" 'chain returned 77 into fault_target; kept 129'
 expect "unw_resume up the stack" 'chain returned 4242 into resume_target; kept 209'
 expect "unw_backtrace = backtrace" 'unw_backtrace, recursion of 30: 37 frames (backtrace() 37, the same'
@@ -155,7 +164,7 @@ expect "the signal mask after unw_resume, not cached" 'SIGSEGV blocked after the
 expect "save locations in the stack" 'RBX(0)=m:s-'
 expect "the rows of a frame, one applied" 'unw_apply_reg_state of row 2: 1'
 if [ -z "$absent" ]; then
-    ok "walk.c went through signal frames, a personality routine, frames without unwind information, unw_resume (twice through a signal frame), unw_backtrace, save locations and rows"
+    ok "walk.c went through signal frames, a personality routine, frames without unwind information, a JIT's registered procedure, a thread, unw_resume (twice through a signal frame), unw_backtrace, save locations and rows"
 else
     not_ok "walk.c's output lacks what it tests" "$absent"
 fi
@@ -261,6 +270,7 @@ mutants=(
     "libunwind.c@s/if (!no_info || n <= 0 || n >= max)/if (1)/@walk_mutant_ok walk elfs@unw_backtrace going on where the runtime's walk stops"
     "libunwind.c@s/c->signal_frame = signal;/(void)signal;/@walk_mutant_ok walk none@unw_get_proc_info telling unw_is_signal_frame the frame's kind"
     "unw_proc_info.c@s/memcpy(\&handler, (const void \*)(uintptr_t)handler, 8);/(void)0;/@walk_mutant_ok walk none@the personality routine read through its GOT slot"
+    "unw_rows.c@s/if (set\[i\].pc == pc \&\& /if (/@walk_mutant_ok walk none@the rows kept by address, each for its own address"
     "unw_symbols.c@s/if (addr - value >= \*best)/if (addr - value > *best)/@walk_mutant_ok walk none@the first of the symbols at one address (libunwind's choice)"
     "unw_reg_states.c@s/case REG_RULE_OFFSET: loc\[r\] = (struct loc){LOC_MEMORY, cfa + (uint64_t)rule->offset}; break;/case REG_RULE_OFFSET: break;/@walk_mutant_ok walk none@unw_get_save_loc's slots"
     "libunwind_generic.c@s/if (lu_cursor_is_ours(c))/if (c)/@compare_remote mutant@the remote API's cursors handed to Debian's library"

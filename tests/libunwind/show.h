@@ -41,9 +41,10 @@ static void read_maps(void)
         snprintf(r->name, sizeof r->name, "%s", base ? base + 1 : path[0] ? path : "anon");
         r->base = lo;
         /* An object's mappings, and the anonymous one right after them
-         * (its .bss), are named from its first. */
-        if (before && before->hi == lo && before->name[0] != '[' &&
-            (strcmp(before->name, r->name) == 0 || (!path[0] && strcmp(before->name, "anon") != 0))) {
+         * (its .bss), are named from its first; any other anonymous
+         * mapping (a thread's stack, a JIT's code) from itself. */
+        if (before && before->hi == lo && before->name[0] != '[' && strcmp(before->name, "anon") != 0 &&
+            (strcmp(before->name, r->name) == 0 || !path[0])) {
             snprintf(r->name, sizeof r->name, "%s", before->name);
             r->base = before->base;
         }
@@ -52,19 +53,21 @@ static void read_maps(void)
         fclose(f);
 }
 
-/* V as a string that does not depend on where things were loaded. */
+/* V as a string that does not depend on where things were loaded: in a
+ * mapping but the stack's (the one stack_ref lies in, which grows), as
+ * that mapping's; else near stack_ref, relative to it. */
 static const char *show(uint64_t v, char *buf)
 {
-    if (v - stack_ref + (1u << 23) < (1u << 24)) {
-        sprintf(buf, "s%+lld", (long long)(v - stack_ref));
-        return buf;
-    }
     for (int i = 0; i < nregions; i++)
-        if (v >= regions[i].lo && v < regions[i].hi && strcmp(regions[i].name, "[stack]") != 0) {
+        if (v >= regions[i].lo && v < regions[i].hi && strcmp(regions[i].name, "[stack]") != 0 &&
+            !(stack_ref >= regions[i].lo && stack_ref < regions[i].hi)) {
             sprintf(buf, "%s+%#llx", regions[i].name, (unsigned long long)(v - regions[i].base));
             return buf;
         }
-    sprintf(buf, "%#llx", (unsigned long long)v);
+    if (v - stack_ref + (1u << 23) < (1u << 24))
+        sprintf(buf, "s%+lld", (long long)(v - stack_ref));
+    else
+        sprintf(buf, "%#llx", (unsigned long long)v);
     return buf;
 }
 

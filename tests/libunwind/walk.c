@@ -13,7 +13,8 @@
  * Stacks: tests/unwind/frames.c's chain (callee-saved pushes, alloca,
  * realignment, large frames, varargs, a detour through libc's qsort) and
  * recursions; a frame with a personality routine and an LSDA; a frame
- * whose row leaves rbp undefined (where libunwind ends the walk); a frame
+ * whose row leaves rbp undefined (where libunwind ends the walk); a
+ * thread's stack, to clone3; a frame
  * without unwind information (nocfi.S) and the same
  * code copied outside every object (a JIT's); a SIGSEGV handler's, walked
  * from its own context and from the signal's, left by unw_resume into a
@@ -27,6 +28,7 @@
  * the stack's alignment).
  */
 #include <libunwind.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,6 +55,12 @@ static const int scratch[] = {UNW_X86_64_RAX, UNW_X86_64_RDX, UNW_X86_64_RCX, UN
                               UNW_X86_64_R8,  UNW_X86_64_R9,  UNW_X86_64_R10, UNW_X86_64_R11};
 static unw_word_t first_frame[16];
 
+/* The procedure after whose frame the registers are not printed (0: none):
+ * a thread's start in libc keeps values that depend on the static TLS of
+ * the libraries loaded, which the two libunwinds change. */
+static unw_word_t registers_until;
+static int registers_hidden;
+
 static void print_frame(unw_cursor_t *c, int n, int save_locs)
 {
     char b1[96], b2[96], b3[96], name[256];
@@ -72,6 +80,9 @@ static void print_frame(unw_cursor_t *c, int n, int save_locs)
     printf(" proc(%d)=[%s,%s) lsda=%s handler=%s fmt=%d size=%d flags=%lu sig=%d\n", rp, show(pi.start_ip, b1),
            show(pi.end_ip, b2), show(pi.lsda, b3), show(pi.handler, name), pi.format, pi.unwind_info_size,
            (unsigned long)pi.flags, unw_is_signal_frame(c));
+    if (registers_hidden)
+        return;
+    registers_hidden = registers_until && pi.start_ip == registers_until;
     printf("     ");
     for (size_t i = 0; i < sizeof callee_saved / sizeof callee_saved[0]; i++) {
         int r = unw_get_reg(c, callee_saved[i], &v);
@@ -117,6 +128,7 @@ static void print_frame(unw_cursor_t *c, int n, int save_locs)
 static void walk_cursor(unw_cursor_t *c, int save_locs)
 {
     int n = 0, r;
+    registers_hidden = 0;
     do {
         print_frame(c, n, save_locs);
         r = unw_step(c);
@@ -188,6 +200,20 @@ static NOINLINE int through_jit(void *arg)
     return jit_call(leaf_walk, arg) + 1;
 }
 
+/* The JIT's code, registered as libunwind's dynamic unwind information
+ * lets a JIT register it: a name (no rows: libunwind 1.6 unwinds such a
+ * procedure with its frame-chain guess). */
+static unw_dyn_info_t jit_info;
+
+static void register_jit(void)
+{
+    jit_info.start_ip = (unw_word_t)(uintptr_t)jit_call;
+    jit_info.end_ip = jit_info.start_ip + (unw_word_t)(nocfi_call_end - (const char *)nocfi_call);
+    jit_info.format = UNW_INFO_FORMAT_DYNAMIC;
+    jit_info.u.pi.name_ptr = (unw_word_t)(uintptr_t)"jit_code";
+    _U_dyn_register(&jit_info);
+}
+
 static void make_jit(void)
 {
     size_t n = (size_t)(nocfi_call_end - (const char *)nocfi_call);
@@ -197,6 +223,37 @@ static void make_jit(void)
     memcpy(p, (const void *)nocfi_call, n);
     mprotect(p, 4096, PROT_READ | PROT_EXEC);
     jit_call = (int (*)(leaf_fn, void *))p;
+}
+
+/* ---- a thread's stack --------------------------------------------------------- */
+
+/* Its stack's addresses are printed relative to a local of its first
+ * function: where the thread's stack starts in its mapping depends on the
+ * static TLS of the libraries loaded (the two libunwinds' differ), and so
+ * do the values libc's thread start keeps in callee-saved registers:
+ * those are set here (saved, and shown only in libc's frame, where the
+ * registers are not printed). */
+static void *thread_main(void *arg)
+{
+    __asm__ volatile("xorl %%ebx, %%ebx; xorl %%ebp, %%ebp; xorl %%r12d, %%r12d; xorl %%r13d, %%r13d;"
+                     "xorl %%r14d, %%r14d; xorl %%r15d, %%r15d"
+                     ::: "rbx", "rbp", "r12", "r13", "r14", "r15");
+    volatile char here = 0;
+    uint64_t main_ref = stack_ref;
+    stack_ref = (uint64_t)(uintptr_t)&here;
+    read_maps();   /* its stack's mapping among them */
+    registers_until = (unw_word_t)(uintptr_t)thread_main;
+    chain(6, leaf_walk, arg);
+    registers_until = 0;
+    stack_ref = main_ref;
+    return NULL;
+}
+
+static void walk_in_thread(void)
+{
+    pthread_t t;
+    if (pthread_create(&t, NULL, thread_main, "a thread's stack (to clone3)") == 0)
+        pthread_join(t, NULL);
 }
 
 /* ---- unw_backtrace --------------------------------------------------------- */
@@ -442,7 +499,18 @@ int main(void)
     chain(3, with_cleanup, "a frame with a personality routine and an LSDA");
     chain(5, through_nocfi, "a frame without unwind information");
     chain(5, through_jit, "a frame outside every object");
+    register_jit();
+    chain(4, through_jit, "a frame outside every object, registered by _U_dyn_register");
+    unw_proc_info_t pi;
+    memset(&pi, 0, sizeof pi);
+    int r = unw_get_proc_info_by_ip(unw_local_addr_space, jit_info.start_ip + 3, &pi, NULL);
+    char b1[96], b2[96];
+    printf("  unw_get_proc_info_by_ip(jit_code+3) %d [%s,%s) format %d\n", r, show(pi.start_ip, b1), show(pi.end_ip, b2),
+           pi.format);
+    _U_dyn_cancel(&jit_info);
+    chain(3, through_jit, "the same, cancelled by _U_dyn_cancel");
     chain(3, through_undefined_rbp, "a frame whose unwind row leaves rbp undefined");
+    walk_in_thread();
     chain(20, leaf_backtrace, "unw_backtrace, chain of 20");
     chain_recursive(30, leaf_backtrace, "unw_backtrace, recursion of 30");
     chain(4, through_nocfi_backtrace, "unw_backtrace through a frame without unwind information");
