@@ -24,15 +24,16 @@ libc=$(ldd "$exe" | awk '$1 ~ /^libc\.so/ { print $3 }')
 "$build/bin/dwcompile" -q -o "$work/eh/elfs/libunwind_user.eh_elf.so" "$exe" || exit 1
 "$build/bin/dwcompile" -q --force -o "$work/eh/elfs/libc.so.6.eh_elf.so" "$libc" > /dev/null 2>&1 || exit 1
 
-# libunwind_user: F frames, unw_step N ns per frame
-one() {   # LIBS EH
-    LD_LIBRARY_PATH=$work/lib/$1 DWUNWIND_PATH=$work/eh/$2 "$exe" | sed -n 's/.*: \([0-9]*\) frames, unw_step \([0-9.]*\) ns.*/\1 \2/p'
+# libunwind_user: STACK: F frames, unw_step N ns per frame
+one() {   # LIBS EH: "LIBS EH STACK FRAMES NS" lines
+    LD_LIBRARY_PATH=$work/lib/$1 DWUNWIND_PATH=$work/eh/$2 "$exe" |
+        sed -n "s/^libunwind_user: \([a-z]*\): \([0-9]*\) frames, unw_step \([0-9.]*\) ns.*/$1 $2 \1 \2 \3/p"
 }
 : > "$work/results"
 for ((i = 0; i < runs; i++)); do
     for mode in "debian none" "dropin none" "dropin elfs"; do
         # shellcheck disable=SC2086
-        echo "$mode $(one $mode)" >> "$work/results"
+        one $mode >> "$work/results"
     done
 done
 echo
@@ -40,12 +41,16 @@ echo "unw_step walks as a libunwind user writes them (bench/libunwind_user.c, th
 awk '
     function med(a, n,   i, j, t) { for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
         return n ? (n % 2 ? a[int(n / 2)] : (a[n / 2 - 1] + a[n / 2]) / 2) : 0 }
-    NF == 4 { key = $1 " " $2; v[key, n[key]++] = $4; frames = $3 }
+    NF == 5 { key = $3 " " $1 " " $2; v[key, n[key]++] = $5; frames[$3] = $4; if (!($3 in seen)) { seen[$3] = 1; order[ns++] = $3 } }
     END {
         for (k in n) { for (i = 0; i < n[k]; i++) t[i] = v[k, i]; m[k] = med(t, n[k]) }
-        if (!m["debian none"] || !m["dropin none"] || !m["dropin elfs"]) { print "  no figures"; exit 1 }
-        printf "  %-52s %6s %9s %18s\n", "library (" frames " frames)", "runs", "ns/frame", "Debian / drop-in"
-        printf "  %-52s %6d %9.2f %18s\n", "Debian libunwind.so.8", n["debian none"], m["debian none"], "1.00"
-        printf "  %-52s %6d %9.2f %18.2f\n", "drop-in, no eh_elf (.eh_frame rows, kept by address)", n["dropin none"], m["dropin none"], m["debian none"] / m["dropin none"]
-        printf "  %-52s %6d %9.2f %18.2f\n", "drop-in, eh_elfs in DWUNWIND_PATH", n["dropin elfs"], m["dropin elfs"], m["debian none"] / m["dropin elfs"]
+        printf "  %-62s %5s %9s %17s\n", "stack, library", "runs", "ns/frame", "Debian / drop-in"
+        for (s = 0; s < ns; s++) {
+            st = order[s]; d = m[st " debian none"]; a = m[st " dropin none"]; e = m[st " dropin elfs"]
+            if (!d || !a || !e) { print "  " st ": no figures"; bad = 1; continue }
+            printf "  %-62s %5d %9.2f %17s\n", st " (" frames[st] " frames), Debian libunwind.so.8", n[st " debian none"], d, "1.00"
+            printf "  %-62s %5d %9.2f %17.2f\n", st ", drop-in, no eh_elf (.eh_frame rows kept by address)", n[st " dropin none"], a, d / a
+            printf "  %-62s %5d %9.2f %17.2f\n", st ", drop-in, eh_elfs in DWUNWIND_PATH", n[st " dropin elfs"], e, d / e
+        }
+        exit bad
     }' "$work/results"

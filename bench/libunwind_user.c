@@ -2,13 +2,14 @@
 /*
  * libunwind_user: unw_step walks as a libunwind user writes them — the
  * context taken, a cursor started on it, and each frame's ip and sp read
- * after each step — from the bottom of a chain of tests/unwind/frames.c
- * (DEPTH calls of varied shapes, and libc's qsort), built against Debian's
- * <libunwind.h> with -lunwind: the same binary runs on Debian's
- * libunwind.so.8 or on the drop-in (bench/libunwind_dropin.sh sets
- * LD_LIBRARY_PATH).  ROUNDS rounds of REPS walks after one to warm up;
- * prints the median round's ns per frame:
- *   libunwind_user: F frames, unw_step N ns per frame
+ * after each step — from the bottom of two stacks of tests/unwind/frames.c:
+ * a chain (DEPTH calls of varied shapes, and libc's qsort) and a recursion
+ * (RECURSION frames of small functions calling themselves and each other).
+ * Built against Debian's <libunwind.h> with -lunwind: the same binary runs
+ * on Debian's libunwind.so.8 or on the drop-in (bench/libunwind_dropin.sh
+ * sets LD_LIBRARY_PATH).  ROUNDS rounds of REPS walks after one to warm
+ * up; prints the median round's ns per frame, for each stack:
+ *   libunwind_user: STACK: F frames, unw_step N ns per frame
  */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
@@ -20,6 +21,7 @@
 #include "tests/unwind/frames.h"
 
 #define DEPTH 34
+#define RECURSION 40
 #define ROUNDS 15
 #define REPS 200
 
@@ -45,7 +47,6 @@ static __attribute__((noinline)) int walk(void)
 
 static int bottom(void *arg)
 {
-    (void)arg;
     double per_frame[ROUNDS];
     int frames = walk();
     for (int r = 0; r < ROUNDS; r++) {
@@ -54,11 +55,12 @@ static int bottom(void *arg)
             frames = walk();
         per_frame[r] = (now_ns() - start) / REPS / frames;
     }
-    printf("libunwind_user: %d frames, unw_step %.2f ns per frame\n", frames, median(per_frame, ROUNDS));
+    printf("libunwind_user: %s: %d frames, unw_step %.2f ns per frame\n", (const char *)arg, frames,
+           median(per_frame, ROUNDS));
     return 1;
 }
 
 int main(void)
 {
-    return chain(DEPTH, bottom, NULL) > 0 ? 0 : 1;
+    return chain(DEPTH, bottom, "chain") > 0 && chain_recursive(RECURSION, bottom, "recursion") > 0 ? 0 : 1;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "compat/unw_abi.h"
+#include "runtime/identity.h"
 
 /* A file mapped read-only, whole. */
 struct image {
@@ -71,8 +72,9 @@ static int image_map(const char *path, struct image *im, char *canonical)
     return 0;
 }
 
-/* Section header I of IM, or NULL when the table or the entry lies outside. */
-static const Elf64_Shdr *section(const struct image *im, unsigned i)
+/* Section header I of IM in *S (copied: a damaged file may misalign it),
+ * or NULL when the table or the entry lies outside. */
+static const Elf64_Shdr *section(const struct image *im, unsigned i, Elf64_Shdr *s)
 {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(const void *)im->bytes;
     if (im->size < sizeof *eh || eh->e_shentsize < sizeof(Elf64_Shdr) || i >= eh->e_shnum)
@@ -80,7 +82,8 @@ static const Elf64_Shdr *section(const struct image *im, unsigned i)
     uint64_t at = eh->e_shoff + (uint64_t)i * eh->e_shentsize;
     if (eh->e_shoff > im->size || at > im->size || im->size - at < sizeof(Elf64_Shdr))
         return NULL;
-    return (const Elf64_Shdr *)(const void *)(im->bytes + at);
+    memcpy(s, im->bytes + at, sizeof *s);
+    return s;
 }
 
 /* The bytes of section S, within IM; NULL when they lie outside. */
@@ -106,9 +109,10 @@ static const char *debuglink_of(const struct image *im)
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(const void *)im->bytes;
     if (im->size < sizeof *eh)
         return NULL;
-    const Elf64_Shdr *names = section(im, eh->e_shstrndx);
+    Elf64_Shdr names_header, header;
+    const Elf64_Shdr *names = section(im, eh->e_shstrndx, &names_header);
     for (unsigned i = 0; names && i < eh->e_shnum; i++) {
-        const Elf64_Shdr *s = section(im, i);
+        const Elf64_Shdr *s = section(im, i, &header);
         const char *name = s ? string_at(im, names, s->sh_name) : NULL;
         if (!name || strcmp(name, ".gnu_debuglink") != 0)
             continue;
@@ -151,13 +155,14 @@ static int nearest_symbol(const struct image *im, uint64_t addr, uint64_t bias, 
     if (im->size < sizeof *eh)
         return rc;
     for (unsigned i = 0; i < eh->e_shnum; i++) {
-        const Elf64_Shdr *s = section(im, i);
+        Elf64_Shdr header, strings_header;
+        const Elf64_Shdr *s = section(im, i, &header);
         if (!s)
             break;
         if (s->sh_type != SHT_SYMTAB && s->sh_type != SHT_DYNSYM)
             continue;
         const uint8_t *syms = section_bytes(im, s);
-        const Elf64_Shdr *strings = section(im, s->sh_link);
+        const Elf64_Shdr *strings = section(im, s->sh_link, &strings_header);
         if (!syms || !section_bytes(im, strings) || s->sh_entsize < sizeof(Elf64_Sym))
             continue;
         for (uint64_t off = 0; off <= s->sh_size && s->sh_size - off >= sizeof(Elf64_Sym); off += s->sh_entsize) {
@@ -181,6 +186,44 @@ static int nearest_symbol(const struct image *im, uint64_t addr, uint64_t bias, 
     return rc;
 }
 
+/* The build-id of the object F describes (its notes, in memory, through
+ * the program headers in its first page): *ID's kind 0 when there is
+ * none. */
+static void loaded_build_id(const struct dl_find_object *f, struct dwu_identity *id)
+{
+    const ElfW(Phdr) *ph;
+    uint64_t start = (uint64_t)(uintptr_t)f->dlfo_map_start, end = (uint64_t)(uintptr_t)f->dlfo_map_end;
+    const Elf64_Ehdr *eh = f->dlfo_map_start;
+    uint64_t limit = end - start < 4096 ? end - start : 4096;
+    memset(id, 0, sizeof *id);
+    if (limit < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_phentsize != sizeof(ElfW(Phdr)) ||
+        eh->e_phoff > limit || eh->e_phnum > (limit - eh->e_phoff) / sizeof(ElfW(Phdr)))
+        return;
+    ph = (const ElfW(Phdr) *)(uintptr_t)(start + eh->e_phoff);
+    uint64_t bias = f->dlfo_link_map->l_addr;
+    for (unsigned i = 0; i < eh->e_phnum && !id->kind; i++) {
+        uint64_t at = bias + ph[i].p_vaddr;
+        if (ph[i].p_type == PT_NOTE && at >= start && at <= end && ph[i].p_filesz <= end - at)
+            dwu_identity_from_notes((const uint8_t *)(uintptr_t)at, ph[i].p_filesz, id);
+    }
+}
+
+/* The build-id of the file IM (its notes, through its program headers). */
+static void file_build_id(const struct image *im, struct dwu_identity *id)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)(const void *)im->bytes;
+    memset(id, 0, sizeof *id);
+    if (im->size < sizeof *eh || eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > im->size ||
+        eh->e_phnum > (im->size - eh->e_phoff) / sizeof(Elf64_Phdr))
+        return;
+    for (unsigned i = 0; i < eh->e_phnum && !id->kind; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, im->bytes + eh->e_phoff + (uint64_t)i * sizeof ph, sizeof ph);
+        if (ph.p_type == PT_NOTE && ph.p_offset <= im->size && ph.p_filesz <= im->size - ph.p_offset)
+            dwu_identity_from_notes(im->bytes + ph.p_offset, ph.p_filesz, id);
+    }
+}
+
 int lu_symbol_name(uint64_t addr, char *buf, size_t len, uint64_t *offset)
 {
     if (!buf || len == 0)
@@ -195,6 +238,16 @@ int lu_symbol_name(uint64_t addr, char *buf, size_t len, uint64_t *offset)
     struct image im;
     if (image_map(path, &im, canonical) != 0)
         return -UNW_EUNSPEC;
+    /* A file replaced since it was loaded (an upgrade) is another build:
+     * libunwind finds the mapping's file gone, and names nothing. */
+    struct dwu_identity loaded, on_disk;
+    loaded_build_id(&f, &loaded);
+    file_build_id(&im, &on_disk);
+    if (loaded.kind && (loaded.kind != on_disk.kind || loaded.len != on_disk.len ||
+                        memcmp(loaded.bytes, on_disk.bytes, loaded.len) != 0)) {
+        image_release(&im);
+        return -UNW_EUNSPEC;
+    }
     follow_debuglink(&im, canonical);
     uint64_t best = UINT64_MAX;
     int rc = nearest_symbol(&im, addr, f.dlfo_link_map->l_addr, buf, len, &best);

@@ -12,6 +12,8 @@
  * section order, every STT_FUNC symbol defined (values moved by the load
  * bias unless absolute); the nearest at or below the address wins, the
  * first met among equals; none within the file's size is "no name".
+ * A file whose build-id is not the loaded object's (replaced on disk
+ * since: libunwind finds the mapped file deleted) names nothing.
  * Unlike libunwind, nothing is read outside the file's bounds (a damaged
  * symbol table or string table is skipped), and MiniDebugInfo
  * (.gnu_debugdata, xz-compressed: the runtime links only libc) is not

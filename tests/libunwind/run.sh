@@ -13,7 +13,8 @@
 #      program and libc in DWUNWIND_PATH (seen loaded);
 #   3. the drop-in is the library the programs use (ldd, LD_DEBUG=bindings);
 #   4. the remote API, handed to Debian's library (remote_copy.c);
-#   5. trust: eh_elfs another user could have written are not loaded;
+#   5. trust: eh_elfs another user could have written are not loaded; bad
+#      input: the objects' files damaged or replaced on disk (bad_symbols.c);
 #   6. signal-safety: walks in a SIGPROF handler interrupting malloc,
 #      stdio, dlopen and dlclose (signals.c), without and with eh_elfs;
 #   7. each of those fails without its mechanism: a mutated drop-in, or
@@ -56,6 +57,9 @@ if ! { step "$cc" "${cflags[@]}" -fexceptions -DUNW_LOCAL_ONLY -o "$work/bin/wal
            -lunwind-generic -lunwind &&
        step "$cc" "${cflags[@]}" -o "$work/bin/signals" "$here/signals.c" tests/unwind/frames.c -lunwind -ldl &&
        step "$cc" "${cflags[@]}" -fPIC -shared -nostartfiles -o "$work/bin/churn.so" tests/unwind/churn_lib.c &&
+       step "$cc" "${cflags[@]}" -fPIC -shared -nostartfiles -DCHURN_ID=1 -o "$work/bin/churn1.so" \
+           tests/unwind/churn_lib.c &&
+       step "$cc" "${cflags[@]}" -o "$work/bin/bad_symbols" "$here/bad_symbols.c" -lunwind -ldl &&
        step "$cc" "${cflags[@]}" -o "$work/bin/abi_debian" "$here/abi_layout.c" &&
        step "$cc" "${cflags[@]}" -DDROPIN -o "$work/bin/abi_dropin" "$here/abi_layout.c"; }; then
     not_ok "the test programs build" "$(tail -20 "$log")"
@@ -215,6 +219,22 @@ else
     not_ok "a group-writable eh_elf is refused" "$diff$(cat "$work/out/walk.open.log" 2>/dev/null)"
 fi
 
+# ---- 5b. bad input: the object's file damaged or replaced on disk ------------------------------------
+bad_symbols() {   # LIBS: OUT
+    cp "$work/bin/churn.so" "$work/bin/victim.so" &&
+    LD_LIBRARY_PATH=$work/lib/$1 timeout 120 "$work/bin/bad_symbols" "$work/bin/victim.so" 300 "$work/bin/churn1.so"
+}
+debian=$(bad_symbols debian 2>&1 | grep '^another build')
+bad_symbols_ok() {   # LIBS: no crash, and the answer for another build Debian's
+    out=$(bad_symbols "$1" 2>&1) && grep -q "^bad_symbols: 300 names read" <<< "$out" &&
+        [ "$(grep '^another build' <<< "$out")" = "$debian" ]
+}
+if bad_symbols_ok dropin; then
+    ok "unw_get_proc_name with the object's file damaged on disk: no crash ($(sed -n 's/^bad_symbols: //p' <<< "$out")); replaced by another build: ${debian#another build: }, as Debian's"
+else
+    not_ok "unw_get_proc_name with the object's file damaged or replaced" "$out / Debian's: $debian"
+fi
+
 # ---- 6. signal-safety -----------------------------------------------------------------------------------
 signals_ok() {   # LIBS EH
     LD_LIBRARY_PATH=$work/lib/$1 DWUNWIND_PATH=$work/eh/$2 timeout 30 "$work/bin/signals" "${SIGNAL_SECONDS:-2}" \
@@ -272,6 +292,7 @@ mutants=(
     "unw_proc_info.c@s/memcpy(\&handler, (const void \*)(uintptr_t)handler, 8);/(void)0;/@walk_mutant_ok walk none@the personality routine read through its GOT slot"
     "unw_rows.c@s/if (set\[i\].pc == pc \&\& /if (/@walk_mutant_ok walk none@the rows kept by address, each for its own address"
     "unw_symbols.c@s/if (addr - value >= \*best)/if (addr - value > *best)/@walk_mutant_ok walk none@the first of the symbols at one address (libunwind's choice)"
+    "unw_symbols.c@s/if (loaded.kind \&\& (/if (0 \&\& (/@bad_symbols_ok mutant@the symbols of a file replaced by another build refused"
     "unw_reg_states.c@s/case REG_RULE_OFFSET: loc\[r\] = (struct loc){LOC_MEMORY, cfa + (uint64_t)rule->offset}; break;/case REG_RULE_OFFSET: break;/@walk_mutant_ok walk none@unw_get_save_loc's slots"
     "libunwind_generic.c@s/if (lu_cursor_is_ours(c))/if (c)/@compare_remote mutant@the remote API's cursors handed to Debian's library"
     "unw_cursor.c@s/^int lu_cursor_step(struct lu_cursor \*c)\$/int lu_cursor_step2(struct lu_cursor *c);\n&\n{ void *volatile p = malloc(8192); free(p); return lu_cursor_step2(c); }\nint lu_cursor_step2(struct lu_cursor *c)/;s/^#include <link.h>/#include <stdlib.h>\n&/@signals_ok mutant none@the walk allocating nothing (a handler interrupts malloc)"
