@@ -124,5 +124,8 @@ int main(int argc, char **argv)
         return 2;
     work(3, name_caller);
     printf("another build: %d\n", last);
+    free(other);
+    free(copy);
+    free(original);
     return 0;
 }
