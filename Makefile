@@ -13,8 +13,8 @@
 #                        FUZZ_MUTANTS mutated binaries through every front end (check-mutants)
 #   make deps            install the Debian packages that are missing (./install-deps, apt-get);
 #                        the only target that does: a build that lacks some names them and stops
-#   make install PREFIX=/usr/local   tools, and the dwunwind runtime (header, libraries, dwunwind.pc),
-#                        and the manual pages (man/)
+#   make install PREFIX=/usr/local   tools, and the dwunwind runtime (header, libraries, dwunwind.pc,
+#                        the drop-in libunwind in LIBDIR/dwunwind), and the manual pages (man/)
 #   make uninstall       removes what make install installed (same PREFIX and DESTDIR)
 #   make check-package   Debian packages from debian/ built in a fresh clone, installed, removed
 #   make SAN=1 ...       the same with -fsanitize=address,undefined (into build-san/)
@@ -217,6 +217,23 @@ RUNTIME_SONAME := libdwunwind.so.$(SO_MAJOR)
 RUNTIME_SO_FILE := libdwunwind.so.$(VERSION)
 RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 
+# ---- the drop-in libunwind (compat/): libunwind 1.6's API over the runtime ------
+# libunwind.so.8 (the local API, SONAME libunwind.so.8: the runtime's objects
+# and compat/'s) and libunwind-x86_64.so.8 (the names of programs built
+# without UNW_LOCAL_ONLY; their remote API handed to Debian's library,
+# LIBUNWIND_REMOTE), in build/lib/dwunwind/ and, installed, in
+# $(COMPATDIR): a program built with -lunwind runs on them with
+# LD_LIBRARY_PATH=$(COMPATDIR).  libc only, as the runtime (-z defs:
+# nothing left undefined); libunwind-x86_64.so.8 finds libunwind.so.8 next
+# to it (RUNPATH $$ORIGIN).
+COMPAT_SRCS := compat/libunwind.c compat/unw_cursor.c compat/unw_rows.c compat/unw_proc_info.c compat/unw_symbols.c \
+	compat/unw_reg_states.c
+COMPAT_OBJS := $(COMPAT_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/compat/unw_context.o
+COMPAT_SO := $(BUILD)/lib/dwunwind/libunwind.so.8
+COMPAT_GENERIC_SO := $(BUILD)/lib/dwunwind/libunwind-x86_64.so.8
+LIBUNWIND_REMOTE ?= /usr/lib/x86_64-linux-gnu/libunwind-x86_64.so.8
+COMPAT_LDFLAGS := $(if $(SAN),,-Wl,-z,defs)
+
 UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_parse test_unwind_table \
 	test_abstract_state test_dataflow test_emit_row test_cfi_reader test_x86_unknown test_finding \
 	test_worker_pool test_slot_truth test_cfi_encode test_eh_frame_write test_elf_rewrite test_debug_frame_write test_debug_file \
@@ -226,7 +243,7 @@ UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: all check check-signals check-profile check-sframe check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
         check-mutants fuzz-mutants mutants-tools install install-tools install-runtime uninstall clean run deps
-all: $(TOOL_BINS) $(LAYERS_OK) $(RUNTIME_A) $(RUNTIME_SO)
+all: $(TOOL_BINS) $(LAYERS_OK) $(RUNTIME_A) $(RUNTIME_SO) $(COMPAT_SO) $(COMPAT_GENERIC_SO)
 
 $(BUILD)/obj/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
@@ -240,14 +257,14 @@ $(BUILD)/obj/compile/eh_elf_gen.o: $(BUILD)/gen/dwunwind_h.inc
 
 $(BUILD)/pic/%.o: %.c | $(DEPS_FIRST)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) $(HOT_LOOP_FLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(HOT_LOOP_FLAGS) $(OBJ_DEFS) -fPIC -MMD -MP -c $< -o $@
 # The walk's loop, aligned whatever code the library is linked after: where
 # it falls across fetch blocks moves a frame's cost by 15% (6.0 against
 # 7.1 ns in make bench's deep chain).
 $(BUILD)/pic/runtime/unwind.o: HOT_LOOP_FLAGS := -falign-functions=64 -falign-loops=32
 $(BUILD)/pic/%.o: %.S | $(DEPS_FIRST)
 	@mkdir -p $(@D)
-	$(CC) $(SAN_FLAGS) -c $< -o $@
+	$(CC) $(SAN_FLAGS) -I. -MMD -MP -c $< -o $@
 $(RUNTIME_A): $(RUNTIME_OBJS)
 	@mkdir -p $(@D) && rm -f $@
 	ar rcs $@ $^
@@ -258,6 +275,16 @@ $(RUNTIME_SO): $(RUNTIME_OBJS) runtime/dwunwind.map Makefile
 	    $(RUNTIME_OBJS) -ldl -lpthread -o $(@D)/$(RUNTIME_SO_FILE)
 	ln -sfn $(RUNTIME_SO_FILE) $(@D)/$(RUNTIME_SONAME)
 	ln -sfn $(RUNTIME_SONAME) $@
+
+$(COMPAT_SO): $(COMPAT_OBJS) $(RUNTIME_OBJS) compat/libunwind.map Makefile
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libunwind.so.8 -Wl,--version-script=compat/libunwind.map \
+	    $(COMPAT_LDFLAGS) $(COMPAT_OBJS) $(RUNTIME_OBJS) -ldl -lpthread -o $@
+$(BUILD)/pic/compat/libunwind_generic.o: OBJ_DEFS := -DLU_REMOTE_LIBRARY='"$(LIBUNWIND_REMOTE)"'
+$(COMPAT_GENERIC_SO): $(BUILD)/pic/compat/libunwind_generic.o $(COMPAT_SO) compat/libunwind-x86_64.map Makefile
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libunwind-x86_64.so.8 -Wl,-rpath,'$$ORIGIN' \
+	    -Wl,--version-script=compat/libunwind-x86_64.map $(COMPAT_LDFLAGS) $< $(COMPAT_SO) -ldl -lpthread -o $@
 
 define stage_archive
 $(call STAGE_LIB,$(1)): $$($(1)_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -309,7 +336,7 @@ include corpus/corpus.mk
 # (tests/run-suites.sh): a line per suite, then the whole run's.
 CHECK_SUITES := check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
-	check-profile check-sframe check-trust check-signals check-man check-baseline check-license
+	check-profile check-sframe check-trust check-signals check-libunwind check-man check-baseline check-license
 # The test packages too (install-deps --check): `make deps check` on a fresh machine.
 check: | $(DEPS_FIRST)
 	@missing=$$($(INSTALL_DEPS) --check 2>&1) || \
@@ -460,6 +487,12 @@ check-signals: $(TOOL_BINS) $(RUNTIME_A)
 	$(if $(SAN),@echo "signals: skipped under the sanitizers (their runtime is not async-signal-safe)",\
 	    @BUILD=$(BUILD) tests/unwind/harness.sh $(BUILD)/tests/harness && tests/unwind/tsan.sh $(BUILD)/tests/harness)
 
+# The drop-in libunwind (compat/) against Debian's libunwind: programs
+# written against its API print the same with either (tests/libunwind).
+.PHONY: check-libunwind
+check-libunwind: $(TOOL_BINS) $(RUNTIME_A) $(COMPAT_SO) $(COMPAT_GENERIC_SO)
+	@SAN_FLAGS="$(SAN_FLAGS)" COMPAT_SRCS="$(COMPAT_SRCS)" tests/libunwind/run.sh $(BUILD)
+
 # Annotation: planning units, then dwsynth annotate on hand-written assembly
 # (exceptions, gdb and dwcheck on the result).
 $(BUILD)/tests/test_annotate: $(BUILD)/obj/tests/annotate/test_annotate.o $(UNIT_MAIN) $(LIB)
@@ -570,11 +603,13 @@ $(BUILD)/bench/perf_unwind_bench: bench/perf_unwind_bench.c $(LIB) $(RUNTIME_A)
 	$(CC) $(CFLAGS_ALL) -Wno-missing-prototypes $< $(LIB) $(RUNTIME_A) $(DWARF_LIBS) $(PKG_LIBS) \
 	    -lunwind -lunwind-x86_64 -ldl -lpthread -o $@
 
-bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench $(BUILD)/bench/perf_unwind_bench $(RUNTIME_SO) corpus
+bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench $(BUILD)/bench/perf_unwind_bench $(RUNTIME_SO) corpus \
+		$(COMPAT_SO) $(COMPAT_GENERIC_SO)
 	@bench/dwtable_vs_readelf.sh $(BUILD)
 	@bench/dwsynth_vs_decode.sh $(BUILD)
 	@bench/unwind.sh $(BUILD)
 	@bench/backtrace.sh $(BUILD)
+	@bench/libunwind_dropin.sh $(BUILD)
 	@bench/dwperf.sh $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) -----------------------------------------------
@@ -644,10 +679,14 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MANDIR ?= $(PREFIX)/share/man
 MAN1_PAGES := $(TOOLS:%=man/%.1)
 MAN3_PAGES := man/libdwunwind.3
+# The drop-in libunwind: its own directory, which a program is pointed at
+# (LD_LIBRARY_PATH), never one the loader searches by default.
+COMPATDIR ?= $(LIBDIR)/dwunwind
 INSTALLED := $(TOOLS:%=$(BINDIR)/%) \
 	$(INCLUDEDIR)/dwunwind.h \
 	$(LIBDIR)/libdwunwind.a \
 	$(LIBDIR)/$(RUNTIME_SO_FILE) $(LIBDIR)/$(RUNTIME_SONAME) $(LIBDIR)/libdwunwind.so \
+	$(COMPATDIR)/libunwind.so.8 $(COMPATDIR)/libunwind-x86_64.so.8 \
 	$(PKGCONFIGDIR)/dwunwind.pc \
 	$(MAN1_PAGES:man/%=$(MANDIR)/man1/%) $(MAN3_PAGES:man/%=$(MANDIR)/man3/%)
 
@@ -657,8 +696,9 @@ install-tools: $(TOOL_BINS)
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(BINDIR)/
 	install -d $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN1_PAGES) $(DESTDIR)$(MANDIR)/man1/
-install-runtime: $(RUNTIME_A) $(RUNTIME_SO)
-	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+install-runtime: $(RUNTIME_A) $(RUNTIME_SO) $(COMPAT_SO) $(COMPAT_GENERIC_SO)
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPATDIR)
+	install -m 755 $(COMPAT_SO) $(COMPAT_GENERIC_SO) $(DESTDIR)$(COMPATDIR)/
 	install -m 644 runtime/dwunwind.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 644 $(RUNTIME_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(BUILD)/lib/$(RUNTIME_SO_FILE) $(DESTDIR)$(LIBDIR)/
@@ -671,6 +711,7 @@ install-runtime: $(RUNTIME_A) $(RUNTIME_SO)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir $(DESTDIR)$(COMPATDIR) 2> /dev/null || true
 
 # The README's first command: audit the system's core libraries (dwcheck's
 # built-in default); findings are the output, so they do not fail the target.

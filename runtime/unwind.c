@@ -358,7 +358,7 @@ static __attribute__((noinline)) struct repeat_end recursion_walk(void **ips, in
 }
 
 static inline int trace_walk(void **ips, int max, const struct dwu_regs *regs, struct object_cache *objects,
-                             struct row_cache *rows, struct dwu_stack_bounds *bounds)
+                             struct row_cache *rows, struct dwu_stack_bounds *bounds, int *no_info)
 {
     uint64_t rip = regs->r[DWU_RIP], rsp = regs->r[DWU_RSP], rbp = regs->r[DWU_RBP];
     uint64_t exact = regs->flags & DWU_FLAG_EXACT_IP;
@@ -394,6 +394,7 @@ next_frames:
             const struct dwu_object *o = cached_object_at(objects, pc);
             if (!o) {
                 ips[n] = (void *)(uintptr_t)rip;
+                *no_info = 1;
                 return n + 1;   /* DWU_ENOINFO: where the full walk stops too */
             }
             d = row_of(rows, o, pc, &kept);
@@ -437,18 +438,29 @@ next_frames:
 }
 
 /* dwu_backtrace's walk (its entry, in capture.S, takes REGS: the caller's
- * registers at the return address). */
+ * registers at the return address); dwu_backtrace_walk also says, in
+ * *NO_INFO, whether it stopped at an IP that no unwind information covers
+ * (the drop-in libunwind, compat/, goes on there as libunwind does). */
 __attribute__((visibility("hidden"))) int dwu_backtrace_from(void **ips, int max, struct dwu_regs *regs);
+__attribute__((visibility("hidden"))) int dwu_backtrace_walk(void **ips, int max, struct dwu_regs *regs,
+                                                             int *no_info);
 
 int dwu_backtrace_from(void **ips, int max, struct dwu_regs *regs)
 {
+    int no_info;
+    return dwu_backtrace_walk(ips, max, regs, &no_info);
+}
+
+int dwu_backtrace_walk(void **ips, int max, struct dwu_regs *regs, int *no_info)
+{
+    *no_info = 0;
     if (max <= 0)
         return 0;
     struct object_cache objects = {{NULL, NULL}};
     struct dwu_stack_bounds bounds;
     dwu_stack_bounds_init(&bounds, regs->r[DWU_RSP]);
     struct row_cache *rows = take_row_cache();
-    int n = trace_walk(ips, max, regs, &objects, rows, &bounds);
+    int n = trace_walk(ips, max, regs, &objects, rows, &bounds, no_info);
     give_back_row_cache(rows);
     if (n >= 0)
         return n;
@@ -461,8 +473,10 @@ int dwu_backtrace_from(void **ips, int max, struct dwu_regs *regs)
         for (int i = 0; i < got; i++)
             ips[n + i] = (void *)(uintptr_t)chunk[i];
         n += got;
-        if (status != DWU_OK || got < want)
+        if (status != DWU_OK || got < want) {
+            *no_info = status == DWU_ENOINFO;
             break;
+        }
     }
     return n;
 }

@@ -113,7 +113,8 @@ check_holds() {
 check_holds "${debs[0]}" /usr/bin/dwcheck /usr/bin/dwtable /usr/bin/dwsynth /usr/bin/dwcompile /usr/bin/dwperf \
     /usr/share/man/man1/dwcheck.1.gz /usr/share/man/man1/dwtable.1.gz /usr/share/man/man1/dwsynth.1.gz \
     /usr/share/man/man1/dwcompile.1.gz /usr/share/man/man1/dwperf.1.gz
-check_holds "${debs[1]}" "$lib/libdwunwind.so.$version" "$lib/libdwunwind.so.0"
+check_holds "${debs[1]}" "$lib/libdwunwind.so.$version" "$lib/libdwunwind.so.0" "$lib/dwunwind/libunwind.so.8" \
+    "$lib/dwunwind/libunwind-x86_64.so.8"
 check_holds "${debs[2]}" /usr/include/dwunwind.h "$lib/libdwunwind.a" "$lib/libdwunwind.so" "$lib/pkgconfig/dwunwind.pc" \
     /usr/share/man/man3/libdwunwind.3.gz
 mkdir -p "$work/x" && dpkg-deb -x "${debs[1]}" "$work/x"

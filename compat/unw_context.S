@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The drop-in's entry points that must be assembly: they take or set the
+ * machine's registers themselves.
+ *
+ * _Ux86_64_getcontext(ucontext_t *uc): unw_getcontext.  Fills what
+ * libunwind 1.6's fills, the same way: every general register but r10 and
+ * r11 (rsp as after the return, rip the return address), the x87
+ * environment (fnstenv, which masks x87 exceptions as it does) and MXCSR
+ * into the context's own FP area, and the pointer to it; not the signal
+ * mask.  Returns 0.
+ *
+ * _Ux86_64_setcontext(const ucontext_t *uc): libunwind.so.8 exports it
+ * (Debian's libunwind-x86_64.so.8 calls it): that context's x87
+ * environment, MXCSR and registers, then a jump to its rip.
+ *
+ * lu_jump(const uint64_t regs[17]): unw_resume's jump to a frame up this
+ * stack: rax ... r15 and rip in dwunwind.h's order.  The words are copied
+ * below this frame first; rip and rdi are stored just below the target's
+ * stack pointer (dead stack at a call site, as a push there would be),
+ * every other register is loaded, then rsp points at those two words and
+ * pop and ret take them.  Nothing is read below the stack pointer.
+ *
+ * lu_sigreturn(uint64_t uc): rt_sigreturn through the ucontext of a signal
+ * frame (as its trampoline would): the signal mask, FP state and
+ * registers that context holds.
+ *
+ * unw_backtrace(void **ips, int max), and backtrace (weak, as libunwind
+ * exports it): the caller's registers taken at the entry, as dwu_backtrace
+ * takes them (runtime/capture.S), then lu_backtrace_from (libunwind.c).
+ */
+#include "compat/ucontext_offsets.h"
+
+    .text
+    .globl  _Ux86_64_getcontext
+    .type   _Ux86_64_getcontext, @function
+_Ux86_64_getcontext:
+    .cfi_startproc
+    movq    %r12, UC_R12(%rdi)
+    movq    %r13, UC_R13(%rdi)
+    movq    %r14, UC_R14(%rdi)
+    movq    %r15, UC_R15(%rdi)
+    movq    %rbp, UC_RBP(%rdi)
+    movq    %rbx, UC_RBX(%rdi)
+    movq    %r8, UC_R8(%rdi)
+    movq    %r9, UC_R9(%rdi)
+    movq    %rdi, UC_RDI(%rdi)
+    movq    %rsi, UC_RSI(%rdi)
+    movq    %rdx, UC_RDX(%rdi)
+    movq    %rax, UC_RAX(%rdi)
+    movq    %rcx, UC_RCX(%rdi)
+    leaq    UC_FPREGS_MEM(%rdi), %r8
+    movq    %r8, UC_FPREGS_PTR(%rdi)
+    fnstenv (%r8)
+    stmxcsr FPSTATE_MXCSR(%r8)
+    leaq    8(%rsp), %rax
+    movq    %rax, UC_RSP(%rdi)
+    movq    (%rsp), %rax
+    movq    %rax, UC_RIP(%rdi)
+    xorl    %eax, %eax
+    ret
+    .cfi_endproc
+    .size   _Ux86_64_getcontext, .-_Ux86_64_getcontext
+
+    .globl  _Ux86_64_setcontext
+    .type   _Ux86_64_setcontext, @function
+_Ux86_64_setcontext:
+    .cfi_startproc
+    movq    UC_FPREGS_PTR(%rdi), %r8
+    fldenv  (%r8)
+    ldmxcsr FPSTATE_MXCSR(%r8)
+    movq    UC_R8(%rdi), %r8
+    movq    UC_R9(%rdi), %r9
+    movq    UC_RBX(%rdi), %rbx
+    movq    UC_RBP(%rdi), %rbp
+    movq    UC_R12(%rdi), %r12
+    movq    UC_R13(%rdi), %r13
+    movq    UC_R14(%rdi), %r14
+    movq    UC_R15(%rdi), %r15
+    movq    UC_RSI(%rdi), %rsi
+    movq    UC_RDX(%rdi), %rdx
+    movq    UC_RAX(%rdi), %rax
+    movq    UC_RSP(%rdi), %rsp
+    pushq   UC_RIP(%rdi)
+    movq    UC_RCX(%rdi), %rcx
+    movq    UC_RDI(%rdi), %rdi
+    ret
+    .cfi_endproc
+    .size   _Ux86_64_setcontext, .-_Ux86_64_setcontext
+
+    .globl  lu_jump
+    .hidden lu_jump
+    .type   lu_jump, @function
+lu_jump:
+    .cfi_startproc
+    subq    $152, %rsp                  /* the 17 words, and one for the new rsp */
+    .cfi_adjust_cfa_offset 152
+    movq    %rdi, %rsi
+    movq    %rsp, %rdi
+    movl    $17, %ecx
+    cld
+    rep movsq
+    movq    %rsp, %rdi
+    movq    56(%rdi), %rax              /* the target's rsp */
+    subq    $16, %rax
+    movq    %rax, 136(%rdi)
+    movq    128(%rdi), %rcx             /* rip */
+    movq    %rcx, 8(%rax)
+    movq    40(%rdi), %rcx              /* rdi */
+    movq    %rcx, (%rax)
+    movq    0(%rdi), %rax
+    movq    8(%rdi), %rdx
+    movq    16(%rdi), %rcx
+    movq    24(%rdi), %rbx
+    movq    32(%rdi), %rsi
+    movq    48(%rdi), %rbp
+    movq    64(%rdi), %r8
+    movq    72(%rdi), %r9
+    movq    80(%rdi), %r10
+    movq    88(%rdi), %r11
+    movq    96(%rdi), %r12
+    movq    104(%rdi), %r13
+    movq    112(%rdi), %r14
+    movq    120(%rdi), %r15
+    movq    136(%rdi), %rsp
+    popq    %rdi
+    ret
+    .cfi_endproc
+    .size   lu_jump, .-lu_jump
+
+    .globl  lu_sigreturn
+    .hidden lu_sigreturn
+    .type   lu_sigreturn, @function
+lu_sigreturn:
+    .cfi_startproc
+    movq    %rdi, %rsp
+    movl    $15, %eax                   /* SYS_rt_sigreturn */
+    syscall
+    hlt
+    .cfi_endproc
+    .size   lu_sigreturn, .-lu_sigreturn
+
+    .globl  unw_backtrace
+    .type   unw_backtrace, @function
+unw_backtrace:
+    .cfi_startproc
+    subq    $152, %rsp                  /* struct dwu_regs (144 bytes); rsp 16-aligned for the call */
+    .cfi_adjust_cfa_offset 152
+    movq    %rbx, 24(%rsp)
+    movq    %rbp, 48(%rsp)
+    leaq    160(%rsp), %rax             /* the caller's rsp once this returns */
+    movq    %rax, 56(%rsp)
+    movq    %r12, 96(%rsp)
+    movq    %r13, 104(%rsp)
+    movq    %r14, 112(%rsp)
+    movq    %r15, 120(%rsp)
+    movq    152(%rsp), %rax             /* the return address */
+    movq    %rax, 128(%rsp)
+    movl    $((1 << 3) | (1 << 6) | (1 << 7) | (0xf << 12) | (1 << 16)), 136(%rsp)
+    movl    $0, 140(%rsp)
+    movq    %rsp, %rdx                  /* lu_backtrace_from(ips, max, &regs) */
+    call    lu_backtrace_from
+    addq    $152, %rsp
+    .cfi_adjust_cfa_offset -152
+    ret
+    .cfi_endproc
+    .size   unw_backtrace, .-unw_backtrace
+    .weak   backtrace
+    .set    backtrace, unw_backtrace
+
+    .section .note.GNU-stack, "", @progbits

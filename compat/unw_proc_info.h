@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * unw_proc_info: what libunwind's unw_get_proc_info says of a procedure,
+ * from the FDE that covers an address in this process (found through the
+ * object's .eh_frame_hdr by the parser the runtime's DWARF fallback uses):
+ * its range, LSDA and personality routine, and the object's "gp" (its
+ * DT_PLTGOT).
+ *
+ * Async-signal-safe: the object is found with _dl_find_object, and nothing
+ * is read outside the segment that holds its .eh_frame_hdr, its dynamic
+ * section, and (for an indirect personality pointer) a readable segment
+ * of the object.
+ */
+#ifndef DWUNWIND_COMPAT_UNW_PROC_INFO_H
+#define DWUNWIND_COMPAT_UNW_PROC_INFO_H
+
+#include <stdint.h>
+
+#include "compat/unw_abi.h"
+
+/* The procedure whose FDE covers PC: start_ip, end_ip, lsda, handler and
+ * gp in *PI, the other members untouched; *SIGNAL (may be NULL) whether
+ * its CIE marks a signal frame ("S").  0, or -UNW_ENOINFO when no FDE
+ * covers PC. */
+int lu_proc_info(uint64_t pc, unw_proc_info_t *pi, int *signal);
+
+#endif
