@@ -7,8 +7,9 @@
  * The rules are libunwind's: the object's file (the program's is
  * /proc/self/exe), or the separate debug file its .gnu_debuglink names
  * when one lies next to it or in its .debug/ directory (libunwind's other
- * place, under /usr/lib/debug, is never found by 1.6: it looks there
- * under /proc/PID/root/...); every SHT_SYMTAB and SHT_DYNSYM section in
+ * place, the system's global debug directory, is never found by 1.6: it
+ * looks for it under the process's root as /proc names it); every
+ * SHT_SYMTAB and SHT_DYNSYM section in
  * section order, every STT_FUNC symbol defined (values moved by the load
  * bias unless absolute); the nearest at or below the address wins, the
  * first met among equals; none within the file's size is "no name".
