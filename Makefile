@@ -28,6 +28,16 @@ PREFIX ?= /usr/local
 SAN ?=
 BUILD ?= $(if $(SAN),build-san,build)
 
+# The tests and benchmarks load the eh_elfs they build from $(BUILD).  Under a
+# sticky directory writable by others (a clone in /tmp), the runtime's rule
+# (runtime/trusted_path.h: OpenSSH's StrictModes) refuses them unless
+# DWUNWIND_TRUST_STICKY=1 admits such a directory: set here for that clone
+# only.  tests/trust checks the rule with and without it.
+STICKY_ABOVE := $(shell tests/sticky_above.sh $(BUILD))
+ifneq ($(STICKY_ABOVE),)
+export DWUNWIND_TRUST_STICKY := 1
+endif
+
 # Only `make deps` installs Debian packages (./install-deps, apt-get); a
 # build on a machine that lacks some stops and names them.  With deps among
 # the goals (`make deps run`, `make deps check`), everything else waits for
@@ -341,6 +351,7 @@ CHECK_SUITES := check-setup check-unit check-golden check-bad check-oracle check
 check: | $(DEPS_FIRST)
 	@missing=$$($(INSTALL_DEPS) --check 2>&1) || \
 	    { echo "make check: $$missing" >&2; echo "run: make deps" >&2; exit 1; }
+	@$(if $(STICKY_ABOVE),echo "make check: $(BUILD) is under the sticky directory $(firstword $(STICKY_ABOVE)): DWUNWIND_TRUST_STICKY=1")
 	@MAKE='$(MAKE)' BUILD='$(BUILD)' tests/run-suites.sh $(CHECK_SUITES)
 
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).

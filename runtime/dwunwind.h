@@ -278,10 +278,12 @@ typedef int (*dwu_eh_elf_trace_fn)(uint64_t pc, uint64_t *rip, uint64_t *rsp, ui
  * Which eh_elfs are loaded.  An eh_elf is code: it is loaded only from a
  * file owned by the effective user or root and not writable by its group
  * or others, in a directory with the same property, and so on up to /
- * (OpenSSH's StrictModes, but for a sticky directory of the user's or
- * root's, as /tmp: others may add entries there, not rename or remove the
- * user's, and each entry is checked in turn).  This holds next to the object, in DWUNWIND_PATH and in a
- * space's cache directory.  A file that fails is skipped, and said once per
+ * (OpenSSH's StrictModes: a sticky directory writable by others, as /tmp,
+ * fails it).  DWUNWIND_TRUST_STICKY=1 in the environment (ignored by
+ * set-user-ID programs) admits a sticky directory owned by the user or
+ * root: others may add entries there, not rename or remove the user's,
+ * and each entry is still checked.  This holds next to the object, in
+ * DWUNWIND_PATH and in a space's cache directory.  A file that fails is skipped, and said once per
  * file as "FILE: not loaded: REASON": to the callback set here (FN NULL:
  * none), else to the log the environment variable DWUNWIND_LOG names
  * ("stderr", or a file appended to; ignored by set-user-ID programs), else

@@ -3,16 +3,16 @@
  * trusted_path: where code and cached results may come from, how files are
  * put there, and how the runtime says what it refused.
  *
- * The rule (after OpenSSH's StrictModes).  A file is trusted when it is owned by
+ * The rule (OpenSSH's StrictModes).  A file is trusted when it is owned by
  * the effective user or by root and is not writable by its group or by
  * others, and so is every directory on its canonical path, from the one
- * holding it up to /, but that a sticky directory owned by the user or
- * root (/tmp) may be writable by others: they may add entries there, but
- * not rename or remove the user's, and every entry on the path is checked
- * in turn (a file planted in /tmp by another user is theirs, and refused).
- * OpenSSH's StrictModes refuses sticky directories too; taking them keeps
- * a user's own files under /tmp usable without giving another user a way
- * in.  Nothing of another user is taken.  Symbolic links are
+ * holding it up to /.  A sticky directory writable by others (/tmp) fails
+ * it, unless the environment asks otherwise: DWUNWIND_TRUST_STICKY=1 (read
+ * once, with secure_getenv: never in a set-user-ID program) admits a sticky
+ * directory owned by the user or root, where others may add entries but
+ * not rename or remove the user's; every entry on the path is still
+ * checked in turn (a file planted in /tmp by another user is theirs, and
+ * refused).  Nothing of another user is taken either way.  Symbolic links are
  * resolved first (realpath, or /proc/self/fd for a descriptor): what is
  * checked is where the file is, each directory then opened from / with
  * O_NOFOLLOW, so that a path changed while it is checked fails.  A
@@ -56,6 +56,9 @@
  * is required).  0, or -1 with WHY ("owned by uid 1001, neither uid 0 nor
  * root" ...), without the file's name. */
 int dwu_trusted_stat(const struct stat *st, int dir, char *why, size_t size);
+
+/* 1 when DWUNWIND_TRUST_STICKY=1 admits sticky directories (see the rule). */
+int dwu_trust_sticky(void);
 
 /* The directory DIR (absolute or relative, links resolved) opened for
  * reading (O_DIRECTORY, O_CLOEXEC) when it and every directory above it

@@ -8,16 +8,19 @@
 # that creates a marker file: the marker must not appear.  Each refusal has
 # a control beside it (the same file in a trusted place is loaded: the
 # marker appears), so that an absent marker means a refusal.
-#   1. dwu_backtrace in a program linked with libdwunwind.a: an eh_elf
-#      planted next to it in a sticky world-writable directory; the user's
-#      own eh_elf in a world-writable directory, another user's directory, a
+#   1. dwu_backtrace in a program linked with libdwunwind.a: the user's own
+#      eh_elf in a sticky world-writable directory (refused by default,
+#      loaded with DWUNWIND_TRUST_STICKY=1); an eh_elf planted next to it
+#      in such a directory, admitted; the user's own eh_elf in a
+#      world-writable directory, another user's directory, a
 #      group-writable one, group-writable itself or another user's file;
 #      DWUNWIND_PATH naming a world-writable or another user's directory.
 #      A refusal is said once, in DWUNWIND_LOG or to the callback, never on
 #      stderr by default.
 #   2. dwperf on recordings: the planted eh_elf next to a recorded program
 #      (--compile=never); another user's --cache and a world-writable one
-#      (warned about, not used, nothing written in it).
+#      (warned about, not used, nothing written in it); by default, one
+#      under a sticky directory (not used, not made).
 #   3. dwperf's own cache: an eh_elf and a symbol table replaced by links to
 #      a victim file (the victim unchanged); another user's symbol table (not
 #      used: the output is the one without it); leftovers of killed runs
@@ -198,14 +201,29 @@ refused_beside() {
         ok "$name: not loaded; DWUNWIND_LOG: $(sed "s|$work/||g" "$log")"
     fi
 }
-refused_beside "planted by another user in a sticky world-writable directory" sticky "owned by uid $other_uid"
 # A sticky directory (/tmp) lets others add entries, not replace the
-# user's: the user's own eh_elf there is taken.
-if marker_from "$work/sticky-own/probe" && grep -q "^frames: [1-9]" "$work/cmd.out"; then
-    ok "the user's own eh_elf in a sticky world-writable directory (as /tmp) is loaded"
+# user's.  StrictModes refuses it all the same; DWUNWIND_TRUST_STICKY=1
+# admits it, and then each entry is still checked: another user's file
+# there is refused.
+sticky_reason="writable by others (mode 1777; DWUNWIND_TRUST_STICKY=1 admits a sticky directory)"
+log=$work/sticky-own.log
+if marker_from env -u DWUNWIND_TRUST_STICKY DWUNWIND_LOG="$log" "$work/sticky-own/probe"; then
+    not_ok "by default, the user's own eh_elf in a sticky world-writable directory: not loaded" "the constructor ran"
+elif [ "$(grep -cF "$sticky_reason" "$log" 2> /dev/null)" = 1 ] && grep -q "^frames: [1-9]" "$work/cmd.out"; then
+    ok "by default (StrictModes), the user's own eh_elf in a sticky world-writable directory (as /tmp) is not loaded; DWUNWIND_LOG: $(sed "s|$work/||g; s|.*not loaded: ||" "$log")"
 else
-    not_ok "the user's own eh_elf in a sticky world-writable directory is loaded" "$(cat "$work/cmd.err")"
+    not_ok "by default, the sticky directory refused and said once" "$(cat "$log" "$work/cmd.err" 2> /dev/null)"
 fi
+if marker_from env DWUNWIND_TRUST_STICKY=1 "$work/sticky-own/probe" && grep -q "^frames: [1-9]" "$work/cmd.out"; then
+    ok "with DWUNWIND_TRUST_STICKY=1, the user's own eh_elf in a sticky world-writable directory is loaded"
+else
+    not_ok "with DWUNWIND_TRUST_STICKY=1, the user's own eh_elf in a sticky directory is loaded" "$(cat "$work/cmd.err")"
+fi
+# From here on sticky directories are admitted (the harder case for the
+# rule, and the only one where the tests' eh_elfs load when the clone is
+# under /tmp): what is refused is refused for its own sake.
+export DWUNWIND_TRUST_STICKY=1
+refused_beside "planted by another user in a sticky world-writable directory" sticky "owned by uid $other_uid"
 refused_beside "the user's own eh_elf in a world-writable directory" world "writable by others (mode 0777)"
 refused_beside "the user's own eh_elf in another user's directory" otherdir "otherdir: owned by uid $other_uid"
 refused_beside "in a group-writable directory" group "writable by its group (mode 0775)"
@@ -299,6 +317,15 @@ if [ $perf_ok = 1 ]; then
             ok "dwperf --cache=$c: not used, nothing written in it: $(grep -m1 "not used as a cache" "$work/cmd.err" | sed "s|$work/||g")"
         fi
     done
+    # By default a cache under a sticky directory is not used either.
+    if env -u DWUNWIND_TRUST_STICKY "$dwperf" --compile=never --cache="$work/sticky-own/cache" -i "$work/plain.data" \
+           > "$work/cmd.out" 2> "$work/cmd.err" &&
+       grep -qF "not used as a cache: directory" "$work/cmd.err" && grep -qF "$sticky_reason" "$work/cmd.err" &&
+       [ ! -e "$work/sticky-own/cache" ]; then
+        ok "by default, dwperf does not use or make a cache under a sticky directory: $(grep -m1 "not used as a cache" "$work/cmd.err" | sed "s|$work/||g")"
+    else
+        not_ok "by default, dwperf's cache under a sticky directory is not used" "$(head -3 "$work/cmd.err")"
+    fi
 
     # ---- 3. dwperf's own cache ------------------------------------------------------
     cache=$work/cache3
