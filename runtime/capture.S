@@ -6,7 +6,7 @@
  *
  * dwu_backtrace(void **ips, int max): the caller's registers taken at the
  * entry (rsp points at the return address, the callee-saved registers are
- * still the caller's), then dwu_backtrace_from (unwind.c) walks from them.
+ * still the caller's), then dwu_backtrace_walk (unwind.c) walks from them.
  * No step through a frame of this library is needed, whose table would be
  * interpreted (it has no eh_elf): that step was the fixed cost of a call.
  */
@@ -51,8 +51,9 @@ dwu_backtrace:
     movq    %rax, 128(%rsp)
     movl    $((1 << 3) | (1 << 6) | (1 << 7) | (0xf << 12) | (1 << 16)), 136(%rsp)
     movl    $0, 140(%rsp)
-    movq    %rsp, %rdx                  /* dwu_backtrace_from(ips, max, &regs) */
-    call    dwu_backtrace_from
+    movq    %rsp, %rdx                  /* dwu_backtrace_walk(ips, max, &regs, &no_info) */
+    leaq    144(%rsp), %rcx             /* no_info: the 8 bytes past regs */
+    call    dwu_backtrace_walk
     addq    $152, %rsp
     .cfi_adjust_cfa_offset -152
     ret

@@ -122,20 +122,31 @@ static int scan_maps(uint64_t addr, struct known_range *r)
     return found;
 }
 
-/* ADDR's mapping: one this thread knows (ADDR in [grows_to, hi)), or one
- * looked up (and kept). */
+/* The range this thread knows that holds ADDR (in [grows_to, hi)), or
+ * NULL; SEQ is known.seq read before, and what is read of the range holds
+ * only if known.seq is still SEQ after (a handler may have written it). */
+static inline const struct known_range *known_range_of(uint64_t addr, unsigned seq)
+{
+    if (seq & 1)
+        return NULL;
+    for (int i = 0; i < 2; i++)
+        if (addr >= known.range[i].grows_to && addr < known.range[i].readable.hi)
+            return &known.range[i];
+    return NULL;
+}
+
+/* ADDR's mapping: one this thread knows, or one looked up (and kept). */
 static int range_of(uint64_t addr, struct known_range *r)
 {
     unsigned seq = known.seq;
     __asm__ volatile("" ::: "memory");
-    if (!(seq & 1))
-        for (int i = 0; i < 2; i++)
-            if (addr >= known.range[i].grows_to && addr < known.range[i].readable.hi) {
-                *r = known.range[i];
-                __asm__ volatile("" ::: "memory");
-                if (known.seq == seq)
-                    return 0;
-            }
+    const struct known_range *k = known_range_of(addr, seq);
+    if (k) {
+        *r = *k;
+        __asm__ volatile("" ::: "memory");
+        if (known.seq == seq)
+            return 0;
+    }
     if (scan_maps(addr, r) != 0)
         return -1;
     if (!(seq & 1) && known.seq == seq) {
@@ -152,6 +163,21 @@ static int range_of(uint64_t addr, struct known_range *r)
 void dwu_stack_bounds_init(struct dwu_stack_bounds *b, uint64_t sp)
 {
     memset(b, 0, sizeof *b);
+    /* The usual case first, field by field: a walk starts on a stack this
+     * thread knows (a copy of the whole range, read back at once, would
+     * wait on its stores). */
+    unsigned seq = known.seq;
+    __asm__ volatile("" ::: "memory");
+    const struct known_range *k = known_range_of(sp, seq);
+    if (k) {
+        uint64_t hi = k->readable.hi;
+        __asm__ volatile("" ::: "memory");
+        if (known.seq == seq) {
+            b->start.lo = sp;
+            b->start.hi = hi;
+            return;
+        }
+    }
     struct known_range r;
     if (range_of(sp, &r) == 0) {
         b->start.lo = sp;
