@@ -37,6 +37,13 @@ STICKY_ABOVE := $(shell tests/sticky_above.sh $(BUILD))
 ifneq ($(STICKY_ABOVE),)
 export DWUNWIND_TRUST_STICKY := 1
 endif
+# Their temporaries (mktemp, mkdtemp) go to $(BUILD)/tmp, the user's own
+# (0700), not to /tmp: an eh_elf or a cache made there passes the same rule
+# as the build's.
+ifneq ($(filter check% bench%,$(MAKECMDGOALS)),)
+export TMPDIR := $(abspath $(BUILD))/tmp
+$(shell mkdir -p $(TMPDIR) && chmod 700 $(TMPDIR))
+endif
 
 # Only `make deps` installs Debian packages (./install-deps, apt-get); a
 # build on a machine that lacks some stops and names them.  With deps among
@@ -248,7 +255,7 @@ UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_pa
 	test_abstract_state test_dataflow test_emit_row test_cfi_reader test_x86_unknown test_finding \
 	test_worker_pool test_slot_truth test_cfi_encode test_eh_frame_write test_elf_rewrite test_debug_frame_write test_debug_file \
 	test_perf_data test_sframe_parse test_symbols test_sframe_write test_prover test_eh_elf_gen test_x86_decode \
-	test_jump_tables test_landing_pads test_check
+	test_jump_tables test_landing_pads test_check test_kit
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
 .PHONY: all check check-signals check-profile check-sframe check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \

@@ -63,7 +63,9 @@
 #include "profile/symbol_store.h"
 #include "profile/symbols.h"
 
-#define TEST_DIR "/tmp/test_symbols.XXXXXX"
+/* Beside the test (the build's tests/): its store is a cache dwperf uses
+ * only where no other user can write (runtime/trusted_path.h), not /tmp. */
+#define TEST_DIR_BESIDE_SELF "symbols"
 #include "tests/unit/test_shell.h"
 
 #define C_SOURCE                                                                                    \
@@ -179,7 +181,7 @@ static int plt_breakpoint(char *events, size_t size)
 static int group_setup(void **state)
 {
     (void)state;
-    if (!mkdtemp(dir))
+    if (make_dir_beside_self() != 0)
         return -1;
     FILE *f = fopen(at("p.c"), "w");
     FILE *g = fopen(at("p.cc"), "w");
