@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/sorted_search.h"
 #include "object/debug_info.h"
 #include "object/error.h"
 
@@ -93,16 +94,14 @@ void line_map_release(struct line_map *m)
     memset(m, 0, sizeof *m);
 }
 
+static uint64_t row_addr_key(const void *rows, size_t i)
+{
+    return ((const struct line_row *)rows)[i].addr;
+}
+
 uint32_t line_map_line_at(const struct line_map *m, uint64_t addr)
 {
-    size_t lo = 0, hi = m->nrows;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->rows[mid].addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t n = sorted_count_at_most(m->rows, m->nrows, row_addr_key, addr);
     /* Rows at the same address: the last one is the line the bytes belong to. */
-    return lo > 0 ? m->rows[lo - 1].line : 0;
+    return n > 0 ? m->rows[n - 1].line : 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "semantics/byte_writer.h"
 #include "semantics/dwarf_constants.h"
 
 void cfi_bytes_release(struct cfi_bytes *out)
@@ -43,30 +44,6 @@ static int put(struct cfi_bytes *out, const void *bytes, size_t n)
 static int put_byte(struct cfi_bytes *out, uint8_t v)
 {
     return put(out, &v, 1);
-}
-
-size_t uleb128_encode(uint64_t v, uint8_t b[10])
-{
-    size_t n = 0;
-    do {
-        b[n] = v & 0x7f;
-        v >>= 7;
-        b[n++] |= v ? 0x80 : 0;
-    } while (v);
-    return n;
-}
-
-size_t sleb128_encode(int64_t v, uint8_t b[10])
-{
-    size_t n = 0;
-    for (;;) {
-        uint8_t byte = v & 0x7f;
-        v >>= 7;   /* arithmetic: gcc and clang shift signed values so */
-        int done = (v == 0 && !(byte & 0x40)) || (v == -1 && (byte & 0x40));
-        b[n++] = done ? byte : byte | 0x80;
-        if (done)
-            return n;
-    }
 }
 
 static int put_uleb(struct cfi_bytes *out, uint64_t v)

@@ -45,11 +45,6 @@ void cfi_bytes_release(struct cfi_bytes *out);
  * -2 when out of memory.  For the section writers too. */
 int cfi_bytes_reserve(struct cfi_bytes *out, uint64_t n);
 
-/* V as (U|S)LEB128 into B; returns its length (1 to 10).  For the section
- * writer too (semantics/eh_frame_write). */
-size_t uleb128_encode(uint64_t v, uint8_t b[10]);
-size_t sleb128_encode(int64_t v, uint8_t b[10]);
-
 /*
  * Append to OUT the instructions of an FDE covering T, whose CIE has
  * parameters CIE (code and data alignment) and leaves state INITIAL.

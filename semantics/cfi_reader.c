@@ -7,22 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/sorted_search.h"
 #include "object/code_bounds.h"
 #include "object/error.h"
 
+static uint64_t cie_offset_key(const void *cies, size_t i)
+{
+    return ((const struct cfi_cie *)cies)[i].offset;
+}
+
 static const struct cfi_cie *find_cie(const struct cfi_section *s, uint64_t offset)
 {
-    size_t lo = 0, hi = s->ncies;   /* CIEs are in section order */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->cies[mid].offset < offset)
-            lo = mid + 1;
-        else if (s->cies[mid].offset > offset)
-            hi = mid;
-        else
-            return &s->cies[mid];
-    }
-    return NULL;
+    /* CIEs are in section order */
+    size_t n = sorted_count_at_most(s->cies, s->ncies, cie_offset_key, offset);
+    return n > 0 && s->cies[n - 1].offset == offset ? &s->cies[n - 1] : NULL;
 }
 
 /* The entry after E: padding after a zero terminator is skipped bytewise. */

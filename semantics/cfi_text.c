@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "semantics/abi.h"
+#include "semantics/byte_writer.h"
 #include "semantics/dwarf_expr.h"
 
 /* DW_CFA opcodes written through .cfi_escape. */
@@ -36,11 +37,10 @@ static const char *reg_text(char *buf, size_t size, unsigned reg, enum cfi_reg_s
 /* ", 0x.." for each byte of a ULEB128 value. */
 static void write_uleb(FILE *out, uint64_t v)
 {
-    do {
-        uint8_t b = v & 0x7f;
-        v >>= 7;
-        fprintf(out, ", 0x%02x", v ? b | 0x80 : b);
-    } while (v);
+    uint8_t b[10];
+    size_t n = uleb128_encode(v, b);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, ", 0x%02x", b[i]);
 }
 
 /* `.cfi_escape OPCODE[, REG], LEN, BYTES...` for an expression rule. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "semantics/byte_writer.h"
 #include "semantics/dwarf_constants.h"
 
 #define ADDR_SIZE 8                 /* x86_64: initial location and range */
@@ -82,53 +83,36 @@ int debug_frame_size(const struct eh_cie_spec *cies, size_t ncies, const struct 
 /* ---- bytes ---------------------------------------------------------------- */
 
 
-static uint8_t *put(uint8_t *p, const void *bytes, size_t n)
+/* DW_CFA_nop to the end of the SIZE bytes at START. */
+static void pad(struct byte_writer *w, const uint8_t *start, uint64_t size)
 {
-    if (n)
-        memcpy(p, bytes, n);
-    return p + n;
+    byte_writer_fill(w, DW_CFA_nop, (size_t)size - (size_t)(w->p - start));
 }
 
-/* V little-endian (x86_64's order) in WIDTH bytes. */
-static uint8_t *put_le(uint8_t *p, uint64_t v, unsigned width)
+static void write_cie(struct byte_writer *w, const struct eh_cie_spec *c, uint64_t size)
 {
-    for (unsigned i = 0; i < width; i++)
-        *p++ = (uint8_t)(v >> (8 * i));
-    return p;
-}
-
-/* DW_CFA_nop from P to the end of the SIZE bytes at START. */
-static uint8_t *pad(uint8_t *p, uint8_t *start, uint64_t size)
-{
-    size_t n = (size_t)size - (size_t)(p - start);
-    memset(p, DW_CFA_nop, n);
-    return p + n;
-}
-
-static uint8_t *write_cie(uint8_t *p, const struct eh_cie_spec *c, uint64_t size)
-{
-    uint8_t tmp[10], *start = p;
+    const uint8_t *start = w->p;
     const char *aug = augmentation(c);
-    p = put_le(p, size - 4, 4);
-    p = put_le(p, CIE_ID, 4);
-    *p++ = 1;                     /* version */
-    p = put(p, aug, strlen(aug) + 1);
-    p = put(p, tmp, uleb128_encode(c->code_align, tmp));
-    p = put(p, tmp, sleb128_encode(c->data_align, tmp));
-    *p++ = (uint8_t)c->ra_column;
-    p = put(p, c->insns, c->insns_len);
-    return pad(p, start, size);
+    byte_writer_le(w, size - 4, 4);
+    byte_writer_le(w, CIE_ID, 4);
+    byte_writer_u8(w, 1);         /* version */
+    byte_writer_put(w, aug, strlen(aug) + 1);
+    byte_writer_uleb(w, c->code_align);
+    byte_writer_sleb(w, c->data_align);
+    byte_writer_u8(w, (uint8_t)c->ra_column);
+    byte_writer_put(w, c->insns, c->insns_len);
+    pad(w, start, size);
 }
 
-static uint8_t *write_fde(uint8_t *p, const struct eh_fde_spec *f, uint64_t cie_offset, uint64_t size)
+static void write_fde(struct byte_writer *w, const struct eh_fde_spec *f, uint64_t cie_offset, uint64_t size)
 {
-    uint8_t *start = p;
-    p = put_le(p, size - 4, 4);
-    p = put_le(p, cie_offset, 4);   /* from the start of the section */
-    p = put_le(p, f->pc_begin, ADDR_SIZE);
-    p = put_le(p, f->pc_range, ADDR_SIZE);
-    p = put(p, f->insns, f->insns_len);
-    return pad(p, start, size);
+    const uint8_t *start = w->p;
+    byte_writer_le(w, size - 4, 4);
+    byte_writer_le(w, cie_offset, 4);   /* from the start of the section */
+    byte_writer_le(w, f->pc_begin, ADDR_SIZE);
+    byte_writer_le(w, f->pc_range, ADDR_SIZE);
+    byte_writer_put(w, f->insns, f->insns_len);
+    pad(w, start, size);
 }
 
 int debug_frame_write(const struct eh_cie_spec *cies, size_t ncies, const struct eh_fde_spec *fdes, size_t nfdes,
@@ -143,17 +127,22 @@ int debug_frame_write(const struct eh_cie_spec *cies, size_t ncies, const struct
     if (!cie_offsets)
         return -2;
     /* Sizes are validated: every entry is written.  out->n moves last. */
-    uint8_t *section = out->b + out->n, *p = section;
+    struct byte_writer w;
+    byte_writer_init(&w, out->b + out->n, (size_t)total, 0);
     for (size_t i = 0; i < ncies; i++) {
-        cie_offsets[i] = (uint64_t)(p - section);
+        cie_offsets[i] = w.addr;   /* from the start of the section */
         cie_size(&cies[i], &size, why);
-        p = write_cie(p, &cies[i], size);
+        write_cie(&w, &cies[i], size);
     }
     for (size_t k = 0; k < nfdes; k++) {
         fde_size(&fdes[k], ncies, &size, why);
-        p = write_fde(p, &fdes[k], cie_offsets[fdes[k].cie], size);
+        write_fde(&w, &fdes[k], cie_offsets[fdes[k].cie], size);
     }
     free(cie_offsets);
+    if (w.overflow || w.addr != total) {
+        *why = "internal error: .debug_frame's entries do not fill the size computed for them";
+        return -1;
+    }
     out->n += (size_t)total;
     return 0;
 }

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "kit/sorted_search.h"
 #include "byte_reader.h"
 #include "dwarf_constants.h"
 #include "eh_pointer.h"
@@ -277,19 +278,19 @@ static int64_t table_field(const struct eh_frame_hdr *hdr, uint64_t i, unsigned 
     return v;
 }
 
+static uint64_t hdr_start_key(const void *hdr, size_t i)
+{
+    const struct eh_frame_hdr *h = hdr;
+    return h->addr + (uint64_t)table_field(h, i, 0);
+}
+
 int eh_frame_hdr_lookup(const struct eh_frame_hdr *hdr, uint64_t pc, uint64_t *fde_addr,
                         uint64_t *initial_location)
 {
     if (hdr->count == 0 || hdr->addr + (uint64_t)table_field(hdr, 0, 0) > pc)
         return -1;
-    uint64_t lo = 0, hi = hdr->count;   /* the last entry starting at or before pc */
-    while (hi - lo > 1) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (hdr->addr + (uint64_t)table_field(hdr, mid, 0) <= pc)
-            lo = mid;
-        else
-            hi = mid;
-    }
+    /* the last entry starting at or before pc (the first one does) */
+    size_t lo = sorted_count_at_most(hdr, hdr->count, hdr_start_key, pc) - 1;
     *initial_location = hdr->addr + (uint64_t)table_field(hdr, lo, 0);
     *fde_addr = hdr->addr + (uint64_t)table_field(hdr, lo, 1);
     return 0;

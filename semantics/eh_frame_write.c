@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "semantics/byte_writer.h"
 #include "semantics/dwarf_constants.h"
 
 #define ADDR_SIZE 8                 /* x86_64: absptr's width */
@@ -150,32 +151,6 @@ int eh_frame_size(const struct eh_cie_spec *cies, size_t ncies, const struct eh_
 /* ---- bytes ---------------------------------------------------------------- */
 
 
-/* Where the next byte goes in reserved room, and its run-time address. */
-struct cursor {
-    uint8_t *p;
-    uint64_t addr;
-};
-
-static void put(struct cursor *c, const void *bytes, size_t n)
-{
-    if (n)
-        memcpy(c->p, bytes, n);
-    c->p += n;
-    c->addr += n;
-}
-
-static void put_byte(struct cursor *c, uint8_t v)
-{
-    put(c, &v, 1);
-}
-
-/* V little-endian (x86_64's order, the section's) in WIDTH bytes. */
-static void put_le(struct cursor *c, uint64_t v, unsigned width)
-{
-    for (unsigned i = 0; i < width; i++)
-        put_byte(c, (uint8_t)(v >> (8 * i)));
-}
-
 static int fits_sdata4(uint64_t raw)
 {
     int64_t s = (int64_t)raw;
@@ -184,76 +159,72 @@ static int fits_sdata4(uint64_t raw)
 
 /* VALUE in encoding ENC (supported: pointer_width), relative to its own
  * field when ENC is pc-relative.  -1 when it does not fit the width. */
-static int put_pointer(struct cursor *c, uint8_t enc, uint64_t value)
+static int put_pointer(struct byte_writer *c, uint8_t enc, uint64_t value)
 {
     uint64_t raw = (enc & 0x70) == DW_EH_PE_pcrel ? value - c->addr : value;
     unsigned width = pointer_width(enc);
     if (width == 4 && ((enc & 0x0f) == DW_EH_PE_sdata4 ? !fits_sdata4(raw) : raw > UINT32_MAX))
         return -1;
-    put_le(c, raw, width);
+    byte_writer_le(c, raw, width);
     return 0;
 }
 
 /* DW_CFA_nop up to SIZE bytes from START: what GCC's alignment leaves. */
-static void pad(struct cursor *c, const uint8_t *start, uint64_t size)
+static void pad(struct byte_writer *c, const uint8_t *start, uint64_t size)
 {
-    size_t n = (size_t)size - (size_t)(c->p - start);
-    memset(c->p, DW_CFA_nop, n);
-    c->p += n;
-    c->addr += n;
+    byte_writer_fill(c, DW_CFA_nop, (size_t)size - (size_t)(c->p - start));
 }
 
-static int write_cie(struct cursor *c, const struct eh_cie_spec *s, uint64_t size, const char **why)
+static int write_cie(struct byte_writer *c, const struct eh_cie_spec *s, uint64_t size, const char **why)
 {
-    uint8_t tmp[10];
     char aug[6];
     uint8_t *start = c->p;
     augmentation(s, aug);
-    put_le(c, size - 4, 4);
-    put_le(c, 0, 4);              /* .eh_frame's CIE id */
-    put_byte(c, 1);               /* version */
-    put(c, aug, strlen(aug) + 1);
-    put(c, tmp, uleb128_encode(s->code_align, tmp));
-    put(c, tmp, sleb128_encode(s->data_align, tmp));
-    put_byte(c, (uint8_t)s->ra_column);
-    put_byte(c, (uint8_t)cie_aug_data_len(s));
+    byte_writer_le(c, size - 4, 4);
+    byte_writer_le(c, 0, 4);              /* .eh_frame's CIE id */
+    byte_writer_u8(c, 1);               /* version */
+    byte_writer_put(c, aug, strlen(aug) + 1);
+    byte_writer_uleb(c, s->code_align);
+    byte_writer_sleb(c, s->data_align);
+    byte_writer_u8(c, (uint8_t)s->ra_column);
+    byte_writer_u8(c, (uint8_t)cie_aug_data_len(s));
     if (s->personality_encoding != DW_EH_PE_omit) {
-        put_byte(c, s->personality_encoding);
+        byte_writer_u8(c, s->personality_encoding);
         if (put_pointer(c, s->personality_encoding, s->personality) != 0)
             return fail(why, "personality pointer out of its encoding's range at this address");
     }
     if (s->lsda_encoding != DW_EH_PE_omit)
-        put_byte(c, s->lsda_encoding);
-    put_byte(c, FDE_ENCODING);
-    put(c, s->insns, s->insns_len);
+        byte_writer_u8(c, s->lsda_encoding);
+    byte_writer_u8(c, FDE_ENCODING);
+    byte_writer_put(c, s->insns, s->insns_len);
     pad(c, start, size);
     return 0;
 }
 
-static int write_fde(struct cursor *c, const struct eh_fde_spec *f, const struct eh_cie_spec *cie,
+static int write_fde(struct byte_writer *c, const struct eh_fde_spec *f, const struct eh_cie_spec *cie,
                      uint64_t cie_addr, uint64_t size, const char **why)
 {
     uint8_t *start = c->p;
-    put_le(c, size - 4, 4);
-    put_le(c, c->addr - cie_addr, 4);   /* counts back from this very field */
+    byte_writer_le(c, size - 4, 4);
+    byte_writer_le(c, c->addr - cie_addr, 4);   /* counts back from this very field */
     if (put_pointer(c, FDE_ENCODING, f->pc_begin) != 0)
         return fail(why, "pc_begin beyond +-2 GiB of its FDE (pcrel sdata4)");
-    put_le(c, f->pc_range, 4);
+    byte_writer_le(c, f->pc_range, 4);
     size_t lsda_width = fde_aug_data_len(cie);
-    put_byte(c, (uint8_t)lsda_width);
+    byte_writer_u8(c, (uint8_t)lsda_width);
     /* A zero field is "no LSDA" to libgcc, pc-relative or not (read_encoded_value_with_base). */
     if (lsda_width && f->lsda == 0)
-        put_le(c, 0, (unsigned)lsda_width);
+        byte_writer_le(c, 0, (unsigned)lsda_width);
     else if (lsda_width && put_pointer(c, cie->lsda_encoding, f->lsda) != 0)
         return fail(why, "LSDA pointer out of its encoding's range at this address");
-    put(c, f->insns, f->insns_len);
+    byte_writer_put(c, f->insns, f->insns_len);
     pad(c, start, size);
     return 0;
 }
 
 /* Every entry at C, CIEs first so that every FDE's CIE pointer counts back;
  * sizes already validated by eh_frame_size. */
-static int write_entries(struct cursor *c, const struct eh_cie_spec *cies, size_t ncies,
+static int write_entries(struct byte_writer *c, const struct eh_cie_spec *cies, size_t ncies,
                          const struct eh_fde_spec *fdes, size_t nfdes, uint64_t *cie_addrs, uint64_t *fde_addrs,
                          const char **why)
 {
@@ -271,7 +242,7 @@ static int write_entries(struct cursor *c, const struct eh_cie_spec *cies, size_
             write_fde(c, f, &cies[f->cie], cie_addrs[f->cie], size, why) != 0)
             return -1;
     }
-    put_le(c, 0, 4);   /* the terminator */
+    byte_writer_le(c, 0, 4);   /* the terminator */
     return 0;
 }
 
@@ -287,9 +258,12 @@ int eh_frame_write(const struct eh_cie_spec *cies, size_t ncies, const struct eh
     if (!cie_addrs)
         return -2;
     /* Written past out->n, which moves only on success: a failure keeps OUT's bytes. */
-    struct cursor c = {out->b + out->n, addr};
+    struct byte_writer c;
+    byte_writer_init(&c, out->b + out->n, (size_t)total, addr);
     int rc = write_entries(&c, cies, ncies, fdes, nfdes, cie_addrs, fde_addrs, why);
     free(cie_addrs);
+    if (rc == 0 && (c.overflow || c.p != out->b + out->n + total))
+        rc = fail(why, "internal error: .eh_frame's entries do not fill the size computed for them");
     if (rc == 0)
         out->n += (size_t)total;
     return rc;
@@ -315,13 +289,13 @@ static int by_pc(const void *a, const void *b)
 }
 
 /* The search table's pairs, datarel sdata4: offsets from the header. */
-static int put_table(struct cursor *c, uint64_t hdr_addr, const struct hdr_entry *e, size_t n, const char **why)
+static int put_table(struct byte_writer *c, uint64_t hdr_addr, const struct hdr_entry *e, size_t n, const char **why)
 {
     for (size_t i = 0; i < n; i++) {
         if (!fits_sdata4(e[i].pc - hdr_addr) || !fits_sdata4(e[i].fde - hdr_addr))
             return fail(why, "a pc_begin or an FDE beyond +-2 GiB of .eh_frame_hdr (datarel sdata4)");
-        put_le(c, e[i].pc - hdr_addr, 4);
-        put_le(c, e[i].fde - hdr_addr, 4);
+        byte_writer_le(c, e[i].pc - hdr_addr, 4);
+        byte_writer_le(c, e[i].fde - hdr_addr, 4);
     }
     return 0;
 }
@@ -340,16 +314,19 @@ int eh_frame_hdr_write(uint64_t hdr_addr, uint64_t eh_frame_addr, const uint64_t
     for (size_t i = 0; i < n; i++)
         e[i] = (struct hdr_entry){pc_begins[i], fde_addrs[i]};
     qsort(e, n, sizeof *e, by_pc);   /* the readers search it by bisection */
-    struct cursor c = {out->b + out->n, hdr_addr};
+    struct byte_writer c;
+    byte_writer_init(&c, out->b + out->n, (size_t)size, hdr_addr);
     const uint8_t head[4] = {1, DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_udata4, DW_EH_PE_datarel | DW_EH_PE_sdata4};
-    put(&c, head, sizeof head);
+    byte_writer_put(&c, head, sizeof head);
     int rc = 0;
     if (put_pointer(&c, DW_EH_PE_pcrel | DW_EH_PE_sdata4, eh_frame_addr) != 0)
         rc = fail(why, ".eh_frame beyond +-2 GiB of .eh_frame_hdr (pcrel sdata4)");
     else {
-        put_le(&c, n, 4);
+        byte_writer_le(&c, n, 4);
         rc = put_table(&c, hdr_addr, e, n, why);
     }
+    if (rc == 0 && (c.overflow || c.p != out->b + out->n + size))
+        rc = fail(why, "internal error: .eh_frame_hdr does not fill the size computed for it");
     free(e);
     if (rc == 0)
         out->n += (size_t)size;

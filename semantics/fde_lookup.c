@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/sorted_search.h"
+
 static int by_pc(const void *x, const void *y)
 {
     const struct cfi_fde *a = *(const struct cfi_fde *const *)x, *b = *(const struct cfi_fde *const *)y;
@@ -41,19 +43,17 @@ void fde_lookup_release(struct fde_lookup *l)
     memset(l, 0, sizeof *l);
 }
 
+static uint64_t pc_begin_key(const void *by_pc, size_t i)
+{
+    return ((const struct cfi_fde *const *)by_pc)[i]->pc_begin;
+}
+
 static size_t index_at(const struct fde_lookup *l, uint64_t addr)
 {
-    size_t lo = 0, hi = l->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->by_pc[mid]->pc_begin <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == 0 || addr - l->by_pc[lo - 1]->pc_begin >= l->by_pc[lo - 1]->pc_range)
+    size_t n = sorted_count_at_most(l->by_pc, l->n, pc_begin_key, addr);
+    if (n == 0 || addr - l->by_pc[n - 1]->pc_begin >= l->by_pc[n - 1]->pc_range)
         return (size_t)-1;
-    return lo - 1;
+    return n - 1;
 }
 
 const struct cfi_fde *fde_lookup_fde(struct fde_lookup *l, uint64_t addr)

@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/grow.h"
+
 #include "semantics/abi.h"
 #include "semantics/byte_reader.h"
+#include "semantics/byte_writer.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/sframe_parse.h"
 
@@ -207,31 +210,16 @@ static int fre_equal(const struct sframe_out_fre *a, const struct sframe_out_fre
 
 /* ---- the writer's arrays --------------------------------------------------- */
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t more = *cap ? *cap : 64;
-    while (more < need)
-        more *= 2;
-    if (more > SIZE_MAX / elem)
-        return -2;
-    void *n = realloc(*p, more * elem);
-    if (!n)
-        return -2;
-    *p = n;
-    *cap = more;
-    return 0;
-}
-
 /* Append F at START unless it says what the FRE before it (of the same
  * FDE, from FIRST) says. */
 static int push_fre(struct sframe_writer *w, size_t first, struct sframe_out_fre *f, uint32_t start)
 {
     if (w->nfres > first && fre_equal(&w->fres[w->nfres - 1], f))
         return 0;
-    if (grow((void **)&w->fres, &w->fres_cap, w->nfres + 1, sizeof *w->fres) != 0)
+    struct sframe_out_fre *fres = grow_array(w->fres, &w->fres_cap, w->nfres + 1, sizeof *fres);
+    if (!fres)
         return -2;
+    w->fres = fres;
     f->start = start;
     f->size_code = words_size_code(f);
     w->fres[w->nfres++] = *f;
@@ -256,8 +244,10 @@ static int push_fde(struct sframe_writer *w, uint64_t pc, uint64_t size, size_t 
         *why = "more than 65535 FREs (V3 counts them in 16 bits)";
         return 0;
     }
-    if (grow((void **)&w->fdes, &w->fdes_cap, w->nfdes + 1, sizeof *w->fdes) != 0)
+    struct sframe_out_fde *fdes = grow_array(w->fdes, &w->fdes_cap, w->nfdes + 1, sizeof *fdes);
+    if (!fdes)
         return -2;
+    w->fdes = fdes;
     uint32_t last = n ? w->fres[w->nfres - 1].start : 0;
     struct sframe_out_fde *d = &w->fdes[w->nfdes++];
     *d = (struct sframe_out_fde){.pc = pc, .size = (uint32_t)size, .pc_type = pc_type, .fde_type = fde_type,
@@ -471,39 +461,33 @@ uint64_t sframe_writer_size(const struct sframe_writer *w)
     return SFRAME_HEADER_SIZE + (uint64_t)w->nfdes * fde_size(w) + w->fre_bytes;
 }
 
-static void put_le(uint8_t *p, uint64_t v, unsigned bytes)
-{
-    for (unsigned i = 0; i < bytes; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static void write_header(const struct sframe_writer *w, uint8_t *p)
 {
     uint8_t flags = SFRAME_F_FDE_SORTED;
     if (w->version != SFRAME_VERSION_1)
         flags |= SFRAME_F_FDE_FUNC_START_PCREL;
-    put_le(p, SFRAME_MAGIC, 2);
+    le_store(p, SFRAME_MAGIC, 2);
     p[2] = w->version;
     p[3] = flags;
     p[4] = SFRAME_ABI_AMD64_ENDIAN_LITTLE;
     p[5] = 0;                                   /* no fixed FP offset */
     p[6] = (uint8_t)(int8_t)ABI_ENTRY_RA_OFFSET;   /* the RA at CFA-8 */
     p[7] = 0;                                   /* no auxiliary header */
-    put_le(p + 8, w->nfdes, 4);
-    put_le(p + 12, w->nfres, 4);
-    put_le(p + 16, w->fre_bytes, 4);
-    put_le(p + 20, 0, 4);                       /* the FDEs right after the header */
-    put_le(p + 24, (uint64_t)w->nfdes * fde_size(w), 4);
+    le_store(p + 8, w->nfdes, 4);
+    le_store(p + 12, w->nfres, 4);
+    le_store(p + 16, w->fre_bytes, 4);
+    le_store(p + 20, 0, 4);                       /* the FDEs right after the header */
+    le_store(p + 24, (uint64_t)w->nfdes * fde_size(w), 4);
 }
 
 /* One FRE at P: its start, info, words; returns the bytes written. */
 static size_t write_fre(const struct sframe_out_fde *d, const struct sframe_out_fre *f, uint8_t *p)
 {
     unsigned asize = 1u << d->fre_type, wsize = 1u << f->size_code;
-    put_le(p, f->start, asize);
+    le_store(p, f->start, asize);
     p[asize] = (uint8_t)(f->base_sp | f->count << 1 | f->size_code << 5);
     for (unsigned i = 0; i < f->count; i++)
-        put_le(p + asize + 1 + i * wsize, (uint64_t)f->words[i], wsize);
+        le_store(p + asize + 1 + i * wsize, (uint64_t)f->words[i], wsize);
     return asize + 1 + (size_t)f->count * wsize;
 }
 
@@ -518,10 +502,10 @@ static int write_fde(const struct sframe_writer *w, size_t index, const struct s
     uint8_t info = (uint8_t)(d->fre_type | d->pc_type << 4 | d->signal_frame << 7);
     *n = 0;
     if (w->version == SFRAME_VERSION_3) {
-        put_le(p, (uint64_t)start, 8);
-        put_le(p + 8, d->size, 4);
-        put_le(p + 12, off, 4);
-        put_le(data, d->nfres, 2);
+        le_store(p, (uint64_t)start, 8);
+        le_store(p + 8, d->size, 4);
+        le_store(p + 12, off, 4);
+        le_store(data, d->nfres, 2);
         data[2] = info;
         data[3] = d->fde_type;
         data[4] = d->rep_size;
@@ -531,10 +515,10 @@ static int write_fde(const struct sframe_writer *w, size_t index, const struct s
             *why = "a function lies more than 2 GiB from .sframe (V1 and V2 keep start addresses in 32 bits)";
             return -1;
         }
-        put_le(p, (uint64_t)start, 4);
-        put_le(p + 4, d->size, 4);
-        put_le(p + 8, off, 4);
-        put_le(p + 12, d->nfres, 4);
+        le_store(p, (uint64_t)start, 4);
+        le_store(p + 4, d->size, 4);
+        le_store(p + 8, off, 4);
+        le_store(p + 12, d->nfres, 4);
         p[16] = info;
         if (w->version == SFRAME_VERSION_2)
             p[17] = d->rep_size;   /* then 2 bytes of padding, 0 */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/sorted_search.h"
 #include "abi.h"
 #include "dwarf_constants.h"
 #include "dwarf_expr.h"
@@ -71,20 +72,17 @@ struct unwind_row *unwind_table_append(struct unwind_table *t, uint64_t start, u
     return r;
 }
 
+static uint64_t row_start_key(const void *rows, size_t i)
+{
+    return ((const struct unwind_row *)rows)[i].start;
+}
+
 const struct unwind_row *unwind_table_row_at(const struct unwind_table *t, uint64_t addr)
 {
-    size_t lo = 0, hi = t->nrows;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const struct unwind_row *r = &t->rows[mid];
-        if (addr < r->start)
-            hi = mid;
-        else if (addr >= r->end)
-            lo = mid + 1;
-        else
-            return r;
-    }
-    return NULL;
+    /* Rows are sorted and do not overlap: the last one starting at or
+     * before ADDR is the only one that can hold it. */
+    size_t n = sorted_count_at_most(t->rows, t->nrows, row_start_key, addr);
+    return n > 0 && addr < t->rows[n - 1].end ? &t->rows[n - 1] : NULL;
 }
 
 int unwind_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b)

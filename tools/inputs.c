@@ -15,19 +15,16 @@
 #include <unistd.h>
 
 #include "deb_input.h"
+#include "kit/grow.h"
 #include "shard.h"
 #include "object/error.h"
 
 static struct input_file *grow(struct input_list *list)
 {
-    if (list->n == list->cap) {
-        size_t cap = list->cap ? list->cap * 2 : 16;
-        struct input_file *f = realloc(list->files, cap * sizeof *f);
-        if (!f)
-            return NULL;
-        list->files = f;
-        list->cap = cap;
-    }
+    struct input_file *files = grow_array(list->files, &list->cap, list->n + 1, sizeof *files);
+    if (!files)
+        return NULL;
+    list->files = files;
     struct input_file *f = &list->files[list->n];
     memset(f, 0, sizeof *f);
     return f;

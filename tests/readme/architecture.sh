@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # docs/architecture.md stays the design in the repository:
 #   - its layout table (the "## Layout" section) has a row for every module
-#     of the product folders (the Makefile's STAGES, and runtime/), and no
+#     of the product folders (kit/, the Makefile's STAGES, and runtime/), and no
 #     row for a module that is gone: a module is NAME.c and NAME.h
 #     (NAME_private.h counts as NAME), or either alone, or NAME.S; its row
 #     is | `FOLDER/NAME` | one line |, at most MAX_ROW characters;
@@ -19,7 +19,7 @@ doc=docs/architecture.md
 self=tests/readme/architecture.sh
 MAX_ROW=160
 
-folders="$(sed -n 's/^STAGES := //p' Makefile) runtime"
+folders="kit $(sed -n 's/^STAGES := //p' Makefile) runtime"
 if [ "$(wc -w <<< "$folders")" -lt 5 ]; then
     not_ok "the product folders: the Makefile's STAGES, and runtime/" "found: $folders"
 fi
