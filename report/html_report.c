@@ -46,7 +46,8 @@ struct html_file {
     enum html_file_status status;
     char *reason;                 /* why not audited, or NULL */
     struct check_result result;   /* its counts (no findings: FINDINGS); zero if not audited */
-    struct html_finding *findings;
+    struct html_finding *findings;   /* [result.nfindings], room for CAP */
+    size_t cap;
     size_t by_severity[3];
 };
 
@@ -54,6 +55,7 @@ struct html_report {
     struct html_file *files;
     size_t n, cap;
     int merged;                   /* results read back from JSON: no windows */
+    int open;                     /* the last file takes findings (html_report_file_begin) */
 };
 
 struct html_report *html_report_new(void)
@@ -189,8 +191,10 @@ static int take_fix(char **text, const struct finding *f)
     return 0;
 }
 
-int html_report_add(struct html_report *h, const char *const *names, size_t nnames, const struct check_result *r)
+int html_report_file_begin(struct html_report *h, const char *const *names, size_t nnames,
+                           const struct check_result *r)
 {
+    h->open = 0;
     struct html_file *f = grow(h);
     if (!f)
         return -1;
@@ -201,24 +205,59 @@ int html_report_add(struct html_report *h, const char *const *names, size_t nnam
     int oom = 0;
     f->path = strdup(names[0]);
     f->also = other_names(names, nnames, &oom);
-    f->findings = r->nfindings ? calloc(r->nfindings, sizeof *f->findings) : NULL;
-    oom |= !f->path || (r->nfindings && !f->findings);
-    for (size_t j = 0; !oom && j < r->nfindings; j++) {
-        const struct finding *from = &r->findings[j];
-        struct html_finding *to = &f->findings[j];
-        f->result.nfindings++;
-        f->by_severity[from->severity]++;
-        take_finding(to, from);
-        if (from->excerpt.nrows && (to->excerpt = malloc(sizeof *to->excerpt)))
-            *to->excerpt = from->excerpt;
-        oom = (from->excerpt.nrows && !to->excerpt) || take_fix(&to->fix, from) != 0;
-    }
-    if (oom) {
+    if (oom || !f->path) {
         file_release(f);
         return -1;
     }
     h->n++;
+    h->open = 1;
     return 0;
+}
+
+int html_report_finding(struct html_report *h, const struct finding *from)
+{
+    if (!h->open)
+        return -1;
+    struct html_file *f = &h->files[h->n - 1];
+    if (f->result.nfindings == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 8;
+        struct html_finding *more = realloc(f->findings, cap * sizeof *more);
+        if (!more) {
+            h->open = 0;
+            return -1;
+        }
+        f->findings = more;
+        f->cap = cap;
+    }
+    struct html_finding *to = &f->findings[f->result.nfindings];
+    take_finding(to, from);
+    to->excerpt = NULL;
+    if ((from->excerpt.nrows && !(to->excerpt = malloc(sizeof *to->excerpt))) || take_fix(&to->fix, from) != 0) {
+        free(to->excerpt);
+        h->open = 0;   /* the file keeps the findings before this one */
+        return -1;
+    }
+    if (to->excerpt)
+        *to->excerpt = from->excerpt;
+    f->result.nfindings++;
+    f->by_severity[from->severity]++;
+    return 0;
+}
+
+void html_report_file_end(struct html_report *h)
+{
+    if (!h->n || h->files[h->n - 1].status != HTML_AUDITED)
+        return;
+    struct html_file *f = &h->files[h->n - 1];
+    h->open = 0;
+    /* The room left by doubling, given back (or kept, if realloc will not). */
+    if (f->result.nfindings && f->cap > f->result.nfindings) {
+        struct html_finding *fit = realloc(f->findings, f->result.nfindings * sizeof *fit);
+        if (fit) {
+            f->findings = fit;
+            f->cap = f->result.nfindings;
+        }
+    }
 }
 
 static const char style[] =

@@ -31,9 +31,18 @@
  * 2.6 MB, of its programs and libraries (4,200 findings, 2,700 files)
  * 7 MB, written in a fraction of a second.
  *
- * Reports are collected file by file, then written at once to
- * DIR/index.html through a temporary file, so a failed run never leaves a
- * half-written report over a good one.
+ * Reports are collected file by file and finding by finding, then written
+ * at once to DIR/index.html through a temporary file, so a failed run never
+ * leaves a half-written report over a good one.
+ *
+ * Memory: the page needs every finding at the end (the chart, the kinds
+ * explained, the links), so each is kept, compactly: about 1.1 KB (a
+ * fifth of a struct finding), its fix as text, and its window when it has
+ * one (3 KB).  This grows with the findings taken, not with the largest
+ * file: dwcheck --merge otherwise holds one finding at a time (tools/merge.h).
+ *
+ * Ownership: the report owns its copies of names, reasons and findings;
+ * html_report_free frees them.
  */
 #ifndef DWCHECK_HTML_REPORT_H
 #define DWCHECK_HTML_REPORT_H
@@ -51,10 +60,19 @@ void html_report_free(struct html_report *h);
  * window, and the page says why. */
 void html_report_merged(struct html_report *h);
 
-/* Keep a copy of the result R of the file reached by NNAMES names (at least
- * one): shown under NAMES[0], its other names after it.  Returns 0, or -1
- * when out of memory. */
-int html_report_add(struct html_report *h, const char *const *names, size_t nnames, const struct check_result *r);
+/*
+ * An audited file, finding by finding.  html_report_file_begin keeps the
+ * counts of R (its findings are not read) for the file reached by NNAMES
+ * names (at least one), shown under NAMES[0], its other names after it;
+ * each html_report_finding then keeps a copy of a finding of it, as the
+ * page shows it; html_report_file_end closes the file.  Each returns 0, or
+ * -1 when out of memory: the file is then left out (begin), or keeps the
+ * findings before (finding), and takes no more.
+ */
+int html_report_file_begin(struct html_report *h, const char *const *names, size_t nnames,
+                           const struct check_result *r);
+int html_report_finding(struct html_report *h, const struct finding *f);
+void html_report_file_end(struct html_report *h);
 
 /* PATH could not be audited, for REASON; or was skipped (not ELF).  Returns
  * 0, or -1 when out of memory. */

@@ -233,89 +233,86 @@ static void print_fixes(FILE *out, const struct finding *f)
     fputs("]}]}]", out);
 }
 
-void sarif_file(struct sarif_report *s, const char *path, const struct check_result *r,
-                const struct sarif_marks *marks)
+void sarif_finding(struct sarif_report *s, const char *path, const struct finding *f,
+                   const struct sarif_mark *mark)
 {
     FILE *out = s->out;
     const char *slash = strrchr(path, '/');
     const char *object = slash ? slash + 1 : path;
-    for (size_t i = 0; i < r->nfindings; i++) {
-        const struct finding *f = &r->findings[i];
-        char where[FINDING_WHERE_LEN], text[2048], cx[512] = "", fix[900] = "";
-        finding_where(where, sizeof where, f);
-        if (f->cx.present)
-            counterexample_format(cx, sizeof cx, &f->cx);
-        if (f->fix.state == FIX_KNOWN) {
-            char place[600], one[2 * sizeof f->fix.at.directives];
-            report_fix_place(place, sizeof place, &f->fix.at, f->function_start, f->source);
-            joined_directives(one, sizeof one, &f->fix.at);
-            size_t n = strlen(place);
-            if (n + 2 + strlen(one) < sizeof fix) {   /* else the message names no fix: the property does */
-                memcpy(fix, place, n);
-                memcpy(fix + n, ": ", 2);
-                memcpy(fix + n + 2, one, strlen(one) + 1);
-            }
-            if (fix[0] && f->fix.has_then) {
-                report_fix_place(place, sizeof place, &f->fix.then, f->function_start, f->source);
-                joined_directives(one, sizeof one, &f->fix.then);
-                size_t at = strlen(fix);
-                int w = snprintf(fix + at, sizeof fix - at, "; then %s: %s", place, one);
-                if (w < 0 || (size_t)w >= sizeof fix - at)
-                    fix[0] = '\0';
-            }
-        } else if (f->fix.state == FIX_UNKNOWN) {
-            snprintf(fix, sizeof fix, "none: %s", f->fix.why);
+    char where[FINDING_WHERE_LEN], text[2048], cx[512] = "", fix[900] = "";
+    finding_where(where, sizeof where, f);
+    if (f->cx.present)
+        counterexample_format(cx, sizeof cx, &f->cx);
+    if (f->fix.state == FIX_KNOWN) {
+        char place[600], one[2 * sizeof f->fix.at.directives];
+        report_fix_place(place, sizeof place, &f->fix.at, f->function_start, f->source);
+        joined_directives(one, sizeof one, &f->fix.at);
+        size_t n = strlen(place);
+        if (n + 2 + strlen(one) < sizeof fix) {   /* else the message names no fix: the property does */
+            memcpy(fix, place, n);
+            memcpy(fix + n, ": ", 2);
+            memcpy(fix + n + 2, one, strlen(one) + 1);
         }
-        /* The first line as the text output's; the words of a column's
-         * rule on lines of their own. */
-        snprintf(text, sizeof text, "%s%s%s%s: %s%s%s%s%s%s%s%s%s", where, f->source[0] ? " (" : "", f->source,
-                 f->source[0] ? ")" : "", f->message, f->claim[0] ? "\ntable: " : "", f->claim,
-                 f->code[0] ? "\ncode: " : "", f->code, cx[0] ? "\ncounterexample: " : "", cx,
-                 fix[0] ? "\nfix: " : "", fix);
-        fprintf(out, "%s{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"level\":\"%s\",\"message\":{\"text\":",
-                s->results++ ? "," : "", finding_kind_name(f->kind), (int)f->kind, sarif_level(f->severity));
-        print_json_string(out, text);
-        fputs("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
-        size_t name_len = 0;
-        unsigned long line = source_line(f, &name_len);
-        if (line) {
-            /* The source line where the line table knows it; the binary
-             * and address are then the logical locations and the related one. */
-            char src[sizeof f->source];
-            memcpy(src, f->source, name_len);
-            src[name_len] = '\0';
-            print_uri(out, src);
-            fprintf(out, "},\"region\":{\"startLine\":%lu}}", line);
-        } else {
-            print_uri(out, path);
-            fprintf(out, "},\"address\":{\"absoluteAddress\":%llu}}", (unsigned long long)f->address);
+        if (fix[0] && f->fix.has_then) {
+            report_fix_place(place, sizeof place, &f->fix.then, f->function_start, f->source);
+            joined_directives(one, sizeof one, &f->fix.then);
+            size_t at = strlen(fix);
+            int w = snprintf(fix + at, sizeof fix - at, "; then %s: %s", place, one);
+            if (w < 0 || (size_t)w >= sizeof fix - at)
+                fix[0] = '\0';
         }
-        print_logical(out, path, object, f->function[0] ? f->function : where, where);
-        fputs("}]", out);
-        if (line) {
-            fputs(",\"relatedLocations\":[{\"id\":1,\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
-            print_uri(out, path);
-            fprintf(out, "},\"address\":{\"absoluteAddress\":%llu}}}]", (unsigned long long)f->address);
-        }
-        print_fixes(out, f);
-        struct finding_identity id;
-        finding_identity_of(&id, path, f);
-        print_fingerprint(out, &id);
-        if (marks && marks->baseline)
-            fprintf(out, ",\"baselineState\":\"%s\"", marks->known[i] ? "unchanged" : "new");
-        if (marks && marks->suppressed && marks->suppressed[i]) {
-            fputs(",\"suppressions\":[{\"kind\":\"external\",\"justification\":", out);
-            print_json_string(out, marks->suppressed[i]);
-            fputs("}]", out);
-        }
-        fputs(",\"properties\":{\"dwarf\":", out);
-        print_json_string(out, f->dwarf);
-        fputs(",\"synth\":", out);
-        print_json_string(out, f->synth);
-        report_json_words(out, f);   /* the fix also where no source line takes `fixes` */
-        fprintf(out, ",\"addresses\":%zu,\"address\":%llu,\"insnIndex\":%ld}}", f->count,
-                (unsigned long long)f->address, (long)f->insn_index);
+    } else if (f->fix.state == FIX_UNKNOWN) {
+        snprintf(fix, sizeof fix, "none: %s", f->fix.why);
     }
+    /* The first line as the text output's; the words of a column's
+     * rule on lines of their own. */
+    snprintf(text, sizeof text, "%s%s%s%s: %s%s%s%s%s%s%s%s%s", where, f->source[0] ? " (" : "", f->source,
+             f->source[0] ? ")" : "", f->message, f->claim[0] ? "\ntable: " : "", f->claim,
+             f->code[0] ? "\ncode: " : "", f->code, cx[0] ? "\ncounterexample: " : "", cx,
+             fix[0] ? "\nfix: " : "", fix);
+    fprintf(out, "%s{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"level\":\"%s\",\"message\":{\"text\":",
+            s->results++ ? "," : "", finding_kind_name(f->kind), (int)f->kind, sarif_level(f->severity));
+    print_json_string(out, text);
+    fputs("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
+    size_t name_len = 0;
+    unsigned long line = source_line(f, &name_len);
+    if (line) {
+        /* The source line where the line table knows it; the binary
+         * and address are then the logical locations and the related one. */
+        char src[sizeof f->source];
+        memcpy(src, f->source, name_len);
+        src[name_len] = '\0';
+        print_uri(out, src);
+        fprintf(out, "},\"region\":{\"startLine\":%lu}}", line);
+    } else {
+        print_uri(out, path);
+        fprintf(out, "},\"address\":{\"absoluteAddress\":%llu}}", (unsigned long long)f->address);
+    }
+    print_logical(out, path, object, f->function[0] ? f->function : where, where);
+    fputs("}]", out);
+    if (line) {
+        fputs(",\"relatedLocations\":[{\"id\":1,\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
+        print_uri(out, path);
+        fprintf(out, "},\"address\":{\"absoluteAddress\":%llu}}}]", (unsigned long long)f->address);
+    }
+    print_fixes(out, f);
+    struct finding_identity id;
+    finding_identity_of(&id, path, f);
+    print_fingerprint(out, &id);
+    if (mark && mark->baseline)
+        fprintf(out, ",\"baselineState\":\"%s\"", mark->known ? "unchanged" : "new");
+    if (mark && mark->suppressed) {
+        fputs(",\"suppressions\":[{\"kind\":\"external\",\"justification\":", out);
+        print_json_string(out, mark->suppressed);
+        fputs("}]", out);
+    }
+    fputs(",\"properties\":{\"dwarf\":", out);
+    print_json_string(out, f->dwarf);
+    fputs(",\"synth\":", out);
+    print_json_string(out, f->synth);
+    report_json_words(out, f);   /* the fix also where no source line takes `fixes` */
+    fprintf(out, ",\"addresses\":%zu,\"address\":%llu,\"insnIndex\":%ld}}", f->count,
+            (unsigned long long)f->address, (long)f->insn_index);
 }
 
 void sarif_absent(struct sarif_report *s, const struct finding_identity *id)

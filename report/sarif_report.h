@@ -46,16 +46,18 @@ enum sarif_notification_level { SARIF_NOTE, SARIF_ERROR };
  * NULL when out of memory (nothing written). */
 struct sarif_report *sarif_begin(FILE *out, const char *version);
 
-/* What a baseline (tools/baseline) says of each finding of a file. */
-struct sarif_marks {
-    int baseline;                     /* a baseline was given: results carry baselineState */
-    const unsigned char *known;       /* per finding: in the baseline ("unchanged"), else "new" */
-    const char *const *suppressed;    /* per finding: a suppression's reason, or NULL */
+/* What a baseline (tools/baseline) says of a finding. */
+struct sarif_mark {
+    int baseline;                     /* a baseline was given: the result carries baselineState */
+    int known;                        /* in the baseline ("unchanged"), else "new" */
+    const char *suppressed;           /* a suppression's reason, or NULL */
 };
 
-/* The results of one audited file; MARKS NULL without a baseline. */
-void sarif_file(struct sarif_report *s, const char *path, const struct check_result *r,
-                const struct sarif_marks *marks);
+/* The result of finding F of the audited file PATH, written at once;
+ * MARK NULL without a baseline.  Nothing is kept: a file's results take
+ * no memory however many they are. */
+void sarif_finding(struct sarif_report *s, const char *path, const struct finding *f,
+                   const struct sarif_mark *mark);
 
 /* A baseline entry no finding matched: a result whose baselineState is
  * "absent" (kind "pass", level "none"), located by its object's name. */

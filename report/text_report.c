@@ -11,7 +11,12 @@
 
 void report_text_file(FILE *out, const char *path, const struct check_result *r)
 {
-    report_text_file_names(out, &path, 1, r);
+    size_t by_severity[3] = {0};
+    for (size_t i = 0; i < r->nfindings; i++) {
+        report_text_finding(out, path, &r->findings[i]);
+        by_severity[r->findings[i].severity]++;
+    }
+    report_text_file_end(out, &path, 1, r, by_severity);
 }
 
 /* The line part of SOURCE ("file:123"): its offset past the colon, or 0
@@ -86,36 +91,37 @@ void report_fix_lines(FILE *out, const char *indent, const struct finding_fix *f
     directive_lines(out, indent, &fix->then);
 }
 
-void report_text_file_names(FILE *out, const char *const *names, size_t nnames, const struct check_result *r)
+void report_text_finding(FILE *out, const char *path, const struct finding *f)
+{
+    char where[FINDING_WHERE_LEN];
+    finding_where(where, sizeof where, f);
+    /* As compilers print: the source line first where the line table
+     * gives one, the object and the place in it at the end. */
+    if (line_part(f->source))
+        fprintf(out, "%s: %s: %s: %s [%s: %s", f->source, severity_name(f->severity), finding_kind_name(f->kind),
+                f->message, path, where);
+    else
+        fprintf(out, "%s: %s: %s: %s: %s", path, where, severity_name(f->severity), finding_kind_name(f->kind),
+                f->message);
+    if (f->count > 1)
+        fprintf(out, line_part(f->source) ? ", and %zu more addresses" : " (and %zu more addresses)", f->count - 1);
+    fputs(line_part(f->source) ? "]\n" : "\n", out);
+    if (f->claim[0])
+        fprintf(out, "  table: %s\n", f->claim);
+    if (f->code[0])
+        fprintf(out, "  code:  %s\n", f->code);
+    if (f->cx.present) {
+        char cx[512];
+        counterexample_format(cx, sizeof cx, &f->cx);
+        fprintf(out, "  counterexample: %s\n", cx);
+    }
+    report_fix_lines(out, "  ", &f->fix, f->function_start, f->source);
+}
+
+void report_text_file_end(FILE *out, const char *const *names, size_t nnames, const struct check_result *r,
+                          const size_t by_severity[3])
 {
     const char *path = names[0];
-    for (size_t i = 0; i < r->nfindings; i++) {
-        const struct finding *f = &r->findings[i];
-        char where[FINDING_WHERE_LEN];
-        finding_where(where, sizeof where, f);
-        /* As compilers print: the source line first where the line table
-         * gives one, the object and the place in it at the end. */
-        if (line_part(f->source))
-            fprintf(out, "%s: %s: %s: %s [%s: %s", f->source, severity_name(f->severity),
-                    finding_kind_name(f->kind), f->message, path, where);
-        else
-            fprintf(out, "%s: %s: %s: %s: %s", path, where, severity_name(f->severity), finding_kind_name(f->kind),
-                    f->message);
-        if (f->count > 1)
-            fprintf(out, line_part(f->source) ? ", and %zu more addresses" : " (and %zu more addresses)",
-                    f->count - 1);
-        fputs(line_part(f->source) ? "]\n" : "\n", out);
-        if (f->claim[0])
-            fprintf(out, "  table: %s\n", f->claim);
-        if (f->code[0])
-            fprintf(out, "  code:  %s\n", f->code);
-        if (f->cx.present) {
-            char cx[512];
-            counterexample_format(cx, sizeof cx, &f->cx);
-            fprintf(out, "  counterexample: %s\n", cx);
-        }
-        report_fix_lines(out, "  ", &f->fix, f->function_start, f->source);
-    }
     fprintf(out, "%s: %zu FDEs, %zu addresses checked in %zu rows, %zu unchecked", path, r->fdes,
             r->addresses_checked, r->rows_checked, r->unchecked_total);
     if (r->unchecked[UNCHECKED_PADDING])
@@ -126,9 +132,8 @@ void report_text_file_names(FILE *out, const char *const *names, size_t nnames, 
     else if (sf->present)
         fprintf(out, "; SFrame V%u: %zu FDEs, %zu addresses checked in %zu rows, %zu unchecked", sf->version,
                 sf->fdes, sf->addresses_checked, sf->rows_checked, sf->unchecked);
-    fprintf(out, "; %zu errors, %zu warnings, %zu notes\n",
-            check_count(r, SEVERITY_ERROR), check_count(r, SEVERITY_WARNING) - check_count(r, SEVERITY_ERROR),
-            r->nfindings - check_count(r, SEVERITY_WARNING));
+    fprintf(out, "; %zu errors, %zu warnings, %zu notes\n", by_severity[SEVERITY_ERROR],
+            by_severity[SEVERITY_WARNING], by_severity[SEVERITY_INFO]);
     if (r->prover_disagreements)
         fprintf(out, "%s: z3 and the fast path disagree on %lu rules; the first at %s\n", path,
                 r->prover_disagreements, r->first_disagreement);
@@ -253,12 +258,14 @@ void report_json_words(FILE *out, const struct finding *f)
 
 void report_json_file(FILE *out, const char *path, const struct check_result *r)
 {
-    report_json_file_names(out, &path, 1, r);
+    report_json_file_begin(out, path, r);
+    for (size_t i = 0; i < r->nfindings; i++)
+        report_json_finding(out, &r->findings[i], i == 0);
+    report_json_file_end(out, &path, 1);
 }
 
-void report_json_file_names(FILE *out, const char *const *names, size_t nnames, const struct check_result *r)
+void report_json_file_begin(FILE *out, const char *path, const struct check_result *r)
 {
-    const char *path = names[0];
     fputs("{\"file\":", out);
     print_json_string(out, path);
     fprintf(out, ",\"fdes\":%zu,\"rows_checked\":%zu,\"addresses_checked\":%zu,\"unchecked\":%zu,"
@@ -291,31 +298,35 @@ void report_json_file_names(FILE *out, const char *const *names, size_t nnames, 
                 expression_kind_name((enum expression_kind)k), v[RULE_HOLDS], v[RULE_FAILS], v[RULE_UNDECIDED]);
     }
     fputs("}},\"findings\":[", out);
-    for (size_t i = 0; i < r->nfindings; i++) {
-        const struct finding *f = &r->findings[i];
-        fprintf(out, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"function\":", i ? "," : "",
-                finding_kind_name(f->kind), severity_name(f->severity));
-        print_json_string(out, f->function);
-        if (f->source[0]) {
-            fputs(",\"source\":", out);
-            print_json_string(out, f->source);
-        }
-        fprintf(out, ",\"address\":%llu,\"addresses\":%zu,\"dwarf\":", (unsigned long long)f->address,
-                f->count);
-        print_json_string(out, f->dwarf);
-        fputs(",\"synth\":", out);
-        print_json_string(out, f->synth);
-        fputs(",\"message\":", out);
-        print_json_string(out, f->message);
-        report_json_words(out, f);
-        if (f->cx.present)
-            json_counterexample(out, &f->cx);
-        if (f->column >= 0)
-            fprintf(out, ",\"column\":%d", f->column);
-        if (f->insn_index >= 0)
-            fprintf(out, ",\"insn_index\":%ld", (long)f->insn_index);
-        fprintf(out, ",\"function_start\":%llu}", (unsigned long long)f->function_start);
+}
+
+void report_json_finding(FILE *out, const struct finding *f, int first)
+{
+    fprintf(out, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"function\":", first ? "" : ",",
+            finding_kind_name(f->kind), severity_name(f->severity));
+    print_json_string(out, f->function);
+    if (f->source[0]) {
+        fputs(",\"source\":", out);
+        print_json_string(out, f->source);
     }
+    fprintf(out, ",\"address\":%llu,\"addresses\":%zu,\"dwarf\":", (unsigned long long)f->address, f->count);
+    print_json_string(out, f->dwarf);
+    fputs(",\"synth\":", out);
+    print_json_string(out, f->synth);
+    fputs(",\"message\":", out);
+    print_json_string(out, f->message);
+    report_json_words(out, f);
+    if (f->cx.present)
+        json_counterexample(out, &f->cx);
+    if (f->column >= 0)
+        fprintf(out, ",\"column\":%d", f->column);
+    if (f->insn_index >= 0)
+        fprintf(out, ",\"insn_index\":%ld", (long)f->insn_index);
+    fprintf(out, ",\"function_start\":%llu}", (unsigned long long)f->function_start);
+}
+
+void report_json_file_end(FILE *out, const char *const *names, size_t nnames)
+{
     fputc(']', out);
     if (nnames > 1) {
         fputs(",\"names\":[", out);
@@ -347,7 +358,7 @@ void report_json_skipped(FILE *out, const char *path, const char *reason)
     json_not_audited(out, path, "skipped", reason);
 }
 
-void report_totals_add(struct report_totals *t, const struct check_result *r)
+void report_totals_add_file(struct report_totals *t, const struct check_result *r)
 {
     t->files++;
     t->addresses_checked += r->addresses_checked;
@@ -370,10 +381,12 @@ void report_totals_add(struct report_totals *t, const struct check_result *r)
     t->prover_timeouts += r->prover_timeouts;
     t->prove_all |= r->prove_all;
     t->prover_disagreements += r->prover_disagreements;
-    for (size_t i = 0; i < r->nfindings; i++) {
-        t->by_severity[r->findings[i].severity]++;
-        t->by_kind[r->findings[i].kind]++;
-    }
+}
+
+void report_totals_add_finding(struct report_totals *t, const struct finding *f)
+{
+    t->by_severity[f->severity]++;
+    t->by_kind[f->kind]++;
 }
 
 void report_text_summary(FILE *out, const struct report_totals *t)

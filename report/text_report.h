@@ -28,6 +28,14 @@
  * ELF) is {file, skipped}, in the file's place, so that every file named
  * has its line.  Every line is valid UTF-8 JSON whatever the path's bytes
  * (report/json_string).
+ *
+ * Streaming: a file is written finding by finding — its start (JSON: the
+ * counts, up to the findings), each finding, then its end (text: the line
+ * of figures; JSON: the names and the newline) — so that no rendering
+ * needs a file's findings at once (tools/run_report, dwcheck --merge).
+ * What the end counts is passed to it: the findings written, by severity.
+ * Nothing here allocates or keeps anything; names and results are borrowed
+ * for the call.
  */
 #ifndef DWCHECK_TEXT_REPORT_H
 #define DWCHECK_TEXT_REPORT_H
@@ -36,7 +44,17 @@
 
 #include "verify/check.h"
 
+/* PATH's result R at once: its findings, then its figures. */
 void report_text_file(FILE *out, const char *path, const struct check_result *r);
+/* Finding F of the file PATH: its first line and those under it. */
+void report_text_finding(FILE *out, const char *path, const struct finding *f);
+/* The end of a file's findings: its figures from R's counts (R's findings
+ * are not read) with BY_SEVERITY, the findings written, by enum severity;
+ * the disagreements of --prove=all; and with more than one of its NNAMES
+ * NAMES, a line `NAMES[0]: also named: N1, N2` (a file reached by several
+ * names, tools/inputs, reported once under NAMES[0]). */
+void report_text_file_end(FILE *out, const char *const *names, size_t nnames, const struct check_result *r,
+                          const size_t by_severity[3]);
 /* A fix's lines (`fix:   write PLACE:` and its directives, and `then
  * PLACE, as the table had it:` and the second place's; or `fix:   none:
  * WHY`), each starting with INDENT; nothing for FIX_NONE.  Offsets
@@ -53,14 +71,17 @@ void report_json_fix(FILE *out, const struct finding *f);
 /* F's "claim", "code" and "fix" members, each with its leading comma,
  * those F has. */
 void report_json_words(FILE *out, const struct finding *f);
+/* PATH's result R at once: its line. */
 void report_json_file(FILE *out, const char *path, const struct check_result *r);
-/* A file reached by several names (dwcheck, tools/inputs): reported once,
- * under NAMES[0], with all NNAMES names listed — text: a line
- * `NAMES[0]: also named: N1, N2` after its figures; JSON: a last field
- * "names":[NAMES[0], N1, N2] (only with more than one name).  One name:
- * as report_text_file, report_json_file. */
-void report_text_file_names(FILE *out, const char *const *names, size_t nnames, const struct check_result *r);
-void report_json_file_names(FILE *out, const char *const *names, size_t nnames, const struct check_result *r);
+/* A file's line up to its findings: PATH and R's counts (R's findings are
+ * not read), then `"findings":[`. */
+void report_json_file_begin(FILE *out, const char *path, const struct check_result *r);
+/* Finding F, after a comma unless FIRST. */
+void report_json_finding(FILE *out, const struct finding *f, int first);
+/* The line's end: `]`, with more than one of its NNAMES NAMES a last field
+ * "names":[NAMES[0], N1, N2] (a file reached by several names, reported
+ * once under NAMES[0]), then `}` and the newline. */
+void report_json_file_end(FILE *out, const char *const *names, size_t nnames);
 /* {"file":PATH,"error":REASON}: PATH could not be audited. */
 void report_json_error(FILE *out, const char *path, const char *reason);
 /* {"file":PATH,"skipped":REASON}: PATH is not ELF. */
@@ -80,7 +101,10 @@ struct report_totals {
     unsigned long prover_disagreements;
 };
 
-void report_totals_add(struct report_totals *t, const struct check_result *r);
+/* A file's counts R (a file more; R's findings are not read), and a
+ * finding F of it. */
+void report_totals_add_file(struct report_totals *t, const struct check_result *r);
+void report_totals_add_finding(struct report_totals *t, const struct finding *f);
 void report_text_summary(FILE *out, const struct report_totals *t);
 
 #endif

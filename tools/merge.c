@@ -10,14 +10,19 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "object/identity.h"
 #include "report/json_record.h"
 
-/* Where a record is: its name (owned), and its input, line and offset there. */
+/* Where a record is: its name (owned), and its input, line and offset
+ * there; and the line's length and hash, to find it unchanged when it is
+ * rendered (it is checked once, before anything is printed). */
 struct record_place {
     char *path;
     int input;
     unsigned long line;
     off_t offset;
+    size_t len;
+    uint64_t hash;
 };
 
 struct merge_index {
@@ -142,7 +147,7 @@ static int index_input(const char *input, int input_no, struct merge_index *ix, 
             rc = -1;
             break;
         }
-        struct record_place place = {rec.path, input_no, lineno, offset};
+        struct record_place place = {rec.path, input_no, lineno, offset, (size_t)len, dwu_fnv1a(line, (size_t)len)};
         rec.path = NULL;   /* now the place's */
         json_record_release(&rec);
         if (add_place(ix, &place) != 0) {
@@ -156,8 +161,24 @@ static int index_input(const char *input, int input_no, struct merge_index *ix, 
     return rc;
 }
 
-/* Pass 2: render the record at P, of INPUTS; *OPEN_INPUT is the input open
- * in *F, if any (kept open for the next record).  Returns its exit status. */
+/* The findings of the record open in RD, of the audited file REC, taken
+ * one at a time.  Returns the file's exit status, or -1 with WHY. */
+static int render_findings(struct json_record_reader *rd, const struct json_record *rec, struct run_report *rr,
+                           char *why, size_t whylen)
+{
+    const char *const *names = rec->names ? (const char *const *)rec->names : (const char *const *)&rec->path;
+    run_report_file_begin(rr, names, rec->names ? rec->nnames : 1, &rec->result);
+    struct finding f;
+    int got;
+    while ((got = json_record_next(rd, &f, why, whylen)) == 1)
+        run_report_finding(rr, &f);
+    int rc = run_report_file_end(rr);
+    return got == 0 ? rc : -1;
+}
+
+/* Pass 2: render the record at P, of INPUTS, finding by finding; *OPEN_INPUT
+ * is the input open in *F, if any (kept open for the next record).  Returns
+ * its exit status. */
 static int render_record(const struct record_place *p, char **inputs, FILE **f, int *open_input,
                          struct run_report *rr)
 {
@@ -172,22 +193,29 @@ static int render_record(const struct record_place *p, char **inputs, FILE **f, 
     ssize_t len = -1;
     if (*f && fseeko(*f, p->offset, SEEK_SET) == 0)
         len = getline(&line, &cap, *f);
-    struct json_record rec;
-    char why[300];
-    int rc, parsed = len >= 0 && json_record_parse(line, (size_t)len, &rec, why, sizeof why) == 0;
-    if (!parsed || strcmp(rec.path, p->path) != 0) {
-        if (parsed)
-            json_record_release(&rec);
+    /* The line pass 1 checked, byte for byte: the same parse gives the same
+     * findings, so that none can be refused once the record is begun. */
+    if (len < 0 || (size_t)len != p->len || dwu_fnv1a(line, p->len) != p->hash) {
+        free(line);
         cli_error(NULL, "%s:%lu: changed while being merged", inputs[p->input], p->line);
-        rc = EXIT_TROUBLE;
-    } else {
-        rc = rec.kind == JSON_RECORD_AUDITED
-                 ? (rec.names ? run_report_audited_names(rr, (const char *const *)rec.names, rec.nnames,
-                                                          &rec.result)
-                              : run_report_audited(rr, rec.path, &rec.result))
-                 : run_report_not_audited(rr, rec.path, rec.kind == JSON_RECORD_SKIPPED, rec.reason);
-        json_record_release(&rec);
+        return EXIT_TROUBLE;
     }
+    struct json_record rec;
+    struct json_record_reader rd;
+    char why[300];
+    int rc;
+    if (json_record_open(&rd, line, (size_t)len, &rec, why, sizeof why) != 0)
+        rc = -1;
+    else if (rec.kind == JSON_RECORD_AUDITED)
+        rc = render_findings(&rd, &rec, rr, why, sizeof why);
+    else
+        rc = run_report_not_audited(rr, rec.path, rec.kind == JSON_RECORD_SKIPPED, rec.reason);
+    if (rc < 0) {   /* out of memory: the line read the same before */
+        cli_error(NULL, "%s:%lu: %s", inputs[p->input], p->line, why);
+        rc = EXIT_TROUBLE;
+    }
+    json_record_close(&rd);
+    json_record_release(&rec);
     free(line);
     return rc;
 }

@@ -79,48 +79,6 @@ int run_report_not_audited(struct run_report *rr, const char *path, int skipped,
     return skipped ? EXIT_CLEAN : EXIT_TROUBLE;
 }
 
-/* R's findings the baseline neither knows nor suppresses into FRESH (a view
- * of R whose findings are allocated here), with what it says of each in
- * MARKS (arrays allocated here); recorded for --write-baseline.  0, or -1
- * out of memory. */
-static int baseline_view(struct run_report *rr, const char *path, const struct check_result *r,
-                         struct check_result *fresh, struct sarif_marks *marks)
-{
-    *fresh = *r;
-    size_t n = r->nfindings ? r->nfindings : 1;
-    unsigned char *known = calloc(n, 1);
-    const char **suppressed = calloc(n, sizeof *suppressed);
-    struct finding *kept = malloc(n * sizeof *kept);
-    marks->baseline = rr->baseline != NULL;
-    marks->known = known;
-    marks->suppressed = suppressed;
-    fresh->findings = kept;
-    fresh->nfindings = 0;
-    if (!known || !suppressed || !kept)
-        return -1;
-    struct finding_identity id;
-    if (rr->baseline) {
-        const char *slash = strrchr(path, '/');
-        baseline_audited(rr->baseline, slash ? slash + 1 : path);
-    }
-    for (size_t i = 0; i < r->nfindings; i++) {
-        finding_identity_of(&id, path, &r->findings[i]);
-        int is_known = 0;
-        if (rr->baseline)
-            suppressed[i] = baseline_match(rr->baseline, &id, &is_known);
-        known[i] = (unsigned char)is_known;
-        if (rr->record && baseline_add(rr->record, &id) != 0)
-            return -1;
-        if (suppressed[i])
-            rr->suppressed++;
-        else if (is_known)
-            rr->known++;
-        else
-            kept[fresh->nfindings++] = r->findings[i];
-    }
-    return 0;
-}
-
 int run_report_audited(struct run_report *rr, const char *path, const struct check_result *r)
 {
     return run_report_audited_names(rr, &path, 1, r);
@@ -129,37 +87,86 @@ int run_report_audited(struct run_report *rr, const char *path, const struct che
 int run_report_audited_names(struct run_report *rr, const char *const *names, size_t nnames,
                              const struct check_result *r)
 {
-    const char *path = names[0];
+    run_report_file_begin(rr, names, nnames, r);
+    for (size_t i = 0; i < r->nfindings; i++)
+        run_report_finding(rr, &r->findings[i]);
+    return run_report_file_end(rr);
+}
+
+/* FILE's HTML report is lost (out of memory): said once, its status 2. */
+static void html_lost(struct run_report_file *file)
+{
+    cli_error(file->names[0], "out of memory for the HTML report");
+    file->html_lost = 1;
+    file->status = EXIT_TROUBLE;
+}
+
+void run_report_file_begin(struct run_report *rr, const char *const *names, size_t nnames,
+                           const struct check_result *r)
+{
+    struct run_report_file *file = &rr->file;
+    memset(file, 0, sizeof *file);
+    file->names = names;
+    file->nnames = nnames;
+    file->counts = r;
     rr->files++;
-    struct check_result fresh;
-    struct sarif_marks marks = {0};
-    const struct check_result *shown = r;
-    int status = EXIT_CLEAN;
-    if (rr->baseline || rr->record) {
-        if (baseline_view(rr, path, r, &fresh, &marks) != 0) {
-            cli_error(path, "out of memory for the baseline");
-            status = EXIT_TROUBLE;
-        } else {
-            shown = &fresh;
-        }
+    if (rr->baseline) {
+        const char *slash = strrchr(names[0], '/');
+        baseline_audited(rr->baseline, slash ? slash + 1 : names[0]);
     }
     if (rr->format == RUN_FORMAT_JSON)
-        report_json_file_names(stdout, names, nnames, shown);
-    else if (rr->format == RUN_FORMAT_SARIF)
-        sarif_file(rr->sarif, path, r, shown == r ? NULL : &marks);
-    else
-        report_text_file_names(stdout, names, nnames, shown);
-    report_totals_add(&rr->totals, shown);
+        report_json_file_begin(stdout, names[0], r);
+    report_totals_add_file(&rr->totals, r);
     /* HTML names the file as the text does: its other names after it. */
-    if (rr->html && html_report_add(rr->html, names, nnames, shown) != 0) {
-        cli_error(path, "out of memory for the HTML report");
-        status = EXIT_TROUBLE;
-    }
+    if (rr->html && html_report_file_begin(rr->html, names, nnames, r) != 0)
+        html_lost(file);
+}
+
+void run_report_finding(struct run_report *rr, const struct finding *f)
+{
+    struct run_report_file *file = &rr->file;
+    const char *path = file->names[0];
+    /* What the baseline says of F: left out of all but SARIF when it
+     * knows or suppresses it; recorded for --write-baseline. */
+    struct sarif_mark mark = {rr->baseline != NULL, 0, NULL};
     if (rr->baseline || rr->record) {
-        free((void *)marks.known);
-        free((void *)marks.suppressed);
-        free(fresh.findings);
+        struct finding_identity id;
+        finding_identity_of(&id, path, f);
+        if (rr->baseline)
+            mark.suppressed = baseline_match(rr->baseline, &id, &mark.known);
+        if (rr->record && baseline_add(rr->record, &id) != 0 && !file->baseline_lost++) {
+            cli_error(path, "out of memory for the baseline");
+            file->status = EXIT_TROUBLE;
+        }
+        rr->suppressed += mark.suppressed != NULL;
+        rr->known += !mark.suppressed && mark.known;
     }
+    if (rr->format == RUN_FORMAT_SARIF)
+        sarif_finding(rr->sarif, path, f, rr->baseline || rr->record ? &mark : NULL);
+    if (mark.suppressed || mark.known)
+        return;
+    if (rr->format == RUN_FORMAT_JSON)
+        report_json_finding(stdout, f, file->shown == 0);
+    else if (rr->format == RUN_FORMAT_TEXT)
+        report_text_finding(stdout, path, f);
+    file->shown++;
+    file->by_severity[f->severity]++;
+    report_totals_add_finding(&rr->totals, f);
+    if (rr->html && !file->html_lost && html_report_finding(rr->html, f) != 0)
+        html_lost(file);
+}
+
+int run_report_file_end(struct run_report *rr)
+{
+    struct run_report_file *file = &rr->file;
+    if (rr->format == RUN_FORMAT_JSON)
+        report_json_file_end(stdout, file->names, file->nnames);
+    else if (rr->format == RUN_FORMAT_TEXT)
+        report_text_file_end(stdout, file->names, file->nnames, file->counts, file->by_severity);
+    if (rr->html)
+        html_report_file_end(rr->html);
+    int status = file->status;
+    memset(file, 0, sizeof *file);
     return status;
 }
 

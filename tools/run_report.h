@@ -13,6 +13,13 @@
  * reason`) and keeps its place in the machine-readable outputs: a JSON
  * line, a SARIF notification, a row of the HTML report's table.
  *
+ * A file's findings are taken one at a time (run_report_file_begin,
+ * run_report_finding, run_report_file_end; run_report_audited_names for a
+ * result whole goes through them), and each is rendered, matched against
+ * the baseline and counted as it comes: nothing here keeps a file's
+ * findings (but the HTML report's copy, report/html_report.h), so a
+ * caller that reads them one by one (dwcheck --merge) needs one at a time.
+ *
  * Exit statuses (tools/cli.h): each file's is returned as it is taken (2
  * for a file not audited, or a report out of memory); run_report_end folds
  * in the HTML report's writing, stdout's errors and --fail-on.
@@ -53,6 +60,17 @@ struct run_baseline {
     const char *record_path;        /* --write-baseline FILE */
 };
 
+/* The file being taken, from run_report_file_begin to run_report_file_end. */
+struct run_report_file {
+    const char *const *names;       /* borrowed */
+    size_t nnames;
+    const struct check_result *counts;   /* borrowed; its findings are not read */
+    size_t shown;                   /* findings rendered (not known or suppressed) */
+    size_t by_severity[3];          /* ... by enum severity */
+    int status;                     /* its exit status so far */
+    int html_lost, baseline_lost;   /* out of memory there: said once */
+};
+
 struct run_report {
     enum run_format format;
     struct baseline *baseline;      /* --baseline's entries and suppressions, or NULL (borrowed) */
@@ -65,6 +83,7 @@ struct run_report {
     struct sarif_report *sarif;     /* with RUN_FORMAT_SARIF */
     struct report_totals totals;
     size_t files;                   /* files taken, audited or not */
+    struct run_report_file file;
 };
 
 /*
@@ -87,6 +106,18 @@ int run_report_audited(struct run_report *rr, const char *path, const struct che
  * (report/text_report.h); SARIF and HTML name NAMES[0]. */
 int run_report_audited_names(struct run_report *rr, const char *const *names, size_t nnames,
                              const struct check_result *r);
+
+/*
+ * The same, finding by finding: the file's NAMES and counts R (its
+ * findings are not read), both borrowed until run_report_file_end; each of
+ * its findings in turn (F borrowed for the call); then its end, which
+ * returns the file's exit status (2 when out of memory for the baseline or
+ * the HTML report, said once on stderr).
+ */
+void run_report_file_begin(struct run_report *rr, const char *const *names, size_t nnames,
+                           const struct check_result *r);
+void run_report_finding(struct run_report *rr, const struct finding *f);
+int run_report_file_end(struct run_report *rr);
 
 /* PATH was not audited, for REASON: skipped (SKIPPED: it is not ELF) or
  * failed.  Returns the file's exit status. */
