@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kit/grow.h"
 #include "object/error.h"
 #include "object/output_file.h"
 #include "report/html_text.h"
@@ -93,14 +94,10 @@ void html_report_free(struct html_report *h)
 /* A new file, zeroed, at the end.  Returns it, or NULL when out of memory. */
 static struct html_file *grow(struct html_report *h)
 {
-    if (h->n == h->cap) {
-        size_t ncap = h->cap ? h->cap * 2 : 16;
-        struct html_file *f = realloc(h->files, ncap * sizeof *f);
-        if (!f)
-            return NULL;
-        h->files = f;
-        h->cap = ncap;
-    }
+    struct html_file *files = grow_array(h->files, &h->cap, h->n + 1, sizeof *files);
+    if (!files)
+        return NULL;
+    h->files = files;
     memset(&h->files[h->n], 0, sizeof h->files[h->n]);
     return &h->files[h->n];
 }
@@ -219,16 +216,12 @@ int html_report_finding(struct html_report *h, const struct finding *from)
     if (!h->open)
         return -1;
     struct html_file *f = &h->files[h->n - 1];
-    if (f->result.nfindings == f->cap) {
-        size_t cap = f->cap ? 2 * f->cap : 8;
-        struct html_finding *more = realloc(f->findings, cap * sizeof *more);
-        if (!more) {
-            h->open = 0;
-            return -1;
-        }
-        f->findings = more;
-        f->cap = cap;
+    struct html_finding *more = grow_array(f->findings, &f->cap, f->result.nfindings + 1, sizeof *more);
+    if (!more) {
+        h->open = 0;
+        return -1;
     }
+    f->findings = more;
     struct html_finding *to = &f->findings[f->result.nfindings];
     take_finding(to, from);
     to->excerpt = NULL;
