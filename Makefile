@@ -214,6 +214,11 @@ STAGE_LIB = $(BUILD)/stage/lib$(1).a
 # What programs link: every stage's archive, in link order.
 LIB := $(foreach s,$(call reverse,$(STAGES)),$(call STAGE_LIB,$(s)))
 LAYERS_OK := $(BUILD)/stage/layers.ok
+# Inside the folders, no module reads, through its includes, a module that
+# reads it (mk/module_cycles.sh: a module is NAME.c and NAME.h): modules.ok,
+# checked before anything is compiled, fails on a cycle and names its files.
+PRODUCT_FOLDERS := $(STAGES) runtime compat
+MODULES_OK := $(BUILD)/stage/modules.ok
 
 TOOLS := dwtable dwsynth dwcheck dwcompile dwperf
 TOOL_BINS := $(TOOLS:%=$(BUILD)/bin/%)
@@ -258,11 +263,11 @@ UNIT_TESTS := test_byte_reader test_dwarf_expr test_cfa_program test_eh_frame_pa
 	test_jump_tables test_landing_pads test_check test_kit
 UNIT_BINS := $(UNIT_TESTS:%=$(BUILD)/tests/%)
 
-.PHONY: all check check-signals check-profile check-sframe check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
+.PHONY: all check check-modules check-signals check-profile check-sframe check-repair check-bugs check-fuzz check-prove check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind check-annotate check-readme check-full bench fuzz \
         check-mutants fuzz-mutants mutants-tools install install-tools install-runtime uninstall clean run deps
 all: $(TOOL_BINS) $(LAYERS_OK) $(RUNTIME_A) $(RUNTIME_SO) $(COMPAT_SO) $(COMPAT_GENERIC_SO)
 
-$(BUILD)/obj/%.o: %.c | $(DEPS_FIRST)
+$(BUILD)/obj/%.o: %.c | $(DEPS_FIRST) $(MODULES_OK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
@@ -272,7 +277,7 @@ $(BUILD)/gen/dwunwind_h.inc: runtime/dwunwind.h
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 $(BUILD)/obj/compile/eh_elf_gen.o: $(BUILD)/gen/dwunwind_h.inc
 
-$(BUILD)/pic/%.o: %.c | $(DEPS_FIRST)
+$(BUILD)/pic/%.o: %.c | $(DEPS_FIRST) $(MODULES_OK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(HOT_LOOP_FLAGS) $(OBJ_DEFS) -fPIC -MMD -MP -c $< -o $@
 # The walk's loop, aligned whatever code the library is linked after: where
@@ -310,8 +315,15 @@ $(call STAGE_LIB,$(1)): $$($(1)_SRCS:%.c=$(BUILD)/obj/%.o)
 endef
 $(foreach s,$(STAGES),$(eval $(call stage_archive,$(s))))
 
+$(MODULES_OK): mk/module_cycles.sh $(wildcard $(foreach f,$(PRODUCT_FOLDERS),$(f)/*.[chS]))
+	@mkdir -p $(@D)
+	@mk/module_cycles.sh $(PRODUCT_FOLDERS) >&2 || \
+	    { echo "the build stops: modules above read each other; break each cycle with a header" \
+	        "of types only, a callback, or the dependency turned around (docs/architecture.md)" >&2; exit 1; }
+	@touch $@
+
 # Each stage whole, then the stages above it (nearest first), then the system.
-$(LAYERS_OK): $(LIB) $(RUNTIME_A)
+$(LAYERS_OK): $(LIB) $(RUNTIME_A) $(MODULES_OK)
 	@printf 'int main(void) { return 0; }\n' > $(BUILD)/stage/main.c
 	@$(CC) -c $(BUILD)/stage/main.c -o $(BUILD)/stage/main.o
 	@above=; for s in $(STAGES); do \
@@ -351,7 +363,7 @@ include corpus/corpus.mk
 # ---- tests ---------------------------------------------------------------------
 # The suites run one after another, every one even when one fails
 # (tests/run-suites.sh): a line per suite, then the whole run's.
-CHECK_SUITES := check-setup check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
+CHECK_SUITES := check-setup check-modules check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
 	check-profile check-sframe check-trust check-signals check-libunwind check-man check-baseline check-license
 # The test packages too (install-deps --check): `make deps check` on a fresh machine.
@@ -364,6 +376,10 @@ check: | $(DEPS_FIRST)
 # The first `make` on a machine without the packages (stand-ins for apt and pkg-config).
 check-setup:
 	@tests/setup/run.sh
+
+# The build's check of module cycles, shown to find them and to stop make.
+check-modules:
+	@tests/modules/run.sh $(BUILD)
 
 check-unit: $(UNIT_BINS)
 	@tests/run-unit.sh $(UNIT_BINS)

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "elf_file.h"
-#include "elf_rewrite.h"
+#include "elf_new_section.h"
 
 #define ELF_PHDR_SIZE 56u        /* sizeof(Elf64_Phdr) */
 #define ELF_SHDR_SIZE 64u        /* sizeof(Elf64_Shdr) */

@@ -69,16 +69,7 @@
 #include <stdint.h>
 
 #include "elf_file.h"
-
-/* A section to add: SHT_PROGBITS, SHF_ALLOC. */
-struct elf_new_section {
-    const char *name;        /* in: non-empty, e.g. ".eh_frame" */
-    uint64_t size;           /* in: bytes */
-    uint64_t align;          /* in: a power of two, 1 to 0x1000 */
-    uint64_t addr;           /* out of elf_rewrite_plan: its run-time address (before any load bias) */
-    uint64_t offset;         /* out of elf_rewrite_plan: its offset in the output */
-    const uint8_t *bytes;    /* in for elf_rewrite_write: SIZE bytes (NULL when SIZE is 0) */
-};
+#include "elf_new_section.h"
 
 /* Where the new sections' segment goes (what readelf -lW shows of its PT_LOAD). */
 struct elf_rewrite_segment {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/perf_records.h"
+#include "profile/perf_abi.h"
 
 /* perf_event_attr: the first published size, and the offsets of the fields
  * read (fields past an attribute's size are 0). */

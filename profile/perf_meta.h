@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile/perf_data.h"
+#include "profile/perf_event.h"
 
 struct perf_meta_id {
     uint64_t id;

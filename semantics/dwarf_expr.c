@@ -173,21 +173,14 @@ static int read_operands(struct byte_reader *r, enum operand_shape shape, unsign
     return byte_reader_fail(r, "unknown DW_OP opcode");
 }
 
+/* The index of the op at OFFSET, NOPS for END (the end of the
+ * expression), or -1 when no op starts there. */
 static int op_index_at(const struct dwarf_op *ops, size_t nops, int64_t offset, size_t end)
 {
     if (offset == (int64_t)end)
         return (int)nops;
-    for (size_t i = 0; i < nops; i++)
-        if ((int64_t)ops[i].offset == offset)
-            return (int)i;
-    return -1;
-}
-
-size_t dwarf_expr_branch_target(const struct dwarf_op *ops, size_t nops, int64_t offset)
-{
-    /* Decoding checked every target: it is an op, or the end. */
-    int target = op_index_at(ops, nops, offset, SIZE_MAX);
-    return target < 0 ? nops : (size_t)target;
+    size_t i = dwarf_op_at(ops, nops, offset);
+    return i < nops ? (int)i : -1;
 }
 
 int dwarf_expr_decode(const uint8_t *bytes, size_t len, unsigned addr_size,

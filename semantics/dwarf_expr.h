@@ -20,15 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct dwarf_op {
-    uint8_t opcode;         /* DW_OP_* */
-    uint8_t kind;           /* enum dwarf_op_class (dwarf_ops.h): what it does */
-    uint8_t function;       /* BINARY: an enum dwarf_binary; UNARY: an enum dwarf_unary */
-    uint32_t offset;        /* byte offset of the op in the expression */
-    uint64_t operand1;      /* constant (a DW_OP_lit's too), register, size (DW_OP_deref's: 8),
-                               or unsigned operand */
-    int64_t operand2;       /* signed operand: breg offset, branch target offset */
-};
+#include "dwarf_ops.h"
 
 /*
  * Decode LEN bytes into at most MAX_OPS operations (callers that evaluate
@@ -51,14 +43,6 @@ struct dwarf_expr_env {
     void *arg;
 };
 
-/* Why an evaluation failed.  The runtime reports each with its own status
- * (DWU_EBADRULE, DWU_EREG, DWU_EMEM), as the compiled tables do. */
-enum dwarf_expr_fault {
-    DWARF_EXPR_INVALID = -1,      /* the expression cannot be evaluated */
-    DWARF_EXPR_NO_REGISTER = -2,  /* it reads a register whose value is unknown */
-    DWARF_EXPR_NO_MEMORY = -3,    /* it reads memory that cannot be read */
-};
-
 /*
  * Evaluate OPS with INITIAL (may be NULL) pushed first — the CFA for
  * DW_CFA_expression and DW_CFA_val_expression — and store the top of stack
@@ -71,10 +55,6 @@ enum dwarf_expr_fault {
  */
 int dwarf_expr_eval(const struct dwarf_op *ops, size_t nops, const struct dwarf_expr_env *env,
                     const uint64_t *initial, uint64_t *result, const char **error);
-
-/* The index in OPS of the operation a branch operand (operand2) names, or
- * NOPS when it names the end of the expression. */
-size_t dwarf_expr_branch_target(const struct dwarf_op *ops, size_t nops, int64_t offset);
 
 /* Name of a DW_OP_* opcode ("DW_OP_breg7"), or NULL if unknown. */
 const char *dwarf_op_name(uint8_t opcode);

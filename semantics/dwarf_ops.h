@@ -15,6 +15,10 @@
  * dwarf_unary_eval) and the C generator prints into eh_elfs: the two
  * cannot disagree.
  *
+ * The types every reader shares are here too, so that the machine needs
+ * nothing of the decoder: a decoded operation (struct dwarf_op), and why an
+ * evaluation fails (enum dwarf_expr_fault).
+ *
  * Tables: X(OPCODE, NAME, C) where C computes the result from the uint64_t
  * values a (the operand below, or the only one) and b (the top of the
  * stack).  DW_OP_div and DW_OP_mod fail when b is 0 (dwarf_binary_divides).
@@ -22,6 +26,7 @@
 #ifndef DWCHECK_DWARF_OPS_H
 #define DWCHECK_DWARF_OPS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dwarf_constants.h"
@@ -47,6 +52,36 @@ enum dwarf_op_class {
     DWARF_OP_LOCATION,      /* DW_OP_reg*, regx: a register location, meaningless in CFI */
     DWARF_OP_MEANINGLESS,   /* decodes, but has no meaning in CFI (piece, TLS ...) */
 };
+
+/* One operation, as dwarf_expr_decode decodes it. */
+struct dwarf_op {
+    uint8_t opcode;         /* DW_OP_* */
+    uint8_t kind;           /* enum dwarf_op_class: what it does */
+    uint8_t function;       /* BINARY: an enum dwarf_binary; UNARY: an enum dwarf_unary */
+    uint32_t offset;        /* byte offset of the op in the expression */
+    uint64_t operand1;      /* constant (a DW_OP_lit's too), register, size (DW_OP_deref's: 8),
+                               or unsigned operand */
+    int64_t operand2;       /* signed operand: breg offset, branch target offset */
+};
+
+/* Why an evaluation failed.  The runtime reports each with its own status
+ * (DWU_EBADRULE, DWU_EREG, DWU_EMEM), as the compiled tables do. */
+enum dwarf_expr_fault {
+    DWARF_EXPR_INVALID = -1,      /* the expression cannot be evaluated */
+    DWARF_EXPR_NO_REGISTER = -2,  /* it reads a register whose value is unknown */
+    DWARF_EXPR_NO_MEMORY = -3,    /* it reads memory that cannot be read */
+};
+
+/* The index in OPS of the operation at byte OFFSET of their expression,
+ * or NOPS when none starts there: a branch's target (dwarf_expr_decode
+ * checked each: an operation, or the end of the expression). */
+static inline size_t dwarf_op_at(const struct dwarf_op *ops, size_t nops, int64_t offset)
+{
+    for (size_t i = 0; i < nops; i++)
+        if ((int64_t)ops[i].offset == offset)
+            return i;
+    return nops;
+}
 
 #define DWARF_BINARY_FUNCTIONS(X)                                                                  \
     X(DW_OP_and, AND, a & b)                                                                       \

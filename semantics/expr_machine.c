@@ -136,7 +136,7 @@ static int run(const struct machine *m, struct stack *s, size_t pc, unsigned bra
                 break;
             if (++branches > UNWIND_EXPR_BRANCHES)
                 return fail(m, DWARF_EXPR_INVALID, "expression does not terminate");
-            size_t target = dwarf_expr_branch_target(m->ops, m->nops, op->operand2);
+            size_t target = dwarf_op_at(m->ops, m->nops, op->operand2);
             if (taken > 0) {
                 pc = target;
                 break;

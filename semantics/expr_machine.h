@@ -18,7 +18,7 @@
  *
  * A value is DOMAIN->size bytes (at most EXPR_VALUE_MAX), copied by the
  * machine with memcpy: a domain's value type must be plain data.  A
- * domain's operations return 0 or a dwarf_expr_fault (dwarf_expr.h); the
+ * domain's operations return 0 or a dwarf_expr_fault (dwarf_ops.h); the
  * machine names the failure (*WHY).  When the condition of a DW_OP_bra is
  * neither zero nor nonzero as far as the domain knows (truth -1), the
  * machine runs both ways, at most the domain's max_forks deep, and asks it
@@ -33,7 +33,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dwarf_expr.h"
 #include "dwarf_ops.h"
 
 #define EXPR_VALUE_MAX 16         /* bytes of the largest domain's value */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "functions.h"
+
 static int ends_block(const struct cfg *g, size_t i)
 {
     switch (g->code->insns[i].flow) {
@@ -18,12 +20,21 @@ static int ends_block(const struct cfg *g, size_t i)
     }
 }
 
+/* Whether a pad catches what a call at ADDR throws. */
+static int caught(const struct cfg_links *links, uint64_t addr)
+{
+    for (size_t p = 0; p < links->npads; p++)
+        if (addr >= links->pads[p].start && addr < links->pads[p].end)
+            return 1;
+    return 0;
+}
+
 int cfg_build(struct cfg *g, const struct function_code *fc, const struct synth_session *ss,
-              const struct landing_pads *lp, const struct jump_tables *jt,
-              const struct address_taken_labels *lb, const struct synth_entry *more, size_t nmore,
+              const struct cfg_links *links, const struct synth_entry *more, size_t nmore,
               const char **reason)
 {
     g->code = fc;
+    g->links = *links;
     uint8_t *leader = calloc(fc->n + 1, 1);
     g->call_facts = calloc(fc->n + 1, sizeof *g->call_facts);
     g->block_of = malloc((fc->n + 1) * sizeof *g->block_of);
@@ -33,13 +44,13 @@ int cfg_build(struct cfg *g, const struct function_code *fc, const struct synth_
         return -1;
     }
     leader[0] = 1;
-    for (size_t k = 0; k < lp->n; k++)
-        if (lp->pad[k].insn != (size_t)-1)
-            leader[lp->pad[k].insn] = 1;
-    for (size_t k = 0; k < jt->ntargets; k++)
-        leader[jt->targets[k]] = 1;
-    for (size_t k = 0; k < lb->n; k++)
-        leader[lb->at[k]] = 1;
+    for (size_t k = 0; k < links->npads; k++)
+        if (links->pads[k].insn != (size_t)-1)
+            leader[links->pads[k].insn] = 1;
+    for (size_t k = 0; k < links->ntargets; k++)
+        leader[links->targets[k]] = 1;
+    for (size_t k = 0; k < links->nlabels; k++)
+        leader[links->labels[k]] = 1;
     for (size_t k = 0; k < nmore; k++) {
         size_t at = function_code_insn_at(fc, more[k].addr);
         if (at != (size_t)-1)
@@ -82,7 +93,7 @@ int cfg_build(struct cfg *g, const struct function_code *fc, const struct synth_
         g->blocks[b].last = i;
         g->block_of[i] = b;
         if (!g->blocks[b].pad_calls && ir_is_call(&fc->insns[i]))
-            g->blocks[b].pad_calls = landing_pads_cover(lp, fc->insns[i].addr);
+            g->blocks[b].pad_calls = caught(links, fc->insns[i].addr);
     }
     g->nblocks = nblocks;
     free(leader);
@@ -103,6 +114,7 @@ void cfg_release(struct cfg *g)
     g->block_of = NULL;
     g->call_facts = NULL;
     g->nblocks = 0;
+    g->links = (struct cfg_links){0};
 }
 
 int cfg_is_padding_block(const struct cfg *g, size_t b)

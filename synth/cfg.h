@@ -11,14 +11,22 @@
  * inside their block; what each direct call's callee is known to do is
  * kept per instruction (call_facts).
  *
+ * What the code's own jumps do not show comes in as data (struct
+ * cfg_links): the landing pads' call sites (synth/landing_pads reads them),
+ * the indirect jumps' targets and the labels a computed goto may reach
+ * (synth/jump_tables resolves them).  The cfg keeps them, so that the
+ * dataflow follows every edge from the cfg alone; both those modules are
+ * clients of the cfg and the dataflow, and synthesize hands their data
+ * here.
+ *
  * Invariants: blocks[0 .. nblocks) partition the instructions in address
  * order (block b is instructions first .. last, inclusive); block_of[i] is
  * the block of instruction i.  A block's `in` is meaningful only once
  * `reached` is set (the dataflow writes it).
  *
  * Ownership: struct cfg owns blocks, block_of and call_facts (cfg_release)
- * and borrows the function_code; it is built again for each pass of the
- * jump-table search.
+ * and borrows the function_code and the links' arrays; it is built again
+ * for each pass of the jump-table search.
  */
 #ifndef DWCHECK_CFG_H
 #define DWCHECK_CFG_H
@@ -28,8 +36,7 @@
 
 #include "abstract_state.h"
 #include "function_code.h"
-#include "jump_tables.h"
-#include "landing_pads.h"
+#include "request.h"
 
 /* How a block got its state (flows of a later kind never change an earlier one's). */
 #define SEED_INNER 1    /* a jump from another fragment of the frame */
@@ -45,8 +52,48 @@ struct block {
     struct abs_state in;
 };
 
+/* Call sites whose exceptions land at a pad (the function's LSDA): a call
+ * in [start, end) throws to TARGET, which is the function's instruction
+ * INSN, or outside it (INSN (size_t)-1: its .cold part). */
+struct pad_site {
+    uint64_t start, end;
+    size_t insn;
+    uint64_t target;
+};
+
+/* A case of a bounded jump table that leaves the function (for its .cold
+ * part): the frame continues there. */
+struct table_exit {
+    size_t jump;
+    uint64_t target;
+};
+
+/*
+ * The ways on that the code's direct jumps do not show (borrowed while the
+ * cfg is used).  PADS are the call sites that have a landing pad: each pad
+ * inside the function starts a block, and a block with a call one catches
+ * is marked (pad_calls).  The indirect jump at instruction index J goes to
+ * the instructions targets[first[J] .. first[J] + count[J]) (COUNT NULL:
+ * none resolved) and, out of the function, to the EXITS whose .jump is J
+ * (grouped by jump); one that none of them explains, to the LABELS (the
+ * instructions whose address the function takes).
+ */
+struct cfg_links {
+    const struct pad_site *pads;
+    size_t npads;
+    const size_t *targets;
+    const size_t *first;
+    const uint32_t *count;
+    size_t ntargets;
+    const struct table_exit *exits;
+    size_t nexits;
+    const size_t *labels;
+    size_t nlabels;
+};
+
 struct cfg {
     const struct function_code *code;   /* borrowed */
+    struct cfg_links links;             /* what cfg_build was given */
     struct block *blocks;
     size_t nblocks;
     /* Per block, once the flows are final (dataflow_every_path): the state
@@ -64,14 +111,13 @@ struct cfg {
 
 /*
  * Cut FC into blocks (G zeroed before).  The leaders besides jump targets
- * and ends of blocks: LP's pads, JT's targets, LB's labels, and the
- * addresses of MORE[0 .. NMORE).  SS answers what a direct call's callee
- * does (its index must be set; callee_at may be NULL).  Returns 0, or -1
- * with *REASON set when out of memory.
+ * and ends of blocks: LINKS's pads, targets and labels, and the addresses
+ * of MORE[0 .. NMORE).  SS answers what a direct call's callee does (its
+ * index must be set; callee_at may be NULL).  Returns 0, or -1 with
+ * *REASON set when out of memory.
  */
 int cfg_build(struct cfg *g, const struct function_code *fc, const struct synth_session *ss,
-              const struct landing_pads *lp, const struct jump_tables *jt,
-              const struct address_taken_labels *lb, const struct synth_entry *more, size_t nmore,
+              const struct cfg_links *links, const struct synth_entry *more, size_t nmore,
               const char **reason);
 
 void cfg_release(struct cfg *g);
@@ -80,6 +126,12 @@ void cfg_release(struct cfg *g);
 static inline uint32_t cfg_registers_given_back(const struct cfg *g, size_t i)
 {
     return g->call_facts[i] & ~SYNTH_NEVER_RETURNS;
+}
+
+/* The number of resolved targets of the indirect jump at index J. */
+static inline uint32_t cfg_jump_count(const struct cfg *g, size_t j)
+{
+    return g->links.count ? g->links.count[j] : 0;
 }
 
 /* Whether instruction I is a call that never returns. */

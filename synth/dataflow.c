@@ -7,16 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "landing_pads.h"
+#include "functions.h"
 #include "semantics/abi.h"
 
-int dataflow_init(struct dataflow *df, struct cfg *g, const struct jump_tables *tables,
-                  const struct address_taken_labels *labels, const struct synth_request *rq)
+int dataflow_init(struct dataflow *df, struct cfg *g, const struct synth_request *rq)
 {
     memset(df, 0, sizeof *df);
     df->cfg = g;
-    df->tables = tables;
-    df->labels = labels;
     df->func = rq->func;
     df->exits = rq->exits;
     df->exits_arg = rq->exits_arg;
@@ -286,7 +283,7 @@ void dataflow_fixpoint(struct dataflow *df)
 {
     const struct cfg *g = df->cfg;
     const struct function_code *fc = g->code;
-    const struct jump_tables *jt = df->tables;
+    const struct cfg_links *ln = &g->links;
     struct abs_state out;
     int phase = df->seeding;
     while (df->nwork > 0) {
@@ -314,24 +311,24 @@ void dataflow_fixpoint(struct dataflow *df)
                 df->returns = 1;
                 df->clobbered = ~0u;
                 dataflow_leave(df, in->addr, in->target,
-                               jump_tables_bounds_a_switch(fc, last) ? SYNTH_EXIT_SWITCH_DEFAULT : 0, &out);
+                               function_code_bounds_a_switch(fc, last) ? SYNTH_EXIT_SWITCH_DEFAULT : 0, &out);
             }
             break;
         case IR_FLOW_JUMP_INDIRECT:
-            for (size_t k = 0; k < jt->nexits; k++)
-                if (jt->exits[k].jump == last)
-                    dataflow_leave(df, in->addr, jt->exits[k].target, SYNTH_EXIT_TABLE_CASE, &out);
-            if (jump_tables_count(jt, last)) {
-                for (uint32_t k = 0; k < jt->count[last]; k++)
-                    dataflow_flow_into(df, g->block_of[jt->targets[jt->first[last] + k]], &out);
+            for (size_t k = 0; k < ln->nexits; k++)
+                if (ln->exits[k].jump == last)
+                    dataflow_leave(df, in->addr, ln->exits[k].target, SYNTH_EXIT_TABLE_CASE, &out);
+            if (cfg_jump_count(g, last)) {
+                for (uint32_t k = 0; k < ln->count[last]; k++)
+                    dataflow_flow_into(df, g->block_of[ln->targets[ln->first[last] + k]], &out);
                 break;
             }
             /* Unresolved: a computed goto to any of the function's
              * address-taken labels, or an indirect tail call (the frame
              * popped: its state goes to no label, which may be a handler
              * or a return address other code resumes at). */
-            for (size_t k = 0; k < df->labels->n && !frame_popped(&out); k++)
-                dataflow_flow_into(df, g->block_of[df->labels->at[k]], &out);
+            for (size_t k = 0; k < ln->nlabels && !frame_popped(&out); k++)
+                dataflow_flow_into(df, g->block_of[ln->labels[k]], &out);
             df->returns = 1;
             df->clobbered = ~0u;
             /* A lazy-binding PLT stub (jmp *GOT; push $n; jmp PLT0): until
@@ -401,7 +398,7 @@ size_t dataflow_seed_unreached(struct dataflow *df)
     return seeded;
 }
 
-int dataflow_every_path(struct dataflow *df, struct landing_pads *pads)
+int dataflow_every_path(struct dataflow *df, dataflow_more_fn more, void *arg)
 {
     struct cfg *g = df->cfg;
     if (!df->kept_out && !df->kept_out_lost)
@@ -429,8 +426,8 @@ int dataflow_every_path(struct dataflow *df, struct landing_pads *pads)
         if (df->kept_out[b])
             dataflow_flow_into(df, b, df->kept_out[b]);
     dataflow_fixpoint(df);
-    if (pads)
-        landing_pads_flow_until_stable(pads, df);
+    if (more)
+        more(arg, df);
     df->every_path = 0;
     df->exits = exits;
     df->seeding = phase;

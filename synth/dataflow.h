@@ -3,6 +3,13 @@
  * dataflow: the forward abstract interpretation of one function's blocks,
  * to a fixpoint.
  *
+ * The bottom of synthesis's analysis: a worklist over the blocks and the
+ * transfer function, blind to jump tables and landing pads.  It takes the
+ * blocks' edges from the cfg alone (where the indirect jumps go is the
+ * cfg's data); the modules that find those (synth/jump_tables) and that
+ * flow states into landing pads (synth/landing_pads) are its clients, and
+ * synthesize runs them in turn.
+ *
  * The transfer function of an instruction applies its IR effects and, for a
  * call that returns, the call's effect (caller-saved registers lost but for
  * those the callee gives back, memory below rsp forgotten):
@@ -33,8 +40,8 @@
  * path (cfg's EVERY).
  *
  * Ownership: struct dataflow owns its worklist and the held exits
- * (dataflow_release); it borrows the cfg (whose block states it writes),
- * the jump tables, the labels and the request.
+ * (dataflow_release); it borrows the cfg (whose block states it writes)
+ * and the request's function.
  */
 #ifndef DWCHECK_DATAFLOW_H
 #define DWCHECK_DATAFLOW_H
@@ -44,8 +51,7 @@
 
 #include "abstract_state.h"
 #include "cfg.h"
-#include "jump_tables.h"
-#include "synthesize.h"
+#include "request.h"
 
 /* Control leaving the function (see synth_exit_fn), held until the flows
  * are final: a pass the table search discards would hand on states from
@@ -58,8 +64,6 @@ struct leaving {
 
 struct dataflow {
     struct cfg *cfg;                              /* borrowed; block states written */
-    const struct jump_tables *tables;             /* borrowed */
-    const struct address_taken_labels *labels;    /* borrowed */
     const struct function_range *func;            /* borrowed */
     synth_exit_fn exits;                          /* may be NULL: nothing is held */
     void *exits_arg;
@@ -77,10 +81,9 @@ struct dataflow {
     int kept_out_lost;           /* out of memory while keeping one: no state is every path's */
 };
 
-/* Set DF up over G (its blocks unreached), TABLES, LABELS, and the
- * function and exits callback of RQ.  Returns 0, or -1 when out of memory. */
-int dataflow_init(struct dataflow *df, struct cfg *g, const struct jump_tables *tables,
-                  const struct address_taken_labels *labels, const struct synth_request *rq);
+/* Set DF up over G (its blocks unreached) and the function and exits
+ * callback of RQ.  Returns 0, or -1 when out of memory. */
+int dataflow_init(struct dataflow *df, struct cfg *g, const struct synth_request *rq);
 
 void dataflow_release(struct dataflow *df);
 
@@ -132,17 +135,21 @@ size_t dataflow_seed_unreached(struct dataflow *df);
 typedef void (*dataflow_edge_fn)(void *arg, size_t successor, const struct abs_state *st);
 int dataflow_direct_edges(const struct cfg *g, size_t b, dataflow_edge_fn fn, void *arg);
 
+/* Flows into DF that the blocks' edges do not show (the landing pads'),
+ * run by their owner: dataflow_every_path has them run again. */
+typedef void (*dataflow_more_fn)(void *arg, struct dataflow *df);
+
 /*
  * Once the flows are final: the state each block of the cfg has on every
  * path, into G->every (cfg.h), by joining into its state the flows kept out
- * of it and running the fixpoint (and, with PADS, the landing pads' flows)
- * again over those joined states, whatever the flows' kinds; the blocks'
- * own states are then put back as they were.  The exits callback is not
+ * of it and running the fixpoint (then MORE, with ARG, when not NULL) again
+ * over those joined states, whatever the flows' kinds; the blocks' own
+ * states are then put back as they were.  The exits callback is not
  * called.  Returns 1 when some block's state differs on every path, 0
  * when none does (G->every stays NULL), -1 when memory ran out (then
  * G->every_lost: nothing is known to hold on every path).
  */
-int dataflow_every_path(struct dataflow *df, struct landing_pads *pads);
+int dataflow_every_path(struct dataflow *df, dataflow_more_fn more, void *arg);
 
 /* The state before instruction I of G on every path (computed by
  * dataflow_every_path), into *OUT.  Returns 1 when it differs from the

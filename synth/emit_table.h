@@ -22,7 +22,10 @@
 #include <stddef.h>
 
 #include "cfg.h"
-#include "synthesize.h"
+#include "request.h"
+#include "semantics/unwind_table.h"
+
+struct function_range;
 
 /* Append the rows of G's function to T (initialised by the caller; NULL:
  * observe only), OBSERVE (may be NULL) seeing every instruction's state;

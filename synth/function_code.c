@@ -118,3 +118,16 @@ int function_code_decode(struct function_code *fc, struct elf_file *ef, struct x
         *reason = "out of memory";
     return rc;
 }
+
+int function_code_bounds_a_switch(const struct function_code *fc, size_t i)
+{
+    if (i >= fc->n || fc->insns[i].flow != IR_FLOW_COND)
+        return 0;
+    for (size_t k = i + 1; k < fc->n && k <= i + 6; k++) {
+        if (fc->insns[k].flow == IR_FLOW_JUMP_INDIRECT)
+            return 1;
+        if (fc->insns[k].flow != IR_FLOW_NEXT)
+            return 0;
+    }
+    return 0;
+}

@@ -23,7 +23,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "synthesize.h"
+#include "functions.h"
+#include "ir.h"
+#include "request.h"
+#include "x86_decode.h"
 
 struct function_code {
     const struct function_range *func;   /* borrowed */
@@ -57,6 +60,15 @@ static inline size_t function_code_insn_at(const struct function_code *fc, uint6
     }
     return (size_t)-1;
 }
+
+/* Is the conditional jump at index I of FC a switch's bound check: an
+ * indirect jump within the next six instructions, nothing but
+ * straight-line code between (cmp; ja DEFAULT; table load; jmp *)?  Its
+ * target is the switch's default, which LLVM and GCC lay out anywhere when
+ * they know it unreachable: in another function's middle, or among
+ * another function's cold code: not a transfer the row there must
+ * describe (verify/check does not check it). */
+int function_code_bounds_a_switch(const struct function_code *fc, size_t i);
 
 /* Whether IN is a call (direct or indirect): control comes back after it. */
 static inline int ir_is_call(const struct ir_insn *in)

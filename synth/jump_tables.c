@@ -276,19 +276,6 @@ static int empty_case(const struct function_code *fc, size_t j, size_t t)
            table_pattern_of(fc, j, &p) && fc->insns[p.load].aux == IR_AUX_LOAD32_PAIR;
 }
 
-int jump_tables_bounds_a_switch(const struct function_code *fc, size_t i)
-{
-    if (i >= fc->n || fc->insns[i].flow != IR_FLOW_COND)
-        return 0;
-    for (size_t k = i + 1; k < fc->n && k <= i + 6; k++) {
-        if (fc->insns[k].flow == IR_FLOW_JUMP_INDIRECT)
-            return 1;
-        if (fc->insns[k].flow != IR_FLOW_NEXT)
-            return 0;
-    }
-    return 0;
-}
-
 /* Resolve jump tables.  Where the code bounds the index (cmp $N,%i; ja),
  * exactly that many entries are read, each a case (at -O0 an empty one is
  * a lone nop).  Otherwise entries are taken while they name instructions of

@@ -33,6 +33,12 @@
  * function; first, count and read are NULL until a table is read); exits
  * with .jump == j are its cases outside the function, grouped by jump.
  *
+ * What is found reaches the blocks and the fixpoint as data: synthesize
+ * hands the targets, the exits (struct table_exit, cfg.h) and the labels to
+ * cfg_build (struct cfg_links).  This module reads the blocks and their
+ * states after a pass (jump_tables_from_values, address_taken_labels_find):
+ * a client of the cfg and the dataflow, never read by them.
+ *
  * Ownership: struct jump_tables owns its arrays (jump_tables_release) and
  * lives for one pass of the block graph; struct known_tables and struct
  * address_taken_labels own theirs and live across passes (the caller frees
@@ -44,9 +50,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cfg.h"
 #include "function_code.h"
-
-struct cfg;
 
 /* A jump table: the indirect jump at index JUMP reads TABLE; entries are
  * 32-bit offsets from BASE, or addresses (BASE 0); BOUND is how many there
@@ -60,13 +65,6 @@ struct known_table {
 struct known_tables {
     struct known_table *table;
     size_t n, cap;
-};
-
-/* A case of a bounded jump table that leaves the function (for its .cold
- * part): the frame continues there. */
-struct table_exit {
-    size_t jump;
-    uint64_t target;
 };
 
 #define TABLE_OF_LABELS 2   /* read[j]: the entries are relative to a label of the code */
@@ -93,15 +91,6 @@ struct address_taken_labels {
  * into JT (zeroed before): from the code's patterns, else from KT.  INDEX
  * (may be NULL) tells which function a case outside this one belongs to.
  * Returns 0, or -1 when out of memory. */
-/* Is the conditional jump at index I of FC a switch's bound check: an
- * indirect jump within the next six instructions, nothing but
- * straight-line code between (cmp; ja DEFAULT; table load; jmp *)?  Its
- * target is the switch's default, which LLVM and GCC lay out anywhere when
- * they know it unreachable: in another function's middle, or among
- * another function's cold code: not a transfer the row there must
- * describe (verify/check does not check it). */
-int jump_tables_bounds_a_switch(const struct function_code *fc, size_t i);
-
 int jump_tables_resolve(struct jump_tables *jt, const struct function_code *fc, struct elf_file *ef,
                         const struct function_index *index, const struct known_tables *kt);
 

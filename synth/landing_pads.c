@@ -37,20 +37,15 @@ static int collect_pad(void *arg, const struct lsda_call_site *site)
         return 0;
     if (lp->n == pc->cap) {
         size_t ncap = pc->cap ? pc->cap * 2 : 8;
-        struct landing_pad *p = realloc(lp->pad, ncap * sizeof *p);
+        struct pad_site *p = realloc(lp->site, ncap * sizeof *p);
         if (!p) {
             pc->oom = 1;
             return 1;
         }
-        lp->pad = p;
+        lp->site = p;
         pc->cap = ncap;
     }
-    struct landing_pad *pad = &lp->pad[lp->n++];
-    memset(pad, 0, sizeof *pad);
-    pad->start = site->start;
-    pad->end = site->start + site->len;
-    pad->insn = at;
-    pad->target = site->landing_pad;
+    lp->site[lp->n++] = (struct pad_site){site->start, site->start + site->len, at, site->landing_pad};
     return 0;
 }
 
@@ -130,24 +125,18 @@ int landing_pads_find(struct landing_pads *lp, struct elf_file *ef, const struct
     struct pad_collector pc = {lp, fc, 0, 0};
     const char *error;
     lsda_parse(bytes, n, sec->addr, f->lsda, f->lo, collect_pad, &pc, &error);
-    if (pc.oom || (lp->n && f->fde && find_args_sizes(lp, f->fde) != 0))
+    if (pc.oom || (lp->n && !(lp->state = calloc(lp->n, sizeof *lp->state))) ||
+        (lp->n && f->fde && find_args_sizes(lp, f->fde) != 0))
         return -1;
     return 0;
 }
 
 void landing_pads_release(struct landing_pads *lp)
 {
-    free(lp->pad);
+    free(lp->site);
+    free(lp->state);
     free(lp->args);
     *lp = (struct landing_pads){0};
-}
-
-int landing_pads_cover(const struct landing_pads *lp, uint64_t addr)
-{
-    for (size_t p = 0; p < lp->n; p++)
-        if (addr >= lp->pad[p].start && addr < lp->pad[p].end)
-            return 1;
-    return 0;
 }
 
 /* Landing pads start in the state after their call sites (the unwinder
@@ -159,7 +148,7 @@ static size_t flow_to_landing_pads(struct landing_pads *lp, struct dataflow *df)
         return 0;
     const struct cfg *g = df->cfg;
     for (size_t p = 0; p < lp->n; p++)
-        lp->pad[p].have_state = 0;
+        lp->state[p].have_state = 0;
     for (size_t b = 0; b < g->nblocks; b++) {
         const struct block *blk = &g->blocks[b];
         if (!blk->reached || !blk->pad_calls)
@@ -180,13 +169,14 @@ static size_t flow_to_landing_pads(struct landing_pads *lp, struct dataflow *df)
                 landed = &popped_state;
             }
             for (size_t p = 0; p < lp->n; p++) {
-                struct landing_pad *pad = &lp->pad[p];
-                if (in->addr < pad->start || in->addr >= pad->end)
+                const struct pad_site *site = &lp->site[p];
+                struct pad_state *pad = &lp->state[p];
+                if (in->addr < site->start || in->addr >= site->end)
                     continue;
                 /* Ranked as flows are (dataflow.h); a call reached less
                  * surely is kept out for dataflow_every_path, which joins
                  * all of them. */
-                size_t into = pad->insn == (size_t)-1 ? (size_t)-1 : g->block_of[pad->insn];
+                size_t into = site->insn == (size_t)-1 ? (size_t)-1 : g->block_of[site->insn];
                 if (!pad->have_state || (blk->seeded < pad->seeded && !df->every_path)) {
                     if (pad->have_state)
                         dataflow_keep_out(df, into, &pad->state);
@@ -204,15 +194,16 @@ static size_t flow_to_landing_pads(struct landing_pads *lp, struct dataflow *df)
     size_t n = 0;
     int phase = df->seeding;
     for (size_t p = 0; p < lp->n; p++) {
-        const struct landing_pad *pad = &lp->pad[p];
+        const struct pad_site *site = &lp->site[p];
+        const struct pad_state *pad = &lp->state[p];
         if (!pad->have_state)
             continue;
-        if (pad->insn == (size_t)-1) {
-            dataflow_leave(df, 0, pad->target, 0, &pad->state);
+        if (site->insn == (size_t)-1) {
+            dataflow_leave(df, 0, site->target, 0, &pad->state);
             continue;
         }
         df->seeding = pad->seeded > phase ? pad->seeded : phase;
-        n += dataflow_flow_into(df, g->block_of[pad->insn], &pad->state);
+        n += dataflow_flow_into(df, g->block_of[site->insn], &pad->state);
     }
     df->seeding = phase;
     return n;

@@ -13,13 +13,20 @@
  * handed on as control leaving the function.  A pad's own calls may land in
  * another pad: rounds continue until the states settle (bounded).
  *
- * Invariants: pad[k].insn is the index of the pad's instruction in the
- * function_code, or (size_t)-1 for a pad outside the function; a pad inside
- * the function that starts no instruction is dropped.  A missing or
- * malformed LSDA only loses pads (the unreached-block guess still applies).
+ * The call sites reach the blocks as data (struct pad_site, cfg.h: the
+ * pads start blocks, and blocks with a call a pad catches are marked);
+ * their states flow through the dataflow, of which this module is a
+ * client.
  *
- * Ownership: struct landing_pads owns the pad array (landing_pads_release);
- * the states flow into a struct dataflow the caller owns.
+ * Invariants: site[k].insn is the index of the pad's instruction in the
+ * function_code, or (size_t)-1 for a pad outside the function; a pad inside
+ * the function that starts no instruction is dropped; state[k] is site[k]'s.
+ * A missing or malformed LSDA only loses pads (the unreached-block guess
+ * still applies).
+ *
+ * Ownership: struct landing_pads owns the site and state arrays
+ * (landing_pads_release); the states flow into a struct dataflow the
+ * caller owns.
  */
 #ifndef DWCHECK_LANDING_PADS_H
 #define DWCHECK_LANDING_PADS_H
@@ -28,15 +35,13 @@
 #include <stdint.h>
 
 #include "abstract_state.h"
+#include "cfg.h"
 #include "function_code.h"
 
 struct dataflow;
 
-/* A landing pad and the calls whose exceptions land there. */
-struct landing_pad {
-    uint64_t start, end;         /* call sites [start, end) */
-    size_t insn;                 /* index of the landing pad's instruction, (size_t)-1 outside */
-    uint64_t target;             /* the landing pad's address */
+/* What the calls of one call site hand its landing pad. */
+struct pad_state {
     int have_state;
     int seeded;                  /* the surest way those calls were reached (see struct block) */
     struct abs_state state;      /* join of the states after those calls reached so */
@@ -49,7 +54,8 @@ struct args_size_range {
 };
 
 struct landing_pads {
-    struct landing_pad *pad;
+    struct pad_site *site;       /* the call sites that have a pad (cfg.h), in the LSDA's order */
+    struct pad_state *state;     /* per site */
     size_t n;
     struct args_size_range *args;   /* by address; only nonzero sizes */
     size_t nargs;
@@ -60,9 +66,6 @@ struct landing_pads {
 int landing_pads_find(struct landing_pads *lp, struct elf_file *ef, const struct function_code *fc);
 
 void landing_pads_release(struct landing_pads *lp);
-
-/* Whether a landing pad catches what a call at ADDR throws. */
-int landing_pads_cover(const struct landing_pads *lp, uint64_t addr);
 
 /* Flow the states after DF's reached call sites into their landing pads,
  * running DF to its fixpoint after each round, until no pad's state

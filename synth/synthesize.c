@@ -61,10 +61,16 @@ static int pass_build(struct pass *p, struct synth_session *ss, const struct fun
         *reason = "out of memory";
         return -1;
     }
-    if (cfg_build(&p->cfg, &w->code, ss, &p->pads, &p->tables, &w->labels, rq->more_entries,
-                  rq->nmore_entries, reason) != 0)
+    /* What the two found reaches the blocks and the fixpoint as data. */
+    struct cfg_links links = {
+        .pads = p->pads.site, .npads = p->pads.n,
+        .targets = p->tables.targets, .first = p->tables.first, .count = p->tables.count,
+        .ntargets = p->tables.ntargets, .exits = p->tables.exits, .nexits = p->tables.nexits,
+        .labels = w->labels.at, .nlabels = w->labels.n,
+    };
+    if (cfg_build(&p->cfg, &w->code, ss, &links, rq->more_entries, rq->nmore_entries, reason) != 0)
         return -1;
-    if (dataflow_init(&p->flow, &p->cfg, &p->tables, &w->labels, rq) != 0) {
+    if (dataflow_init(&p->flow, &p->cfg, rq) != 0) {
         *reason = "out of memory";
         return -1;
     }
@@ -88,6 +94,12 @@ static int abandon(struct function_work *w, const struct synth_request *rq, stru
     if (rq->emit && !rq->no_table)
         emit_unknown_table(t, rq->func);
     return -1;
+}
+
+/* The landing pads' flows, which dataflow_every_path runs again. */
+static void landing_pad_flows(void *pads, struct dataflow *df)
+{
+    landing_pads_flow_until_stable(pads, df);
 }
 
 /* The flows from what is known to enter the function: its entry, the
@@ -201,7 +213,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     }
     /* What holds on every path, where surer flows kept others out: what a
      * fix or a repair may use (synth_session_every_path). */
-    dataflow_every_path(df, &w.pass.pads);
+    dataflow_every_path(df, landing_pad_flows, &w.pass.pads);
     if (!rq->no_table)
         unwind_table_init(t, f->lo, f->hi);
     struct unwind_table *table = rq->no_table ? NULL : t;

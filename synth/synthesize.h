@@ -28,11 +28,17 @@
  * Each of those jobs is a module of its own, run in this order by
  * synthesize.c: function_code (decoding), landing_pads, jump_tables (and
  * computed gotos), cfg (the blocks), dataflow (the fixpoint), emit_table
- * (the rows, each built by emit_row, which also serves verify/).
+ * (the rows, each built by emit_row, which also serves verify/).  None
+ * reads a module above it: request.h (the types they share), then
+ * function_code, cfg (given the landing pads' call sites and the jump
+ * tables' targets as data), dataflow (blind to both), then its clients
+ * landing_pads, jump_tables, loop_entry and emit_table; synthesize.c alone
+ * reads them all, and hands each what the others found.
  *
- * A synth_session holds what is shared by every function of one file: the
- * decoder and the function index.  Memory per function is bounded by its
- * size (one IR instruction and at most one state per basic block).
+ * A synth_session (request.h) holds what is shared by every function of
+ * one file: the decoder and the function index.  Memory per function is
+ * bounded by its size (one IR instruction and at most one state per basic
+ * block).
  */
 #ifndef DWCHECK_SYNTHESIZE_H
 #define DWCHECK_SYNTHESIZE_H
@@ -40,84 +46,9 @@
 #include "abstract_state.h"
 #include "emit_row.h"
 #include "functions.h"
+#include "request.h"
 #include "semantics/unwind_table.h"
 #include "x86_decode.h"
-
-struct cfg;
-
-struct synth_session {
-    struct elf_file *ef;
-    const struct function_index *index;
-    struct x86_decoder *decoder;
-    /* Optional: what is known of the function a direct call reaches at
-     * TARGET, which synth_program answers from its first pass: the
-     * caller-saved registers it gives back unchanged (bit R: every return
-     * leaves R as it was entered; a stack probe's rax), and SYNTH_NEVER_RETURNS
-     * when it never returns (beyond the known names). */
-    uint32_t (*callee_at)(void *arg, uint64_t target);
-    void *callee_arg;
-    /* The code of the function whose instructions an observer is being
-     * shown, while it is (an observer may look at the instructions around
-     * the one it is given); NULL otherwise. */
-    const struct function_code *observed;
-    const struct cfg *observed_cfg;   /* its blocks, for synth_session_loop_entry */
-};
-
-/* In callee_at's answer (bit 15 is r15's, which a callee must restore anyway). */
-#define SYNTH_NEVER_RETURNS (1u << 15)
-
-/* Per-instruction observer: the state before IN executes.  REACHED is 1 for
- * instructions a path reaches, 0 for those none does (the state is then
- * meaningless), SYNTH_PADDING for unreached alignment padding and traps
- * (the ud2 after a call that does not return), which carry the state of the
- * code around them, as compilers' tables do, SYNTH_GUESSED for
- * code only a guess reaches (the join of unresolved indirect jumps, the call
- * before an unlisted landing pad). */
-#define SYNTH_PADDING 2
-#define SYNTH_GUESSED 3
-typedef void (*synth_insn_fn)(void *arg, const struct ir_insn *in, const struct abs_state *st,
-                              int reached);
-
-/* Control leaving the function, from the instruction at FROM (0 when no
- * one instruction: a landing pad's flow) for TARGET outside it, with the
- * state at that point (for a jump: the frame the target continues).  KIND: a jump
- * (0), a call (SYNTH_EXIT_CALL), or a case of a jump table that the code
- * bounds (SYNTH_EXIT_TABLE_CASE: into the function's .cold part, if the
- * bound is the table's; a compare that bounds something else, which LLVM's
- * known value ranges allow, makes it the next function's data), or a
- * switch's bound check (SYNTH_EXIT_SWITCH_DEFAULT: its default, which
- * compilers place anywhere when they know it unreachable). */
-#define SYNTH_EXIT_CALL 1
-#define SYNTH_EXIT_TABLE_CASE 2
-#define SYNTH_EXIT_SWITCH_DEFAULT 3
-typedef void (*synth_exit_fn)(void *arg, uint64_t from, uint64_t target, int kind, const struct abs_state *st);
-
-/* A place other code jumps into, with the state the jumps carry. */
-struct synth_entry {
-    uint64_t addr;
-    int table_cases_only;            /* only cases of jump tables lead there */
-    struct abs_state state;
-};
-
-struct synth_request {
-    const struct function_range *func;
-    const struct abs_state *entry;   /* NULL: the state of a normal call */
-    const struct synth_entry *more_entries;   /* jumps into the middle of the function */
-    size_t nmore_entries;
-    int entry_is_guess;              /* nothing is known to enter at func->lo (an unnamed,
-                                        uncalled fragment): more_entries take precedence */
-    int emit;                        /* build the table (and call observe) */
-    int no_table;                    /* with emit: call observe only, T may be NULL */
-    synth_insn_fn observe;           /* may be NULL */
-    void *observe_arg;
-    synth_exit_fn exits;             /* may be NULL */
-    void *exits_arg;
-    /* The function's instructions, decoded before (borrowed), or NULL to
-     * decode them now; with keep_insns the decoded ones are handed back. */
-    struct ir_insn *insns;
-    size_t ninsns;
-    int keep_insns;
-};
 
 struct synth_outcome {
     const char *reason;        /* why the function is unknown, or NULL */

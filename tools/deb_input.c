@@ -388,3 +388,5 @@ int deb_input_expand(struct input_list *list, const char *path)
         rc = inputs_add_error(list, path, reason);
     return rc;
 }
+
+const struct input_packages deb_input_packages = {deb_input_is_deb, deb_input_expand};

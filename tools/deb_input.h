@@ -50,4 +50,7 @@ int deb_input_is_deb(const char *path);
 /* Add the ELF members of the package PATH to LIST.  0, or -1 out of memory. */
 int deb_input_expand(struct input_list *list, const char *path);
 
+/* The two, as the reader of packages inputs_expand takes. */
+extern const struct input_packages deb_input_packages;
+
 #endif

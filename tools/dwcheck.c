@@ -33,6 +33,7 @@
 
 #include "baseline.h"
 #include "cli.h"
+#include "deb_input.h"
 #include "inputs.h"
 #include "merge.h"
 #include "result_cache.h"
@@ -377,7 +378,7 @@ static int audit(char **files, int nfiles, const struct options *opt, const stru
         return EXIT_TROUBLE;
     }
     struct input_list in;
-    if (inputs_expand(files, nfiles, &in, err, sizeof err) != 0) {
+    if (inputs_expand(files, nfiles, &deb_input_packages, &in, err, sizeof err) != 0) {
         cli_error(NULL, "%s", err);
         run_report_end(&rr, EXIT_TROUBLE, NULL);
         result_cache_free(cache);

@@ -14,9 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "deb_input.h"
-#include "kit/grow.h"
 #include "shard.h"
+#include "kit/grow.h"
 #include "object/error.h"
 
 static struct input_file *grow(struct input_list *list)
@@ -173,7 +172,8 @@ static int seen_deb(struct input_list *list, const char *path)
     return 0;
 }
 
-int inputs_expand(char **args, int nargs, struct input_list *list, char *err, size_t errlen)
+int inputs_expand(char **args, int nargs, const struct input_packages *packages, struct input_list *list,
+                  char *err, size_t errlen)
 {
     memset(list, 0, sizeof *list);
     for (int i = 0; i < nargs; i++) {
@@ -186,8 +186,8 @@ int inputs_expand(char **args, int nargs, struct input_list *list, char *err, si
             free(root);
             list->dirs++;
             list->dirs_without_elf += !found;
-        } else if (deb_input_is_deb(args[i])) {
-            rc = seen_deb(list, args[i]) ? 0 : deb_input_expand(list, args[i]);
+        } else if (packages && packages->is_package(args[i])) {
+            rc = seen_deb(list, args[i]) ? 0 : packages->expand(list, args[i]);
         } else {
             rc = inputs_add(list, args[i], args[i]);
         }

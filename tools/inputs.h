@@ -9,9 +9,10 @@
  *     symbolic link to a regular file is followed when the file lies inside
  *     the directory named (a link out of the tree is not); a link to a
  *     directory is never followed, so a walk cannot loop;
- *   - a Debian package (.deb): its ELF files, read from memory
- *     (tools/deb_input), each named PACKAGE.deb:/usr/lib/...; a package
- *     named again (by device and inode) is not read again;
+ *   - a Debian package (.deb): its ELF files, read from memory by the
+ *     reader of packages the front end hands in (tools/deb_input), each
+ *     named PACKAGE.deb:/usr/lib/...; a package named again (by device and
+ *     inode) is not read again;
  *   - anything else: taken as it is, ELF or not (the audit then skips a
  *     file that is not ELF, or fails on one it cannot read, with the
  *     reason, as before).
@@ -60,9 +61,20 @@ struct input_list {
     size_t ndebs;
 };
 
-/* Expand the NARGS ARGS into LIST (initialised here).  Returns 0, or -1
- * with a reason in ERR (out of memory: LIST then freed). */
-int inputs_expand(char **args, int nargs, struct input_list *list, char *err, size_t errlen);
+/* A reader of packages, handed in by the front end (tools/deb_input's
+ * deb_input_packages), so that expanding arguments needs nothing of it:
+ * whether PATH is a package, and its files added to LIST (0, or -1 out of
+ * memory; a package that cannot be read is an input not audited). */
+struct input_packages {
+    int (*is_package)(const char *path);
+    int (*expand)(struct input_list *list, const char *path);
+};
+
+/* Expand the NARGS ARGS into LIST (initialised here), packages read with
+ * PACKAGES (NULL: none is a package).  Returns 0, or -1 with a reason in
+ * ERR (out of memory: LIST then freed). */
+int inputs_expand(char **args, int nargs, const struct input_packages *packages, struct input_list *list,
+                  char *err, size_t errlen);
 
 /* Add the file PATH as an input called NAME (deduplicated by device and
  * inode).  Used by the walk, and by readers of archives (tools/deb_input).

@@ -18,7 +18,6 @@
 #include "semantics/dwarf_expr.h"
 #include "semantics/table_print.h"
 #include "synth/function_code.h"
-#include "synth/jump_tables.h"
 #include "synth/program.h"
 #include "verify/audit_file.h"
 #include "verify/no_unwind.h"
@@ -237,14 +236,14 @@ static void report_cross_fde(struct checker *c, uint64_t from, const struct cfi_
     c->cx = NULL;
 }
 
-/* Is IN the bound check of a switch (synth/jump_tables)?  A jump to its
+/* Is IN the bound check of a switch (synth/function_code)?  A jump to its
  * default is not checked against the row there, as cases past a table's
  * bound are not.  In the code being observed. */
 static int bounds_a_switch(const struct checker *c, const struct ir_insn *in)
 {
     const struct function_code *code = c->prog->session.observed;
     return code && in >= code->insns && in < code->insns + code->n &&
-           jump_tables_bounds_a_switch(code, (size_t)(in - code->insns));
+           function_code_bounds_a_switch(code, (size_t)(in - code->insns));
 }
 
 /* A ret that does not pop the return address; a jump into another FDE

@@ -20,7 +20,7 @@
  * A finding of a column's rule also says, in plain words, what the table
  * claims (CLAIM: "the CFA is rsp+8") and what the code does (CODE: "`push
  * rbx` at +0x0 moved rsp down 8: the CFA is rsp+16"), and how to fix it
- * (FIX, verify/fix.h: the directives and the instruction they go after,
+ * (FIX, verify/fix: the directives and the instruction they go after,
  * or why synthesis gives none).  Rules print in the notation of `man
  * dwcheck`, RULE NOTATION: `unchanged` and `undefined` where readelf
  * prints `u` for both.
@@ -33,7 +33,7 @@
 
 #include "verify/counterexample.h"
 #include "verify/excerpt.h"
-#include "verify/fix.h"
+#include "verify/finding_fix.h"
 
 enum finding_kind {
     FINDING_CFA_MISMATCH,           /* the CFA rule does not give the CFA */
@@ -130,7 +130,7 @@ struct finding {
     int32_t insn_index;             /* instructions of the function before ADDRESS (its place
                                        there, whatever the function's address), -1 when the
                                        finding is in no decoded function */
-    struct finding_fix fix;         /* FIX_NONE but for a column's rule (verify/fix.h) */
+    struct finding_fix fix;         /* FIX_NONE but for a column's rule (verify/fix) */
 };
 
 /* Room for finding_where's text: a function name, "+0x" and 16 digits. */

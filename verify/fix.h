@@ -46,9 +46,10 @@
  * than a wrong one.  A row judged as the canonical row of a CFA of its own
  * (verify/own_cfa) gets none either: such a row is rewritten whole.
  *
- * The fix is a flat value inside its finding (it travels through pipes and
- * JSON Lines): texts it owns, addresses; the source lines are filled in,
- * by fix_name_lines, where the line table is open (verify/check, explain).
+ * The fix is a flat value inside its finding (verify/finding_fix.h: it
+ * travels through pipes and JSON Lines): texts it owns, addresses; the
+ * source lines are filled in, by fix_name_lines, where the line table is
+ * open (verify/check, explain).
  */
 #ifndef DWCHECK_FIX_H
 #define DWCHECK_FIX_H
@@ -56,32 +57,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum fix_state {
-    FIX_NONE,                       /* not a column's rule, or not gathered */
-    FIX_KNOWN,                      /* DIRECTIVES at ADDRESS */
-    FIX_UNKNOWN,                    /* a column's rule synthesis gives no fix for: WHY */
-};
-
-/* One place of a fix: directives, and where they go. */
-struct fix_place {
-    uint64_t address;               /* they take effect here: right before its instruction */
-    uint8_t has_after;              /* the instruction before ADDRESS falls through into it */
-    uint64_t after_address;         /* that instruction (HAS_AFTER) */
-    char after[64];                 /* its text, "push rbx" */
-    char source[192];               /* "file:line" of the instruction at ADDRESS: the directives go
-                                       before that line; "" when unknown */
-    char after_source[192];         /* "file:line" of the instruction at AFTER_ADDRESS, or "" */
-    char directives[320];           /* GAS directives, each ended by '\n', as written into a source
-                                       (registers spelt "%rbx") without indentation */
-};
-
-struct finding_fix {
-    uint8_t state;                  /* enum fix_state */
-    uint8_t has_then;               /* THEN is a second place */
-    struct fix_place at;            /* FIX_KNOWN: where the directives go */
-    struct fix_place then;          /* HAS_THEN: where the table's own rules are put back */
-    char why[160];                  /* FIX_UNKNOWN: why there is none */
-};
+#include "verify/finding_fix.h"
 
 /* The fix of a finding: every finding of a column's rule among the first
  * FIX_MAX_FINDINGS of an audit gets one (FIX_KNOWN or FIX_UNKNOWN). */

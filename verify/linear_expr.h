@@ -24,7 +24,7 @@
 
 #include "semantics/unwind_table.h"
 #include "synth/abstract_state.h"
-#include "verify/rule_eval.h"
+#include "verify/rule_verdict.h"
 
 /* The prover's first stage: RULE — the CFA rule when IS_CFA, else column
  * REG's — evaluated exactly in ST at RIP.  1 and *V (RULE_HOLDS, or

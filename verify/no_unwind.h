@@ -23,7 +23,7 @@
 #include <stddef.h>
 
 #include "object/elf_file.h"
-#include "verify/check.h"
+#include "verify/check_result.h"
 
 /*
  * If EF has no .eh_frame section (none, or SHT_NOBITS), fill R (zeroed

@@ -48,7 +48,7 @@
 #include "semantics/unwind_table.h"
 #include "synth/abstract_state.h"
 #include "verify/counterexample.h"
-#include "verify/rule_eval.h"
+#include "verify/rule_verdict.h"
 
 struct prover;
 

@@ -28,8 +28,7 @@
 #include "semantics/unwind_table.h"
 #include "synth/abstract_state.h"
 #include "verify/counterexample.h"
-
-enum rule_verdict { RULE_HOLDS, RULE_FAILS, RULE_UNDECIDED };
+#include "verify/rule_verdict.h"
 
 struct prover;
 

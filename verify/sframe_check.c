@@ -15,6 +15,7 @@
 #include "semantics/dwarf_expr.h"
 #include "semantics/table_print.h"
 #include "synth/emit_row.h"
+#include "synth/synthesize.h"
 #include "verify/sframe_tables.h"
 
 /* SFrame's columns, in the order of a row's verdicts here. */

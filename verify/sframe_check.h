@@ -44,7 +44,7 @@
 
 #include "object/elf_file.h"
 #include "semantics/fde_lookup.h"
-#include "verify/check.h"
+#include "verify/check_result.h"
 #include "verify/counterexample.h"
 #include "verify/finding.h"
 #include "verify/rule_eval.h"

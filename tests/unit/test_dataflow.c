@@ -25,8 +25,6 @@
 #include "synth/cfg.h"
 #include "synth/dataflow.h"
 #include "synth/function_code.h"
-#include "synth/jump_tables.h"
-#include "synth/landing_pads.h"
 #include "tests/unit/synth_asserts.h"
 
 #define BASE 0x1000
@@ -50,9 +48,7 @@ struct fn {
     struct synth_session ss;
     struct synth_request rq;
     struct function_code code;
-    struct landing_pads pads;
-    struct jump_tables tables;
-    struct address_taken_labels labels;
+    struct cfg_links links;      /* none: no landing pad, jump table or label */
     struct cfg cfg;
     struct dataflow df;
     struct exit_seen exits[8];
@@ -115,8 +111,8 @@ static void analyse(struct fn *f)
     f->rq = (struct synth_request){.func = &f->range, .exits = on_exit_seen, .exits_arg = f};
     f->code = (struct function_code){&f->range, f->insns, f->n};
     const char *reason = NULL;
-    assert_int_equal(cfg_build(&f->cfg, &f->code, &f->ss, &f->pads, &f->tables, &f->labels, NULL, 0, &reason), 0);
-    assert_int_equal(dataflow_init(&f->df, &f->cfg, &f->tables, &f->labels, &f->rq), 0);
+    assert_int_equal(cfg_build(&f->cfg, &f->code, &f->ss, &f->links, NULL, 0, &reason), 0);
+    assert_int_equal(dataflow_init(&f->df, &f->cfg, &f->rq), 0);
     struct abs_state entry;
     abs_state_entry(&entry);
     dataflow_flow_into(&f->df, 0, &entry);
@@ -340,7 +336,7 @@ static void test_flows_kept_out_join_on_every_path(void **state)
     add(f, IR_FLOW_RET, 0);                       /* 4 */
     analyse(f);
     /* Nothing kept out yet: the fixpoint's states hold on every path. */
-    assert_int_equal(dataflow_every_path(&f->df, NULL), 0);
+    assert_int_equal(dataflow_every_path(&f->df, NULL, NULL), 0);
     assert_null(f->cfg.every);
     struct abs_state st;
     assert_int_equal(dataflow_every_path_at(&f->cfg, 1, &st), 0);
@@ -361,7 +357,7 @@ static void test_flows_kept_out_join_on_every_path(void **state)
     dataflow_fixpoint(&f->df);
     assert_cfa(block_at(f, 3)->in.reg[ABI_RSP], -8);
     /* On every path: rsp is unknown in both blocks, and after the push. */
-    assert_int_equal(dataflow_every_path(&f->df, NULL), 1);
+    assert_int_equal(dataflow_every_path(&f->df, NULL, NULL), 1);
     assert_non_null(f->cfg.every);
     assert_unknown(f->cfg.every[f->cfg.block_of[0]].reg[ABI_RSP]);
     assert_unknown(f->cfg.every[f->cfg.block_of[3]].reg[ABI_RSP]);
