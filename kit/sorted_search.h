@@ -6,8 +6,9 @@
  * The array is the caller's: N entries whose keys, KEY(ARRAY, i), do not
  * decrease with i (equal keys allowed).  sorted_count_at_most returns how
  * many entries have a key <= K: the last such entry is that count less
- * one, and there is none when it is 0.  It reads O(log N) keys and nothing
- * else.  Header only: with KEY a static function the compiler inlines it.
+ * one, and there is none when it is 0.  sorted_count_below, how many have
+ * a key < K: the index of the first entry at or past K (N when none is).
+ * Each reads O(log N) keys and nothing else.  Header only: with KEY a static function the compiler inlines it.
  */
 #ifndef DWCHECK_KIT_SORTED_SEARCH_H
 #define DWCHECK_KIT_SORTED_SEARCH_H
@@ -28,6 +29,11 @@ static inline size_t sorted_count_at_most(const void *array, size_t n, sorted_ke
             hi = mid;
     }
     return lo;
+}
+
+static inline size_t sorted_count_below(const void *array, size_t n, sorted_key_fn key, uint64_t k)
+{
+    return k == 0 ? 0 : sorted_count_at_most(array, n, key, k - 1);
 }
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/sorted_search.h"
 #include "object/error.h"
 #include "object/identity.h"
 
@@ -132,16 +133,20 @@ void debug_info_close(struct debug_info *di)
     memset(di, 0, sizeof *di);
 }
 
+static uint64_t function_value_key(const void *functions, size_t i)
+{
+    return ((const struct elf_symbol *const *)functions)[i]->value;
+}
+
+static uint64_t row_addr_key(const void *rows, size_t i)
+{
+    return ((const struct debug_line_row *)rows)[i].addr;
+}
+
 const char *debug_info_function(const struct debug_info *di, uint64_t addr, uint64_t *start)
 {
-    size_t lo = 0, hi = di->nfunctions;   /* the last symbol starting at or before addr */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (di->functions[mid]->value <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    /* the last symbol starting at or before addr */
+    size_t lo = sorted_count_at_most(di->functions, di->nfunctions, function_value_key, addr);
     for (size_t i = lo; i-- > 0 && lo - i <= 16;) {
         const struct elf_symbol *s = di->functions[i];
         if (addr - s->value < s->size) {
@@ -409,14 +414,8 @@ int debug_info_line(struct debug_info *di, uint64_t addr, char *buf, size_t size
 {
     if (!di->lines_read)
         read_unit_of(di, addr);
-    size_t lo = 0, hi = di->nrows;   /* the last row at or before addr */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (di->rows[mid].addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    /* the last row at or before addr */
+    size_t lo = sorted_count_at_most(di->rows, di->nrows, row_addr_key, addr);
     if (lo == 0 || di->rows[lo - 1].line == 0 || di->rows[lo - 1].file >= di->nfiles)
         return -1;
     const char *file = di->files[di->rows[lo - 1].file];

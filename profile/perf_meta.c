@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/grow.h"
+#include "kit/sorted_search.h"
 #include "profile/perf_abi.h"
 
 /* perf_event_attr: the first published size, and the offsets of the fields
@@ -23,24 +25,6 @@ enum {
 /* Feature bits (tools/perf/util/header.h) and EVENT_UPDATE kinds. */
 enum { FEAT_BUILD_ID = 2, FEAT_EVENT_DESC = 12 };
 enum { EVENT_UPDATE_NAME = 2 };
-
-static int grow(void **array, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 8;
-    while (n < need) {
-        if (n > SIZE_MAX / 2 / elem)
-            return -1;
-        n *= 2;
-    }
-    void *p = realloc(*array, n * elem);
-    if (!p)
-        return -1;
-    *array = p;
-    *cap = n;
-    return 0;
-}
 
 static uint64_t attr_u64(const uint8_t *a, size_t size, size_t off)
 {
@@ -103,10 +87,9 @@ int perf_meta_add_attr(struct perf_meta *m, const uint8_t *a, size_t size, const
                  "perf_event_attr (64 bytes)", size);
         return -1;
     }
-    if (grow((void **)&m->attrs, &m->cap_attrs, m->n_attrs + 1, sizeof *m->attrs) ||
-        grow((void **)&m->names, &m->cap_names, m->n_attrs + 1, sizeof *m->names) ||
+    if (GROW(m->attrs, m->cap_attrs, m->n_attrs + 1) || GROW(m->names, m->cap_names, m->n_attrs + 1) ||
         n_ids > SIZE_MAX - m->n_ids ||
-        grow((void **)&m->ids, &m->cap_ids, m->n_ids + n_ids, sizeof *m->ids)) {
+        GROW(m->ids, m->cap_ids, m->n_ids + n_ids)) {
         snprintf(why, PERF_WHY_LEN, "out of memory for %" PRIu64 " sample ids", n_ids);
         return -1;
     }
@@ -140,16 +123,14 @@ int perf_meta_add_attr(struct perf_meta *m, const uint8_t *a, size_t size, const
     return 0;
 }
 
+static uint64_t id_key(const void *ids, size_t i)
+{
+    return ((const struct perf_meta_id *)ids)[i].id;
+}
+
 const struct perf_attr *perf_meta_attr_by_id(const struct perf_meta *m, uint64_t id)
 {
-    size_t lo = 0, hi = m->n_ids;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->ids[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = sorted_count_below(m->ids, m->n_ids, id_key, id);
     return lo < m->n_ids && m->ids[lo].id == id ? &m->attrs[m->ids[lo].attr] : NULL;
 }
 
@@ -282,7 +263,7 @@ static size_t add_build_id_event(struct perf_meta *m, const uint8_t *p, size_t s
         m->build_ids[at].len = e.len;
         return len;
     }
-    if (grow((void **)&m->build_ids, &m->cap_build_ids, m->n_build_ids + 1, sizeof e) ||
+    if (GROW(m->build_ids, m->cap_build_ids, m->n_build_ids + 1) ||
         !(e.filename = strdup(filename))) {
         snprintf(why, PERF_WHY_LEN, "out of memory");
         return 0;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/grow.h"
+#include "kit/sorted_search.h"
 #include "object/code_bounds.h"
 #include "object/error.h"
 
@@ -40,16 +42,13 @@ struct growable {
     size_t n, cap, size;
 };
 
+/* Room for one more item at the end: the item, or NULL. */
 static void *grow(struct growable *g)
 {
-    if (g->n == g->cap) {
-        size_t ncap = g->cap ? g->cap * 2 : 64;
-        void *p = realloc(g->items, ncap * g->size);
-        if (!p)
-            return NULL;
-        g->items = p;
-        g->cap = ncap;
-    }
+    void *items = grow_array(g->items, &g->cap, g->n + 1, g->size);
+    if (!items)
+        return NULL;
+    g->items = items;
     return (char *)g->items + g->size * g->n++;
 }
 
@@ -145,6 +144,16 @@ static int in_plt(struct elf_file *ef, uint64_t addr)
     return s && strncmp(s->name, ".plt", 4) == 0;
 }
 
+static uint64_t function_lo_key(const void *funcs, size_t i)
+{
+    return ((const struct function_range *)funcs)[i].lo;
+}
+
+static uint64_t name_addr_key(const void *names, size_t i)
+{
+    return ((const struct named_address *)names)[i].addr;
+}
+
 int function_index_build(struct function_index *ix, struct elf_file *ef,
                          const struct cfi_section *eh, char *err, size_t errlen)
 {
@@ -204,14 +213,7 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
         const struct named_address *n = &ix->names[i];
         if (n->size == 0 || (i > 0 && ix->names[i - 1].addr == n->addr) || in_plt(ef, n->addr))
             continue;
-        size_t lo = 0, hi = nfde_funcs;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (sorted[mid].lo <= n->addr)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        size_t lo = sorted_count_at_most(sorted, nfde_funcs, function_lo_key, n->addr);
         if (lo > 0 && n->addr < sorted[lo - 1].hi)
             continue;
         /* A function symbol outside executable code is bogus: listed, so
@@ -276,14 +278,7 @@ void function_index_release(struct function_index *ix)
 
 size_t function_index_at(const struct function_index *ix, uint64_t addr)
 {
-    size_t lo = 0, hi = ix->nfuncs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ix->funcs[mid].lo <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = sorted_count_at_most(ix->funcs, ix->nfuncs, function_lo_key, addr);
     /* Overlapping ranges: the last one starting at or before ADDR. */
     return lo > 0 && addr < ix->funcs[lo - 1].hi ? lo - 1 : (size_t)-1;
 }
@@ -291,14 +286,7 @@ size_t function_index_at(const struct function_index *ix, uint64_t addr)
 /* The named address function_index_name_at names, or NULL. */
 static const struct named_address *named_at(const struct function_index *ix, uint64_t addr)
 {
-    size_t lo = 0, hi = ix->nnames;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ix->names[mid].addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = sorted_count_at_most(ix->names, ix->nnames, name_addr_key, addr);
     if (lo == 0)
         return NULL;
     /* The first entry at that address is the preferred name (see by_addr). */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/sorted_search.h"
 #include "object/debug_info.h"
 #include "object/elf_file.h"
 #include "object/error.h"
@@ -590,6 +591,11 @@ static void gather_excerpts(struct checker *c, struct synth_program *prog)
     }
 }
 
+static uint64_t ir_insn_addr_key(const void *insns, size_t i)
+{
+    return ((const struct ir_insn *)insns)[i].addr;
+}
+
 /* Every finding in a function placed by its instruction: how many of the
  * function's instructions come before its address (finding.h's insn_index,
  * a baseline identity's part that survives code moving). */
@@ -611,14 +617,8 @@ static void place_findings(struct checker *c, struct synth_program *prog)
         }
         if (!have)
             continue;
-        size_t lo = 0, hi = code.n;   /* the first instruction at or past the address */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (code.insns[mid].addr < f->address)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        /* the first instruction at or past the address */
+        size_t lo = sorted_count_below(code.insns, code.n, ir_insn_addr_key, f->address);
         if (lo <= INT32_MAX)
             f->insn_index = (int32_t)lo;
     }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/sorted_search.h"
 #include "object/debug_info.h"
 #include "semantics/abi.h"
 #include "semantics/cfi_eval.h"
@@ -136,16 +137,14 @@ static void fix_function_close(struct fix_function *ff)
 }
 
 /* The index of the instruction at ADDR, or (size_t)-1. */
+static uint64_t insn_addr_key(const void *insns, size_t i)
+{
+    return ((const struct fix_insn *)insns)[i].addr;
+}
+
 static size_t insn_at(const struct fix_function *ff, uint64_t addr)
 {
-    size_t lo = 0, hi = ff->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ff->insns[mid].addr < addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = sorted_count_below(ff->insns, ff->n, insn_addr_key, addr);
     return lo < ff->n && ff->insns[lo].addr == addr ? lo : (size_t)-1;
 }
 

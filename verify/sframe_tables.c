@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/sorted_search.h"
+
 /* Malformed parts reported one by one before the rest are only counted: a
  * section whose every FDE is broken says so in a few findings, not in
  * thousands. */
@@ -174,17 +176,14 @@ void sframe_tables_release(struct sframe_tables *t)
 }
 
 /* The index of the last function starting at or before ADDR, or (size_t)-1. */
+static uint64_t start_key(const void *funcs, size_t i)
+{
+    return ((const struct sframe_function *)funcs)[i].start;
+}
+
 static size_t last_starting_by(const struct sframe_tables *t, uint64_t addr)
 {
-    size_t lo = 0, hi = t->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->funcs[mid].start <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo - 1;
+    return sorted_count_at_most(t->funcs, t->n, start_key, addr) - 1;
 }
 
 static int covers(const struct sframe_function *f, uint64_t addr)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/sorted_search.h"
 #include "object/debug_info.h"
 #include "object/error.h"
 #include "semantics/abi.h"
@@ -286,31 +287,26 @@ static void sort_rows(struct unwind_table *t)
 }
 
 /* The index of the first row of T that ends after ADDR. */
+static uint64_t row_end_key(const void *rows, size_t i)
+{
+    return ((const struct unwind_row *)rows)[i].end;
+}
+
 static size_t first_row_after(const struct unwind_table *t, uint64_t addr)
 {
-    size_t lo = 0, hi = t->nrows;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (t->rows[mid].end <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return sorted_count_at_most(t->rows, t->nrows, row_end_key, addr);
+}
+
+static uint64_t segment_end_key(const void *segs, size_t i)
+{
+    return ((const struct segment *)segs)[i].end;
 }
 
 /* Proved when every address of [START, END) that executes is judged
  * proved, and one is at least; else unchecked. */
 static enum provenance dwarf_provenance(const struct collector *k, uint64_t start, uint64_t end)
 {
-    size_t lo = 0, hi = k->nsegs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (k->segs[mid].end <= start)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    size_t lo = sorted_count_at_most(k->segs, k->nsegs, segment_end_key, start);
     int any = 0;
     for (size_t i = lo; i < k->nsegs && k->segs[i].start < end; i++) {
         if (k->segs[i].provenance == PROVENANCE_UNCHECKED)

@@ -2,8 +2,8 @@
 /*
  * Unit tests for the shared kit: kit/grow.h (room made, capacity doubled,
  * the array kept when the size overflows), kit/sorted_search.h (the count
- * of keys at or below a key: empty, below the first, equal keys, past the
- * last, against a linear count) and semantics/byte_writer.h (words and
+ * of keys at or below a key, and below it: empty, below the first, equal
+ * keys, past the last, against a linear count; GROW in place) and semantics/byte_writer.h (words and
  * LEB128 values as the DWARF standard's examples give them and as
  * byte_reader.h reads them back; a write past the room sets the overflow
  * and writes nothing).
@@ -50,6 +50,28 @@ static void test_grow_array(void **state)
     free(a);
 }
 
+static void test_grow_in_place(void **state)
+{
+    (void)state;
+    struct pair {
+        uint64_t a, b;
+    } *p = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < 100; i++) {
+        assert_int_equal(GROW(p, cap, i + 1), 0);
+        p[i] = (struct pair){i, 2 * i};
+    }
+    assert_true(cap >= 100);
+    struct pair *before = p;
+    size_t cap_before = cap;
+    assert_int_equal(GROW(p, cap, SIZE_MAX / 8), -1);   /* past SIZE_MAX bytes */
+    assert_ptr_equal(p, before);
+    assert_int_equal(cap, cap_before);
+    for (size_t i = 0; i < 100; i++)
+        assert_true(p[i].a == i && p[i].b == 2 * i);
+    free(p);
+}
+
 static uint64_t key_of(const void *array, size_t i)
 {
     return ((const uint64_t *)array)[i];
@@ -74,6 +96,9 @@ static void test_sorted_search(void **state)
     assert_int_equal(sorted_count_at_most(keys, n, key_of, 20), 4);   /* the last of equal keys */
     assert_int_equal(sorted_count_at_most(keys, n, key_of, 39), 5);
     assert_int_equal(sorted_count_at_most(keys, n, key_of, UINT64_MAX), n);
+    assert_int_equal(sorted_count_below(keys, n, key_of, 0), 0);
+    assert_int_equal(sorted_count_below(keys, n, key_of, 20), 1);   /* the first of equal keys */
+    assert_int_equal(sorted_count_below(keys, n, key_of, 21), 4);
     for (uint64_t k = 0; k < 50; k++)
         for (size_t m = 0; m < n; m++)
             assert_int_equal(sorted_count_at_most(keys, m, key_of, k), linear_count(keys, m, k));
@@ -169,6 +194,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grow_array),
+        cmocka_unit_test(test_grow_in_place),
         cmocka_unit_test(test_sorted_search),
         cmocka_unit_test(test_byte_writer_words),
         cmocka_unit_test(test_byte_writer_leb128),
