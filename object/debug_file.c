@@ -20,6 +20,7 @@
 #include "checked_math.h"
 #include "error.h"
 #include "identity.h"
+#include "kit/byte_writer.h"
 #include "output_file.h"
 
 #define PAGE 0x1000u
@@ -262,19 +263,13 @@ static int copy_input(struct sink *s, uint64_t from, uint64_t len)
     return 0;
 }
 
-static void put_le(uint8_t *p, uint64_t v, unsigned bytes)
-{
-    for (unsigned i = 0; i < bytes; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static int put_shdr(struct sink *s, const GElf_Shdr *sh)
 {
     uint8_t b[SHDR_SIZE];
-    put_le(b, sh->sh_name, 4), put_le(b + 4, sh->sh_type, 4), put_le(b + 8, sh->sh_flags, 8);
-    put_le(b + 16, sh->sh_addr, 8), put_le(b + 24, sh->sh_offset, 8), put_le(b + 32, sh->sh_size, 8);
-    put_le(b + 40, sh->sh_link, 4), put_le(b + 44, sh->sh_info, 4);
-    put_le(b + 48, sh->sh_addralign, 8), put_le(b + 56, sh->sh_entsize, 8);
+    le_store(b, sh->sh_name, 4), le_store(b + 4, sh->sh_type, 4), le_store(b + 8, sh->sh_flags, 8);
+    le_store(b + 16, sh->sh_addr, 8), le_store(b + 24, sh->sh_offset, 8), le_store(b + 32, sh->sh_size, 8);
+    le_store(b + 40, sh->sh_link, 4), le_store(b + 44, sh->sh_info, 4);
+    le_store(b + 48, sh->sh_addralign, 8), le_store(b + 56, sh->sh_entsize, 8);
     return put(s, b, sizeof b);
 }
 
@@ -284,10 +279,10 @@ static int put_ehdr(struct sink *s, size_t total)
     const GElf_Ehdr *in = &s->ef->ehdr;
     uint8_t b[EHDR_SIZE] = {0};
     memcpy(b, in->e_ident, EI_NIDENT);
-    put_le(b + 16, in->e_type, 2), put_le(b + 18, in->e_machine, 2), put_le(b + 20, in->e_version, 4);
-    put_le(b + 24, in->e_entry, 8), put_le(b + 40, s->p->shdr_offset, 8), put_le(b + 48, in->e_flags, 4);
-    put_le(b + 52, EHDR_SIZE, 2), put_le(b + 58, SHDR_SIZE, 2);
-    put_le(b + 60, total, 2), put_le(b + 62, s->p->shstrndx, 2);
+    le_store(b + 16, in->e_type, 2), le_store(b + 18, in->e_machine, 2), le_store(b + 20, in->e_version, 4);
+    le_store(b + 24, in->e_entry, 8), le_store(b + 40, s->p->shdr_offset, 8), le_store(b + 48, in->e_flags, 4);
+    le_store(b + 52, EHDR_SIZE, 2), le_store(b + 58, SHDR_SIZE, 2);
+    le_store(b + 60, total, 2), le_store(b + 62, s->p->shstrndx, 2);
     return put(s, b, sizeof b);
 }
 

@@ -14,6 +14,7 @@
 
 #include "elf_layout.h"
 #include "error.h"
+#include "kit/byte_writer.h"
 #include "output_file.h"
 
 #define CHUNK (1u << 16)
@@ -88,25 +89,19 @@ static int copy_at(int out, uint64_t to, int in, uint64_t from, uint64_t len, ui
     return 0;
 }
 
-static void put_le(uint8_t *p, uint64_t v, unsigned bytes)
-{
-    for (unsigned i = 0; i < bytes; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static void put_phdr(uint8_t *b, const GElf_Phdr *ph)
 {
-    put_le(b, ph->p_type, 4), put_le(b + 4, ph->p_flags, 4), put_le(b + 8, ph->p_offset, 8);
-    put_le(b + 16, ph->p_vaddr, 8), put_le(b + 24, ph->p_paddr, 8), put_le(b + 32, ph->p_filesz, 8);
-    put_le(b + 40, ph->p_memsz, 8), put_le(b + 48, ph->p_align, 8);
+    le_store(b, ph->p_type, 4), le_store(b + 4, ph->p_flags, 4), le_store(b + 8, ph->p_offset, 8);
+    le_store(b + 16, ph->p_vaddr, 8), le_store(b + 24, ph->p_paddr, 8), le_store(b + 32, ph->p_filesz, 8);
+    le_store(b + 40, ph->p_memsz, 8), le_store(b + 48, ph->p_align, 8);
 }
 
 static void put_shdr(uint8_t *b, const GElf_Shdr *sh)
 {
-    put_le(b, sh->sh_name, 4), put_le(b + 4, sh->sh_type, 4), put_le(b + 8, sh->sh_flags, 8);
-    put_le(b + 16, sh->sh_addr, 8), put_le(b + 24, sh->sh_offset, 8), put_le(b + 32, sh->sh_size, 8);
-    put_le(b + 40, sh->sh_link, 4), put_le(b + 44, sh->sh_info, 4);
-    put_le(b + 48, sh->sh_addralign, 8), put_le(b + 56, sh->sh_entsize, 8);
+    le_store(b, sh->sh_name, 4), le_store(b + 4, sh->sh_type, 4), le_store(b + 8, sh->sh_flags, 8);
+    le_store(b + 16, sh->sh_addr, 8), le_store(b + 24, sh->sh_offset, 8), le_store(b + 32, sh->sh_size, 8);
+    le_store(b + 40, sh->sh_link, 4), le_store(b + 44, sh->sh_info, 4);
+    le_store(b + 48, sh->sh_addralign, 8), le_store(b + 56, sh->sh_entsize, 8);
 }
 
 /* The input whole, then the ELF header's fields that locate the tables. */
@@ -115,10 +110,10 @@ static int write_input(int fd, struct elf_file *ef, const struct elf_layout *l, 
     uint8_t f[16];
     if (copy_at(fd, 0, ef->fd, 0, l->file_size, buf) != 0)
         return -1;
-    put_le(f, l->phdr_offset, 8), put_le(f + 8, l->shdr_offset, 8);
+    le_store(f, l->phdr_offset, 8), le_store(f + 8, l->shdr_offset, 8);
     if (write_at(fd, 32, f, 16) != 0)                          /* e_phoff, e_shoff */
         return -1;
-    put_le(f, l->nphdrs, 2), put_le(f + 2, l->shnum + n, 2);
+    le_store(f, l->nphdrs, 2), le_store(f + 2, l->shnum + n, 2);
     return write_at(fd, 56, f, 2) || write_at(fd, 60, f + 2, 2) ? -1 : 0;   /* e_phnum, e_shnum */
 }
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "semantics/byte_writer.h"
+#include "kit/byte_writer.h"
 #include "semantics/dwarf_constants.h"
 
 void cfi_bytes_release(struct cfi_bytes *out)

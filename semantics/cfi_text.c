@@ -6,8 +6,8 @@
 
 #include <string.h>
 
+#include "kit/byte_writer.h"
 #include "semantics/abi.h"
-#include "semantics/byte_writer.h"
 #include "semantics/dwarf_expr.h"
 
 /* DW_CFA opcodes written through .cfi_escape. */

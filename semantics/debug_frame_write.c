@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "semantics/byte_writer.h"
+#include "kit/byte_writer.h"
 #include "semantics/dwarf_constants.h"
 
 #define ADDR_SIZE 8                 /* x86_64: initial location and range */

@@ -7,11 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/byte_writer.h"
 #include "kit/grow.h"
-
 #include "semantics/abi.h"
 #include "semantics/byte_reader.h"
-#include "semantics/byte_writer.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/sframe_parse.h"
 

@@ -20,7 +20,7 @@
 #include "kit/grow.h"
 #include "kit/sorted_search.h"
 #include "semantics/byte_reader.h"
-#include "semantics/byte_writer.h"
+#include "kit/byte_writer.h"
 
 static void test_grow_array(void **state)
 {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * byte_writer: little-endian words and LEB128 values written into room
- * reserved before, the twin of byte_reader.h.
+ * reserved before, the twin of semantics/byte_reader.h (here, below every
+ * stage, so that object/'s ELF writers use it too).
  *
  * A writer covers [p, end) of a buffer that is the caller's, and knows
  * the run-time address of its next byte (for pc-relative fields).  The
@@ -11,8 +12,8 @@
  * the room.  le_store and the LEB128 encoders are the primitives, for
  * writers that place fields at offsets of their own.  Header only.
  */
-#ifndef DWCHECK_BYTE_WRITER_H
-#define DWCHECK_BYTE_WRITER_H
+#ifndef DWCHECK_KIT_BYTE_WRITER_H
+#define DWCHECK_KIT_BYTE_WRITER_H
 
 #include <stddef.h>
 #include <stdint.h>
