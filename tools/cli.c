@@ -96,3 +96,13 @@ int cli_pick(const char *option, const char *text, const char *const *names)
     cli_error(NULL, "unknown %s '%s' (use %s)", option, text, list);
     return -1;
 }
+
+int cli_end_of_options(int c, void (*usage)(FILE *))
+{
+    if (c == 'V') {
+        cli_print_version();
+        return EXIT_CLEAN;
+    }
+    usage(c == 'h' ? stdout : stderr);
+    return c == 'h' ? EXIT_CLEAN : EXIT_TROUBLE;
+}

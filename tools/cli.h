@@ -53,6 +53,12 @@ int cli_parse_jobs(const char *text, int *jobs);
 int cli_parse_count(const char *option, const char *text, unsigned long long lo, unsigned long long hi,
                     unsigned long long *out);
 
+/* The end of every front end's option switch, for getopt's C: --help
+ * ('h': USAGE on stdout, EXIT_CLEAN), --version ('V', where the tool has it:
+ * the version, EXIT_CLEAN), anything else (USAGE on stderr, EXIT_TROUBLE).
+ * Returns the status to exit with. */
+int cli_end_of_options(int c, void (*usage)(FILE *));
+
 /* Give stdout a large buffer (tools print a lot, line by line). */
 void cli_buffer_stdout(void);
 

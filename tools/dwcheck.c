@@ -564,15 +564,8 @@ int main(int argc, char **argv)
             }
             opt.explain = 1;
             break;
-        case 'h':
-            usage(stdout);
-            return EXIT_CLEAN;
-        case 'V':
-            cli_print_version();
-            return EXIT_CLEAN;
-        default:
-            usage(stderr);
-            return EXIT_TROUBLE;
+        default:   /* --help, --version, or a mistake */
+            return cli_end_of_options(c, usage);
         }
     }
     char **files = argv + optind;

@@ -324,9 +324,7 @@ int main(int argc, char **argv)
             opt.compile = (enum compile_policy)k;
             break;
         case 'q': opt.quiet = 1; break;
-        case 'h': usage(stdout); return EXIT_CLEAN;
-        case 'V': cli_print_version(); return EXIT_CLEAN;
-        default: usage(stderr); return EXIT_TROUBLE;
+        default: return cli_end_of_options(c, usage);   /* --help, --version, or a mistake */
         }
     }
     if (optind != argc) {

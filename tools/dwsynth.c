@@ -378,12 +378,8 @@ static int annotate_main(int argc, char **argv)
         case 'v':
             opt.verbose = 1;
             break;
-        case 'h':
-            annotate_usage(stdout);
-            return EXIT_CLEAN;
-        default:
-            annotate_usage(stderr);
-            return EXIT_TROUBLE;
+        default:   /* --help, --version, or a mistake */
+            return cli_end_of_options(c, annotate_usage);
         }
     }
     if (dashes - optind != 1) {
@@ -483,15 +479,8 @@ int main(int argc, char **argv)
             if (cli_parse_jobs(optarg, &opt.jobs) != 0)
                 return EXIT_TROUBLE;
             break;
-        case 'h':
-            usage(stdout);
-            return EXIT_CLEAN;
-        case 'V':
-            cli_print_version();
-            return EXIT_CLEAN;
-        default:
-            usage(stderr);
-            return EXIT_TROUBLE;
+        default:   /* --help, --version, or a mistake */
+            return cli_end_of_options(c, usage);
         }
     }
     if (optind == argc) {

@@ -109,12 +109,8 @@ int dwsynth_repair_main(int argc, char **argv)
         case 'v':
             opt.rows = 1;
             break;
-        case 'h':
-            repair_usage(stdout);
-            return EXIT_CLEAN;
-        default:
-            repair_usage(stderr);
-            return EXIT_TROUBLE;
+        default:   /* --help, --version, or a mistake */
+            return cli_end_of_options(c, repair_usage);
         }
     }
     if (argc - optind != 1) {

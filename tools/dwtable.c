@@ -519,15 +519,8 @@ int main(int argc, char **argv)
         case 's':
             opt.sframe = optarg ? optarg : ".sframe";
             break;
-        case 'h':
-            usage(stdout);
-            return EXIT_CLEAN;
-        case 'V':
-            cli_print_version();
-            return EXIT_CLEAN;
-        default:
-            usage(stderr);
-            return EXIT_TROUBLE;
+        default:   /* --help, --version, or a mistake */
+            return cli_end_of_options(c, usage);
         }
     }
     if (optind == argc) {
