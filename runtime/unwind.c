@@ -101,11 +101,16 @@ void dwu_init(void)
  * and again.  A hit applies the descriptor without looking up the object
  * or interpreting anything.
  *
- * Signal-safety: the caches are a fixed table (no allocation, no TLS that
- * a handler's first access would allocate), each taken by one walk at a
- * time with an atomic flag, never waited for: a walk that finds its cache
- * taken (a handler interrupting a walk on the same thread, or another
- * thread) tries a few others, else walks without one.  Rows are the
+ * Signal-safety: the caches are fixed tables (no allocation, no TLS that
+ * a handler's first access would allocate), never waited for.  A thread
+ * owns one of the OWNED_CACHES once it has claimed it (a compare-and-swap
+ * of its owner, the thread pointer, from 0; a thread that reuses a dead
+ * thread's pointer inherits its cache), and takes it with a flag in its
+ * own initial-exec TLS, a plain store: no atomic instruction on the way of
+ * a walk.  A handler that interrupts a walk of its thread finds the flag
+ * set and does as a thread without a cache does: takes one of the shared
+ * ROW_CACHES, each with an atomic flag, trying a few, else walks without
+ * one.  Rows are the
  * process's, whichever thread found them; each keeps the object it came
  * from, and is used only when that object is still the one loaded at the
  * address (dwu_object_at asked once per object and walk), so an object
@@ -113,6 +118,7 @@ void dwu_init(void)
  */
 #define ROW_SETS 128          /* a power of two; two rows a set */
 #define ROW_CACHES 32
+#define OWNED_CACHES 32
 #define ROW_CACHE_TRIES 4
 #define TRAIL_FRAMES 32       /* frames of the last walk whose rows a cache remembers */
 /* A bit the descriptors leave free: the row's object is never unloaded. */
@@ -132,42 +138,90 @@ struct row {
  * walk's only serial chain is then the stack pointer's (and rbp's loads),
  * not load, hash, load per frame. */
 struct row_cache {
-    atomic_int taken;
+    atomic_int taken;                    /* a shared cache's flag */
+    atomic_uintptr_t owner;              /* an owned cache's thread pointer, 0 before it is claimed */
     unsigned long version;               /* dwu_objects_version's when its rows were found */
     struct row set[ROW_SETS][2];
     const struct row *trail[TRAIL_FRAMES];
 };
-static struct row_cache row_caches[ROW_CACHES];
+static struct row_cache row_caches[ROW_CACHES], owned_caches[OWNED_CACHES];
+
+/* This thread's owned cache (its index + 1; 0: none claimed yet) and
+ * whether a walk of the thread has it now. */
+static __thread __attribute__((tls_model("initial-exec"))) struct {
+    unsigned char slot, busy;
+} mine;
 
 static inline size_t row_set(uint64_t pc)
 {
     return (size_t)(pc ^ (pc >> 11)) & (ROW_SETS - 1);
 }
 
-/* A row cache for this walk, or NULL.  The thread's usual one first. */
-static struct row_cache *take_row_cache(void)
+/* C, its rows dropped when what objects unwind with has changed since. */
+static inline struct row_cache *current(struct row_cache *c)
+{
+    unsigned long version = dwu_objects_version();
+    if (c->version != version) {
+        memset(c->set, 0, sizeof c->set);
+        memset(c->trail, 0, sizeof c->trail);
+        c->version = version;
+    }
+    return c;
+}
+
+/* The index of an owned cache this thread (thread pointer SELF) may have:
+ * its own, claimed now, or a dead thread's whose pointer it reuses; or -1
+ * when the few it tries are others'. */
+static int claim_owned(uintptr_t self, size_t first)
+{
+    for (size_t i = 0; i < ROW_CACHE_TRIES; i++) {
+        size_t k = (first + i) % OWNED_CACHES;
+        uintptr_t none = 0;
+        if (atomic_load_explicit(&owned_caches[k].owner, memory_order_acquire) == self ||
+            atomic_compare_exchange_strong_explicit(&owned_caches[k].owner, &none, self, memory_order_acquire,
+                                                    memory_order_relaxed))
+            return (int)k;
+    }
+    return -1;
+}
+
+/* A row cache for this walk, or NULL: the thread's owned one, else a
+ * shared one.  *OWNED says which (give_back_row_cache). */
+static struct row_cache *take_row_cache(int *owned)
 {
     uintptr_t self = (uintptr_t)__builtin_thread_pointer();
     size_t first = (size_t)((self >> 12) ^ (self >> 21));
-    unsigned long version = dwu_objects_version();
+    *owned = 0;
+    if (!mine.busy) {
+        if (!mine.slot) {
+            int k = claim_owned(self, first);
+            if (k >= 0)
+                mine.slot = (unsigned char)(k + 1);
+        }
+        if (mine.slot) {
+            mine.busy = 1;
+            __asm__ volatile("" ::: "memory");   /* a handler from here on finds it taken */
+            *owned = 1;
+            return current(&owned_caches[mine.slot - 1]);
+        }
+    }
     for (size_t i = 0; i < ROW_CACHE_TRIES; i++) {
         struct row_cache *c = &row_caches[(first + i) % ROW_CACHES];
         if (atomic_exchange_explicit(&c->taken, 1, memory_order_acquire))
             continue;
-        if (c->version != version) {
-            memset(c->set, 0, sizeof c->set);
-            memset(c->trail, 0, sizeof c->trail);
-            c->version = version;
-        }
-        return c;
+        return current(c);
     }
     return NULL;
 }
 
-static void give_back_row_cache(struct row_cache *c)
+static void give_back_row_cache(struct row_cache *c, int owned)
 {
-    if (c)
+    if (owned) {
+        __asm__ volatile("" ::: "memory");   /* the walk's writes to it are done */
+        mine.busy = 0;
+    } else if (c) {
         atomic_store_explicit(&c->taken, 0, memory_order_release);
+    }
 }
 
 /* The descriptor of PC in O (an own address less O's bias): its eh_elf's,
@@ -459,9 +513,10 @@ int dwu_backtrace_walk(void **ips, int max, struct dwu_regs *regs, int *no_info)
     struct object_cache objects = {{NULL, NULL}};
     struct dwu_stack_bounds bounds;
     dwu_stack_bounds_init(&bounds, regs->r[DWU_RSP]);
-    struct row_cache *rows = take_row_cache();
+    int owned;
+    struct row_cache *rows = take_row_cache(&owned);
     int n = trace_walk(ips, max, regs, &objects, rows, &bounds, no_info);
-    give_back_row_cache(rows);
+    give_back_row_cache(rows, owned);
     if (n >= 0)
         return n;
     struct dwu_memory mem = {dwu_read_within_bounds, &bounds};
