@@ -285,7 +285,7 @@ mutants=(
     "unw_cursor.c@s/^    keep(c, lu_regs(c));//@walk_mutant_ok walk none@libunwind's same-value rule (rax ... r11 kept from frame to frame)"
     "unw_cursor.c@s/c->signal_frame = 1;/c->signal_frame = 0;/@walk_mutant_ok walk none@unw_is_signal_frame after a step through a signal frame"
     "unw_cursor.c@s/cfa = prev_sp + 16;/cfa = prev_sp + 8;/@walk_mutant_ok walk none@the frame-chain guess where there is no unwind information"
-    "unw_cursor.c@s/return step_without_info(c);/return 0;/@walk_mutant_ok walk elfs@the step where there is no unwind information"
+    "unw_cursor.c@s/? step_without_info(c) : rc;/? 0 : rc;/@walk_mutant_ok walk elfs@the step where there is no unwind information"
     "unw_cursor.c@s/if (!(lu_regs(c)->valid \& (1u << DWU_RBP))) {/if (0) {/@walk_mutant_ok walk none@the end of the walk at a row that leaves rbp undefined"
     "unw_cursor.c@s/c->sigcontext = in->r\[DWU_RSP\];/c->sigcontext = 0;/@walk_mutant_ok walk none@unw_resume through the signal frame (signal mask restored)"
     "unw_context.S@/movq    24(%rdi), %rbx/d@walk_mutant_ok walk none@unw_resume restoring the callee-saved registers"
