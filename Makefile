@@ -636,6 +636,7 @@ bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench 
 	@bench/unwind.sh $(BUILD)
 	@bench/backtrace.sh $(BUILD)
 	@bench/libunwind_dropin.sh $(BUILD)
+	@bench/unwind_abi.sh $(BUILD)
 	@bench/dwperf.sh $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) -----------------------------------------------
