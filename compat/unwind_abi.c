@@ -96,6 +96,17 @@ static int forced_by_libgcc(const struct _Unwind_Exception *exc)
            (exc != forcing.exc || exc->private_1 != forcing.stop || exc->private_2 != forcing.argument);
 }
 
+/* libgcc_s's _Unwind_Resume or _Unwind_Resume_or_Rethrow (FN) goes on with
+ * its forced unwind: neither returns (called as such, so that the
+ * sanitizers forget the frames left behind). */
+typedef void (*libgcc_resume_fn)(struct _Unwind_Exception *) __attribute__((noreturn));
+
+static void libgcc_resume(enum libgcc_fn fn, struct _Unwind_Exception *exc) __attribute__((noreturn));
+static void libgcc_resume(enum libgcc_fn fn, struct _Unwind_Exception *exc)
+{
+    ((libgcc_resume_fn)libgcc(fn))(exc);
+}
+
 static struct lu_cursor *cursor(struct _Unwind_Context *ctx)
 {
     return lu_cursor_of(&ctx->cursor);
@@ -299,7 +310,7 @@ EXPORT _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *exc, _
 EXPORT void _Unwind_Resume(struct _Unwind_Exception *exc)
 {
     if (forced_by_libgcc(exc))
-        ((void (*)(struct _Unwind_Exception *))libgcc(GCC_RESUME))(exc);
+        libgcc_resume(GCC_RESUME, exc);
     unw_context_t uc;
     struct _Unwind_Context ctx;
     if (begin(&ctx, &uc) == 0) {
@@ -315,7 +326,7 @@ EXPORT void _Unwind_Resume(struct _Unwind_Exception *exc)
 EXPORT _Unwind_Reason_Code _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *exc)
 {
     if (forced_by_libgcc(exc))
-        return ((_Unwind_Reason_Code(*)(struct _Unwind_Exception *))libgcc(GCC_RESUME_OR_RETHROW))(exc);
+        libgcc_resume(GCC_RESUME_OR_RETHROW, exc);
     unw_context_t uc;
     struct _Unwind_Context ctx;
     if (begin(&ctx, &uc) != 0)
