@@ -249,7 +249,7 @@ RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 # nothing left undefined); libunwind-x86_64.so.8 finds libunwind.so.8 next
 # to it (RUNPATH $$ORIGIN).
 COMPAT_SRCS := compat/libunwind.c compat/unw_cursor.c compat/unw_rows.c compat/unw_proc_info.c compat/unw_symbols.c \
-	compat/unw_reg_states.c
+	compat/unw_reg_states.c compat/unwind_abi.c
 COMPAT_OBJS := $(COMPAT_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/compat/unw_context.o
 COMPAT_SO := $(BUILD)/lib/dwunwind/libunwind.so.8
 COMPAT_GENERIC_SO := $(BUILD)/lib/dwunwind/libunwind-x86_64.so.8
@@ -298,10 +298,18 @@ $(RUNTIME_SO): $(RUNTIME_OBJS) runtime/dwunwind.map Makefile
 	ln -sfn $(RUNTIME_SO_FILE) $(@D)/$(RUNTIME_SONAME)
 	ln -sfn $(RUNTIME_SONAME) $@
 
-$(COMPAT_SO): $(COMPAT_OBJS) $(RUNTIME_OBJS) compat/libunwind.map Makefile
+# It exports libgcc's _Unwind_* interface too (compat/unwind_abi.c), with
+# libgcc_s's symbol versions (the map), so that a C++ program run with it
+# in LD_PRELOAD throws through the runtime; libunwind's names stay
+# unversioned, as Debian's: exported by their visibility (compat/ is
+# built with hidden visibility, the runtime's names kept local).
+$(COMPAT_OBJS): OBJ_DEFS := -fvisibility=hidden
+$(COMPAT_OBJS): Makefile
+$(COMPAT_SO): $(COMPAT_OBJS) $(RUNTIME_A) compat/libunwind.map Makefile
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libunwind.so.8 -Wl,--version-script=compat/libunwind.map \
-	    $(COMPAT_LDFLAGS) $(COMPAT_OBJS) $(RUNTIME_OBJS) -ldl -lpthread -o $@
+	    $(COMPAT_LDFLAGS) $(COMPAT_OBJS) -Wl,--whole-archive $(RUNTIME_A) -Wl,--no-whole-archive \
+	    -Wl,--exclude-libs,ALL -ldl -lpthread -o $@
 $(BUILD)/pic/compat/libunwind_generic.o: OBJ_DEFS := -DLU_REMOTE_LIBRARY='"$(LIBUNWIND_REMOTE)"'
 $(COMPAT_GENERIC_SO): $(BUILD)/pic/compat/libunwind_generic.o $(COMPAT_SO) compat/libunwind-x86_64.map Makefile
 	@mkdir -p $(@D)
@@ -365,7 +373,7 @@ include corpus/corpus.mk
 # (tests/run-suites.sh): a line per suite, then the whole run's.
 CHECK_SUITES := check-setup check-modules check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
-	check-profile check-sframe check-trust check-signals check-libunwind check-man check-baseline check-license
+	check-profile check-sframe check-trust check-signals check-libunwind check-unwind-abi check-man check-baseline check-license
 # The test packages too (install-deps --check): `make deps check` on a fresh machine.
 check: | $(DEPS_FIRST)
 	@missing=$$($(INSTALL_DEPS) --check 2>&1) || \
@@ -527,6 +535,13 @@ check-signals: $(TOOL_BINS) $(RUNTIME_A)
 check-libunwind: $(TOOL_BINS) $(RUNTIME_A) $(COMPAT_SO) $(COMPAT_GENERIC_SO)
 	@SAN_FLAGS="$(SAN_FLAGS)" COMPAT_SRCS="$(COMPAT_SRCS)" tests/libunwind/run.sh $(BUILD)
 
+# libgcc's _Unwind_* interface in the drop-in: C++ programs run with it in
+# LD_PRELOAD throw, clean up and backtrace as with libgcc_s, and through a
+# library without tables once its --repair eh_elf is there (tests/unwind_abi).
+.PHONY: check-unwind-abi
+check-unwind-abi: $(TOOL_BINS) $(RUNTIME_A) $(COMPAT_SO)
+	@SAN_FLAGS="$(SAN_FLAGS)" COMPAT_SRCS="$(COMPAT_SRCS)" tests/unwind_abi/run.sh $(BUILD)
+
 # Annotation: planning units, then dwsynth annotate on hand-written assembly
 # (exceptions, gdb and dwcheck on the result).
 $(BUILD)/tests/test_annotate: $(BUILD)/obj/tests/annotate/test_annotate.o $(UNIT_MAIN) $(LIB)
@@ -644,6 +659,7 @@ bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench 
 	@bench/unwind.sh $(BUILD)
 	@bench/backtrace.sh $(BUILD)
 	@bench/libunwind_dropin.sh $(BUILD)
+	@bench/unwind_abi.sh $(BUILD)
 	@bench/dwperf.sh $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) -----------------------------------------------

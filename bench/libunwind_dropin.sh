@@ -10,6 +10,7 @@
 # Debian's / the drop-in's.  Every run has an environment of the same size
 # (the stack the same).
 set -u
+. "$(dirname "$0")/median.sh"
 build=${1:?usage: libunwind_dropin.sh BUILD}
 runs=${DROPIN_RUNS:-7}
 work=$(cd "$build" && pwd)/bench/dropin
@@ -38,9 +39,7 @@ for ((i = 0; i < runs; i++)); do
 done
 echo
 echo "unw_step walks as a libunwind user writes them (bench/libunwind_user.c, the same binary on each library; median of $runs alternating runs)"
-awk '
-    function med(a, n,   i, j, t) { for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-        return n ? (n % 2 ? a[int(n / 2)] : (a[n / 2 - 1] + a[n / 2]) / 2) : 0 }
+awk "$median_awk"'
     NF == 5 { key = $3 " " $1 " " $2; v[key, n[key]++] = $5; frames[$3] = $4; if (!($3 in seen)) { seen[$3] = 1; order[ns++] = $3 } }
     END {
         for (k in n) { for (i = 0; i < n[k]; i++) t[i] = v[k, i]; m[k] = med(t, n[k]) }

@@ -268,7 +268,7 @@ int lu_cursor_take(struct lu_cursor *c)
     return moved ? 1 : -UNW_EBADFRAME;
 }
 
-int lu_cursor_step(struct lu_cursor *c)
+int lu_cursor_step_rows(struct lu_cursor *c)
 {
     const struct dwu_memory mem = {dwu_read_within_bounds, &c->bounds};
     c->signal_frame = 0;
@@ -298,9 +298,13 @@ int lu_cursor_step(struct lu_cursor *c)
         lu_regs(c)->r[DWU_RIP] = 0;
         return 0;
     }
-    if (rc == DWU_ENOINFO)
-        return step_without_info(c);
-    return negated_status(rc);
+    return rc == DWU_ENOINFO ? -UNW_ENOINFO : negated_status(rc);
+}
+
+int lu_cursor_step(struct lu_cursor *c)
+{
+    int rc = lu_cursor_step_rows(c);
+    return rc == -UNW_ENOINFO ? step_without_info(c) : rc;
 }
 
 /* ---- registers ----------------------------------------------------------- */

@@ -136,6 +136,12 @@ void lu_cursor_init_regs(struct lu_cursor *c, const struct dwu_regs *regs);
  * negated UNW_E* code. */
 int lu_cursor_step(struct lu_cursor *c);
 
+/* The step by unwind table alone (eh_elf or .eh_frame), without the
+ * guesses where none covers the IP (the _Unwind ABI's walks end there, as
+ * libgcc's): as lu_cursor_step, or -UNW_ENOINFO when no table covers the
+ * IP (the cursor then unchanged). */
+int lu_cursor_step_rows(struct lu_cursor *c);
+
 /* C's frame becomes lu_next_regs(C), the registers a step (or a row
  * unw_apply_reg_state applies) wrote there: what unw_step does after the
  * step.  1, or -UNW_EBADFRAME when neither rip nor rsp changed (the cursor

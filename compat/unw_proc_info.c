@@ -48,15 +48,39 @@ static uint64_t pltgot_of(const struct dl_find_object *f)
     return 0;
 }
 
-int lu_proc_info(uint64_t pc, unw_proc_info_t *pi, int *signal)
+/* The FDE covering PC and its CIE, in the object O that holds PC. */
+static int find_fde(uint64_t pc, const struct dwu_object **o, struct cfi_cie *cie, struct cfi_fde *fde)
 {
-    const struct dwu_object *o = dwu_object_at(pc);
+    *o = dwu_object_at(pc);
+    if (!*o || !(*o)->eh_frame_hdr ||
+        frame_find_fde_in_memory((*o)->readable_start, (*o)->eh_frame_hdr, (*o)->readable_end,
+                                 pc - (*o)->bias + (*o)->table_bias, cie, fde) != FRAME_FOUND)
+        return -1;
+    return 0;
+}
+
+uint64_t lu_fde_address(uint64_t pc, uint64_t *func)
+{
+    const struct dwu_object *o;
+    struct cfi_cie cie;
+    struct cfi_fde fde;
+    struct eh_frame_hdr hdr;
+    const char *why;
+    if (find_fde(pc, &o, &cie, &fde) != 0 ||
+        eh_frame_hdr_parse(o->eh_frame_hdr, (uint64_t)(o->readable_end - o->eh_frame_hdr),
+                           (uint64_t)(uintptr_t)o->eh_frame_hdr, &hdr, &why) != 0)
+        return 0;
+    *func = fde.pc_begin + o->bias - o->table_bias;
+    return hdr.eh_frame + fde.offset;
+}
+
+static int proc_info(uint64_t pc, unw_proc_info_t *pi, int *signal, int want_gp)
+{
+    const struct dwu_object *o;
     struct dl_find_object f;
     struct cfi_cie cie;
     struct cfi_fde fde;
-    if (!o || !o->eh_frame_hdr || _dl_find_object((void *)(uintptr_t)pc, &f) != 0 || !f.dlfo_link_map ||
-        frame_find_fde_in_memory(o->readable_start, o->eh_frame_hdr, o->readable_end, pc - o->bias + o->table_bias,
-                                 &cie, &fde) != FRAME_FOUND)
+    if (find_fde(pc, &o, &cie, &fde) != 0 || _dl_find_object((void *)(uintptr_t)pc, &f) != 0 || !f.dlfo_link_map)
         return -UNW_ENOINFO;
     uint64_t handler = 0;
     if (cie.personality_encoding != DW_EH_PE_omit) {
@@ -74,8 +98,18 @@ int lu_proc_info(uint64_t pc, unw_proc_info_t *pi, int *signal)
     pi->end_ip = fde.pc_begin + fde.pc_range + shift;
     pi->lsda = fde.lsda;
     pi->handler = handler;
-    pi->gp = pltgot_of(&f);
+    pi->gp = want_gp ? pltgot_of(&f) : 0;
     if (signal)
         *signal = cie.signal_frame;
     return 0;
+}
+
+int lu_proc_info(uint64_t pc, unw_proc_info_t *pi, int *signal)
+{
+    return proc_info(pc, pi, signal, 1);
+}
+
+int lu_proc_info_eh(uint64_t pc, unw_proc_info_t *pi)
+{
+    return proc_info(pc, pi, NULL, 0);
 }

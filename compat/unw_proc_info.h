@@ -24,4 +24,11 @@
  * covers PC. */
 int lu_proc_info(uint64_t pc, unw_proc_info_t *pi, int *signal);
 
+/* The same without gp (0), which an exception's walk does not ask. */
+int lu_proc_info_eh(uint64_t pc, unw_proc_info_t *pi);
+
+/* The address of the FDE that covers PC (in its object's .eh_frame), and
+ * the start of its procedure in *FUNC; 0 when no FDE covers PC. */
+uint64_t lu_fde_address(uint64_t pc, uint64_t *func);
+
 #endif
