@@ -7,6 +7,7 @@
 
 #include <elf.h>
 #include <link.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "runtime/objects.h"
@@ -74,8 +75,92 @@ uint64_t lu_fde_address(uint64_t pc, uint64_t *func)
     return hdr.eh_frame + fde.offset;
 }
 
+/* ---- the memo: procedures by address ------------------------------------- */
+
+/* An entry: what an exception's walk asks of the procedure at PC (its
+ * range, LSDA, personality and signal mark), with the object it came from
+ * and that object's generation, so that an object unloaded and another
+ * loaded there never lends it (runtime/objects.h).  Written and read under
+ * a sequence count (odd while written; a writer takes it with a
+ * compare-and-swap, a reader that sees it odd or changed looks the
+ * procedure up instead): no lock, nothing a signal handler could wait for.
+ * Its fields are relaxed atomics, plain loads and stores on x86_64. */
+#define MEMO_ENTRIES 512   /* a power of two */
+struct memo_entry {
+    atomic_uint seq;
+    _Atomic uint64_t pc, start_ip, end_ip, lsda, handler, generation;
+    _Atomic(const struct dwu_object *) object;
+    atomic_int signal;
+};
+static struct memo_entry memo[MEMO_ENTRIES];
+
+static struct memo_entry *memo_slot(uint64_t pc)
+{
+    return &memo[(pc ^ (pc >> 9) ^ (pc >> 21)) & (MEMO_ENTRIES - 1)];
+}
+
+#define LOAD(field) atomic_load_explicit(&e->field, memory_order_relaxed)
+#define STORE(field, v) atomic_store_explicit(&e->field, (v), memory_order_relaxed)
+
+/* The memo's entry for PC into *PI and *SIGNAL when it holds one that
+ * still describes the object loaded there: 1, else 0. */
+static int memo_get(uint64_t pc, unw_proc_info_t *pi, int *signal)
+{
+    struct memo_entry *e = memo_slot(pc);
+    unsigned seq = atomic_load_explicit(&e->seq, memory_order_acquire);
+    if ((seq & 1) || LOAD(pc) != pc)
+        return 0;
+    const struct dwu_object *o = LOAD(object);
+    unw_proc_info_t got = {.start_ip = LOAD(start_ip), .end_ip = LOAD(end_ip), .lsda = LOAD(lsda),
+                           .handler = LOAD(handler)};
+    uint64_t generation = LOAD(generation);
+    int sig = LOAD(signal);
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&e->seq, memory_order_relaxed) != seq || !o)
+        return 0;
+    if (!dwu_object_permanent(o) && (dwu_object_at(pc) != o || dwu_object_generation(o) != generation))
+        return 0;
+    pi->start_ip = got.start_ip;
+    pi->end_ip = got.end_ip;
+    pi->lsda = got.lsda;
+    pi->handler = got.handler;
+    if (signal)
+        *signal = sig;
+    return 1;
+}
+
+/* Keep PC's procedure PI (of object O) in the memo, unless another writer
+ * has its entry now. */
+static void memo_put(uint64_t pc, const struct dwu_object *o, const unw_proc_info_t *pi, int signal)
+{
+    struct memo_entry *e = memo_slot(pc);
+    unsigned seq = atomic_load_explicit(&e->seq, memory_order_relaxed);
+    if ((seq & 1) ||
+        !atomic_compare_exchange_strong_explicit(&e->seq, &seq, seq + 1, memory_order_acquire, memory_order_relaxed))
+        return;
+    atomic_thread_fence(memory_order_release);
+    STORE(pc, pc);
+    STORE(object, o);
+    STORE(generation, dwu_object_generation(o));
+    STORE(start_ip, pi->start_ip);
+    STORE(end_ip, pi->end_ip);
+    STORE(lsda, pi->lsda);
+    STORE(handler, pi->handler);
+    STORE(signal, signal);
+    atomic_store_explicit(&e->seq, seq + 2, memory_order_release);
+}
+
+#undef LOAD
+#undef STORE
+
+/* ---- a procedure's FDE ------------------------------------------------------ */
+
 static int proc_info(uint64_t pc, unw_proc_info_t *pi, int *signal, int want_gp)
 {
+    if (!want_gp && memo_get(pc, pi, signal)) {
+        pi->gp = 0;
+        return 0;
+    }
     const struct dwu_object *o;
     struct dl_find_object f;
     struct cfi_cie cie;
@@ -101,6 +186,7 @@ static int proc_info(uint64_t pc, unw_proc_info_t *pi, int *signal, int want_gp)
     pi->gp = want_gp ? pltgot_of(&f) : 0;
     if (signal)
         *signal = cie.signal_frame;
+    memo_put(pc, o, pi, cie.signal_frame);
     return 0;
 }
 

@@ -6,6 +6,11 @@
  * its range, LSDA and personality routine, and the object's "gp" (its
  * DT_PLTGOT).
  *
+ * An exception's walk asks the same procedures again and again (each
+ * cleanup's _Unwind_Resume starts a walk anew): lu_proc_info_eh keeps what
+ * it found in a fixed memo by address, checked against the object still
+ * loaded there, written and read without a lock.
+ *
  * Async-signal-safe: the object is found with _dl_find_object, and nothing
  * is read outside the segment that holds its .eh_frame_hdr, its dynamic
  * section, and (for an indirect personality pointer) a readable segment
