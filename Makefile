@@ -90,14 +90,15 @@ LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 # alone (layers.ok, before any program): a dependency that runs back up, or
 # sideways to a later stage, is an undefined symbol there and fails the build.
 # The front ends' own modules (tools/) are the last stage.
-STAGES := object semantics synth verify report repair annotate compile profile tools
+STAGES := sys object semantics synth verify report repair annotate compile profile tools
+sys_SRCS := \
+	sys/error.c \
+	sys/signals.c \
+	sys/command.c \
+	sys/output_file.c
 object_SRCS := \
-	object/error.c \
 	object/elf_file.c \
 	object/code_bounds.c \
-	object/command.c \
-	object/signals.c \
-	object/output_file.c \
 	object/elf_rewrite.c \
 	object/elf_layout.c \
 	object/debug_file.c \
@@ -673,7 +674,7 @@ build-fuzz/fuzz_sframe_parse: fuzz/fuzz_sframe_parse.c $(SFRAME_READER_SRCS) $(w
 # The others link the libraries' sources, but for dwperf's stages (which
 # need the runtime).
 FUZZ_LIB_SRCS := $(filter-out profile/%,$(LIB_SRCS))
-build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard semantics/*.h object/*.h synth/*.h) $(BUILD)/gen/dwunwind_h.inc \
+build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard sys/*.h semantics/*.h object/*.h synth/*.h) $(BUILD)/gen/dwunwind_h.inc \
 		| $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_LIB_SRCS) $(DWARF_LIBS) $(PKG_LIBS) -o $@

@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "checked_math.h"
-#include "error.h"
+#include "sys/error.h"
 #include "identity.h"
 #include "kit/byte_writer.h"
-#include "output_file.h"
+#include "sys/output_file.h"
 
 #define PAGE 0x1000u
 #define EHDR_SIZE 64u            /* sizeof(Elf64_Ehdr) */

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "checked_math.h"
-#include "error.h"
+#include "sys/error.h"
 
 #define PAGE 0x1000u
 #define PHDR_SIZE ELF_PHDR_SIZE

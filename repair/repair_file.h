@@ -12,7 +12,7 @@
  * byte of the file is as it was.  A file without .eh_frame
  * (-fno-asynchronous-unwind-tables) gets one for the functions synthesis
  * reaches.  The input is never written; the output is replaced only when
- * complete (object/output_file).
+ * complete (sys/output_file).
  *
  * With DRY_RUN nothing is written: the report lists every repaired and
  * added FDE with each row's provenance (report/repair_report).  With

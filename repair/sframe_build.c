@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "object/debug_info.h"
-#include "object/error.h"
+#include "sys/error.h"
 #include "synth/functions.h"
 
 /* Whether EB's new .eh_frame holds F: not a file's FDE of no code, nor an

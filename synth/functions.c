@@ -11,7 +11,7 @@
 #include "kit/grow.h"
 #include "kit/sorted_search.h"
 #include "object/code_bounds.h"
-#include "object/error.h"
+#include "sys/error.h"
 
 #define PLT_STUB_SIZE 16
 /* What the "name@plt" strings may take in all: a .rela.plt whose entries

@@ -25,7 +25,7 @@
  * unknown version, record or key, a missing key, a value too long for its
  * field, an unknown kind or a NUL byte is refused with the line at fault
  * (`line 3: unknown key "foo"`), never half-read.  Writing goes through
- * object/output_file: a temporary file renamed over the target, which must
+ * sys/output_file: a temporary file renamed over the target, which must
  * be a regular file or absent.
  *
  * Matching: each `finding` entry matches at most one finding of a run (two
@@ -81,7 +81,7 @@ void baseline_audited(struct baseline *b, const char *object);
  */
 const char *baseline_match(struct baseline *b, const struct finding_identity *id, int *known);
 
-/* Write B to the output PATH (object/output_file).  0, or -1 with ERR. */
+/* Write B to the output PATH (sys/output_file).  0, or -1 with ERR. */
 int baseline_write(const struct baseline *b, const char *path, char *err, size_t errlen);
 
 void baseline_release(struct baseline *b);

@@ -41,7 +41,7 @@
 #include "shard.h"
 #include "worker_pool.h"
 #include "object/elf_file.h"
-#include "object/output_file.h"
+#include "sys/output_file.h"
 #include "report/explain_report.h"
 #include "verify/audit_file.h"
 #include "verify/check.h"

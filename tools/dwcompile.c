@@ -9,7 +9,7 @@
  * --force), then the same tables become C (compile/eh_elf_gen), which the
  * system's cc compiles to a shared object that the dwunwind runtime loads,
  * stamped with the binary's identity (object/identity).  Outputs are written
- * to temporary files and renamed into place (object/output_file; the shared
+ * to temporary files and renamed into place (sys/output_file; the shared
  * object through compile/cc_build, whose compiler runs bounded in its own
  * process group), so a failure or an interruption never leaves a partial
  * file over a good one, nor a temporary file; an output that is a device, a
@@ -34,9 +34,9 @@
 #include "compile/eh_elf_gen.h"
 #include "object/elf_file.h"
 #include "object/identity.h"
-#include "object/error.h"
-#include "object/output_file.h"
-#include "object/signals.h"
+#include "sys/error.h"
+#include "sys/output_file.h"
+#include "sys/signals.h"
 #include "runtime/trusted_path.h"
 #include "report/text_report.h"
 #include "semantics/cfi_eval.h"
@@ -113,7 +113,7 @@ static struct unwind_table *read_tables(const struct cfi_section *eh, size_t *n,
     return rc == 0 ? t : NULL;
 }
 
-/* Where the outputs go (object/output_file): the eh_elf, and the C when
+/* Where the outputs go (sys/output_file): the eh_elf, and the C when
  * kept; the eh_elf's name as the user gave it, for the summary. */
 struct targets {
     char *eh_elf, *c;
@@ -165,7 +165,7 @@ static void targets_release(struct targets *t)
  * else the eh_elf), made under its directory's descriptor with O_EXCL and
  * O_NOFOLLOW and locked while it lives (runtime/trusted_path.h), so that
  * the leftovers of a run killed outright are removed by the next run (the
- * sweep done here); registered with object/signals for an interruption. */
+ * sweep done here); registered with sys/signals for an interruption. */
 struct c_temp {
     int dirfd;
     const char *base;                /* TARGET's name in its directory */

@@ -26,7 +26,7 @@
 #include "cli.h"
 #include "dwsynth_repair.h"
 #include "object/elf_file.h"
-#include "object/output_file.h"
+#include "sys/output_file.h"
 #include "semantics/abi.h"
 #include "report/json_string.h"
 #include "report/table_json.h"

@@ -18,7 +18,7 @@
 
 #include "cli.h"
 #include "object/elf_file.h"
-#include "object/error.h"
+#include "sys/error.h"
 #include "runtime/trusted_path.h"
 
 #define ENTRY_MAGIC "dwcheck\x1a"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object/error.h"
+#include "sys/error.h"
 #include "semantics/abi.h"
 #include "semantics/table_print.h"
 #include "verify/audit_file.h"

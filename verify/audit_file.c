@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "object/error.h"
+#include "sys/error.h"
 #include "object/object_layout.h"
 
 /* Open PATH's ELF file into A (an object too with OBJECTS). */

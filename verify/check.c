@@ -13,7 +13,7 @@
 #include "kit/sorted_search.h"
 #include "object/debug_info.h"
 #include "object/elf_file.h"
-#include "object/error.h"
+#include "sys/error.h"
 #include "semantics/abi.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"

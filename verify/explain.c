@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "object/debug_info.h"
-#include "object/error.h"
+#include "sys/error.h"
 #include "semantics/abi.h"
 #include "semantics/dwarf_expr.h"
 #include "semantics/table_print.h"

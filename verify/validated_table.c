@@ -13,7 +13,7 @@
 
 #include "kit/sorted_search.h"
 #include "object/debug_info.h"
-#include "object/error.h"
+#include "sys/error.h"
 #include "semantics/abi.h"
 #include "semantics/cfi_eval.h"
 #include "synth/emit_row.h"

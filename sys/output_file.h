@@ -11,14 +11,14 @@
  *
  * New contents go to a temporary file next to the target (TARGET.tmp-XXXXXX
  * plus a suffix, in the same directory, so the rename is atomic), which is
- * registered with object/signals for removal if the tool is interrupted,
+ * registered with sys/signals for removal if the tool is interrupted,
  * and renamed over the target only once complete.  A failure or an
  * interruption leaves an existing file as it was and no temporary file.
  * The new file gets the mode of the file it replaces, else what the umask
  * allows.
  *
  * Errors fill ERR with the reason, not the path (callers print
- * `tool: OUT: reason`), and return -1 (object/error.h).
+ * `tool: OUT: reason`), and return -1 (sys/error.h).
  */
 #ifndef DWCHECK_OUTPUT_FILE_H
 #define DWCHECK_OUTPUT_FILE_H
@@ -43,7 +43,7 @@ int output_dir_check(const char *dir, const char *name, char *err, size_t errlen
 
 /* A temporary file that becomes an output. */
 struct output_temp {
-    char *path;          /* TARGET.tmp-XXXXXX + suffix, registered with object/signals */
+    char *path;          /* TARGET.tmp-XXXXXX + suffix, registered with sys/signals */
     int fd;              /* open for writing; the caller closes it (or fdopens it) */
 };
 

@@ -11,7 +11,7 @@
  *     cc1 the driver starts) to $DWCHECK_CC_MEMORY MiB, 4096 by default, and
  *     its time to $DWCHECK_CC_SECONDS seconds, 120 by default (a wall-clock
  *     deadline, and RLIMIT_CPU for each of its processes); 0 lifts a limit;
- *   - at the deadline, and when the tool is interrupted (object/signals),
+ *   - at the deadline, and when the tool is interrupted (sys/signals),
  *     its whole process group is stopped: SIGTERM, then SIGKILL;
  *   - its stdin is /dev/null, and it dies with the tool (PR_SET_PDEATHSIG).
  * One child at a time.

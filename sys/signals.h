@@ -3,7 +3,7 @@
  * signals: an interrupted tool leaves nothing behind.
  *
  * A tool registers the temporary files and directories it makes
- * (object/output_file, annotate/asm_build), and object/command the child
+ * (sys/output_file, annotate/asm_build), and sys/command the child
  * process it waits for.  On SIGINT, SIGTERM or SIGHUP the handler
  *   1. stops the child's process group: SIGTERM first, so that a compiler
  *      driver removes its own temporary files, then SIGKILL for what is
