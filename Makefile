@@ -168,10 +168,10 @@ report_SRCS := \
 	report/html_text.c \
 	report/html_window.c \
 	report/html_report.c \
-	report/json_record.c \
-	report/repair_report.c
+	report/json_record.c
 repair_SRCS := \
 	repair/eh_frame_build.c repair/sframe_build.c \
+	repair/repair_report.c \
 	repair/repair_file.c
 annotate_SRCS := \
 	annotate/asm_source.c \

@@ -14,7 +14,7 @@
 #include "sys/error.h"
 #include "repair/eh_frame_build.h"
 #include "repair/sframe_build.h"
-#include "report/repair_report.h"
+#include "repair/repair_report.h"
 #include "verify/audit_file.h"
 #include "verify/validated_table.h"
 

@@ -15,7 +15,7 @@
  * complete (sys/output_file).
  *
  * With DRY_RUN nothing is written: the report lists every repaired and
- * added FDE with each row's provenance (report/repair_report).  With
+ * added FDE with each row's provenance (repair/repair_report).  With
  * DEBUG_FRAME_ONLY the file is left alone too: the table goes, as
  * .debug_frame, into a separate debug file OUTPUT/.build-id/NN/REST.debug
  * (object/debug_file), which gdb prefers to the object's own .eh_frame once
