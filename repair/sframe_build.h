@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "repair/eh_frame_build.h"
-#include "repair/repair_report.h"
+#include "repair/repair_result.h"
 #include "semantics/sframe_write.h"
 #include "verify/audit_file.h"
 #include "verify/validated_table.h"
