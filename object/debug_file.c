@@ -19,7 +19,7 @@
 
 #include "checked_math.h"
 #include "sys/error.h"
-#include "identity.h"
+#include "runtime/identity.h"
 #include "kit/byte_writer.h"
 #include "sys/output_file.h"
 

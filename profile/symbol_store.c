@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "cache_dir.h"
-#include "object/identity.h"
+#include "runtime/identity.h"
 #include "runtime/trusted_path.h"
 #include "symbol_sources.h"
 #include "symbols_private.h"

@@ -37,7 +37,7 @@
 #include <unistd.h>
 
 #include "object/elf_file.h"
-#include "object/identity.h"
+#include "runtime/identity.h"
 
 /* ---- reading an object's symbols: dso__load_sym ------------------------------------------- */
 

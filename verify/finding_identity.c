@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "object/identity.h"
+#include "runtime/identity.h"
 #include "semantics/table_print.h"
 
 void finding_identity_of(struct finding_identity *id, const char *path, const struct finding *f)
