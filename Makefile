@@ -126,7 +126,7 @@ synth_SRCS := \
 	synth/x86_decode.c \
 	synth/x86_unknown.c \
 	synth/abstract_state.c \
-	synth/functions.c \
+	synth/function_index.c \
 	synth/function_code.c \
 	synth/landing_pads.c \
 	synth/jump_tables.c \

@@ -10,7 +10,7 @@
 
 #include "object/debug_info.h"
 #include "sys/error.h"
-#include "synth/functions.h"
+#include "synth/function_index.h"
 
 /* Whether EB's new .eh_frame holds F: not a file's FDE of no code, nor an
  * added FDE it could not encode. */

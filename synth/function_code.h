@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "functions.h"
+#include "function_index.h"
 #include "ir.h"
 #include "request.h"
 #include "x86_decode.h"

@@ -31,7 +31,7 @@
 
 #include "semantics/fde_lookup.h"
 #include "synth/abstract_state.h"
-#include "synth/functions.h"
+#include "synth/function_index.h"
 #include "synth/ir.h"
 #include "verify/rule_eval.h"
 

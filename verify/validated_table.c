@@ -17,7 +17,7 @@
 #include "semantics/abi.h"
 #include "semantics/cfi_eval.h"
 #include "synth/emit_row.h"
-#include "synth/functions.h"
+#include "synth/function_index.h"
 #include "synth/synthesize.h"
 #include "verify/audit_file.h"
 #include "verify/slot_truth.h"

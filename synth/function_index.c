@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * functions: function ranges and names.
+ * function_index: function ranges and names.
  */
-#include "functions.h"
+#include "function_index.h"
 
 #include <stdio.h>
 #include <stdlib.h>

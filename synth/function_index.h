@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * functions: which address ranges of a binary are functions to synthesise,
+ * function_index: which address ranges of a binary are functions to synthesise,
  * and what their names are.
  *
  * Sources, in order of trust: FDE ranges (the compiler's own word), STT_FUNC
@@ -14,8 +14,8 @@
  * claim more are flawed, and the functions synthesised do not overlap, so
  * that decoding them all reads each byte of code at most once.
  */
-#ifndef DWCHECK_FUNCTIONS_H
-#define DWCHECK_FUNCTIONS_H
+#ifndef DWCHECK_FUNCTION_INDEX_H
+#define DWCHECK_FUNCTION_INDEX_H
 
 #include <stddef.h>
 #include <stdint.h>
