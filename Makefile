@@ -142,7 +142,7 @@ verify_SRCS := \
 	verify/slot_truth.c \
 	verify/linear_expr.c \
 	verify/expression_kind.c \
-	verify/transfers.c \
+	verify/frame_exit.c \
 	verify/own_cfa.c \
 	verify/fde_coverage.c \
 	verify/explain.c \

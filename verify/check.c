@@ -31,7 +31,7 @@
 #include "verify/rule_words.h"
 #include "verify/sframe_check.h"
 #include "verify/slot_truth.h"
-#include "verify/transfers.h"
+#include "verify/frame_exit.h"
 
 void check_result_release(struct check_result *r)
 {
@@ -248,7 +248,7 @@ static int bounds_a_switch(const struct checker *c, const struct ir_insn *in)
 }
 
 /* A ret that does not pop the return address; a jump into another FDE
- * whose row does not hold in the jumping state (verify/transfers). */
+ * whose row does not hold in the jumping state (verify/frame_exit). */
 static void check_transfer(struct checker *c, const struct ir_insn *in, const struct abs_state *st,
                            const struct cfi_fde *fde)
 {

@@ -21,7 +21,7 @@
 #include "synth/synthesize.h"
 #include "verify/audit_file.h"
 #include "verify/slot_truth.h"
-#include "verify/transfers.h"
+#include "verify/frame_exit.h"
 
 const char *provenance_name(enum provenance p)
 {

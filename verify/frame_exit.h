@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * transfers: control that leaves a frame's description — a ret, and a jump
+ * frame_exit: control that leaves a frame's description — a ret, and a jump
  * out of the FDE that covers it — checked against what the code and the
  * table say the frame is there.
  *
@@ -23,8 +23,8 @@
  * findings.  Borrows the FDE lookup it is given for the targets' rows (its
  * cached table moves to the target's FDE: give it one of its own).
  */
-#ifndef DWCHECK_TRANSFERS_H
-#define DWCHECK_TRANSFERS_H
+#ifndef DWCHECK_FRAME_EXIT_H
+#define DWCHECK_FRAME_EXIT_H
 
 #include <stddef.h>
 #include <stdint.h>

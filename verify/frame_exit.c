@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * transfers: rets and jumps between FDEs (see the header).
+ * frame_exit: rets and jumps between FDEs (see the header).
  */
-#include "transfers.h"
+#include "frame_exit.h"
 
 #include <stdio.h>
 #include <string.h>
