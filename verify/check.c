@@ -254,14 +254,14 @@ static void check_transfer(struct checker *c, const struct ir_insn *in, const st
 {
     struct check_result *r = c->r;
     if (in->flow == IR_FLOW_RET) {
-        if (transfer_ret_is_push_jump(synth_session_previous(&c->prog->session, in), in)) {
+        if (frame_exit_is_push_jump(synth_session_previous(&c->prog->session, in), in)) {
             add_finding(c, FINDING_RET_JUMP, -1, in->addr, NULL, NULL,
                         "this ret pops the word the push before it wrote: a jump through the stack, "
                         "the frame still in place");
             return;
         }
         char why[96];
-        enum rule_verdict v = transfer_ret(st, why, sizeof why);
+        enum rule_verdict v = frame_exit_ret(st, why, sizeof why);
         r->rets_checked += v != RULE_UNDECIDED;
         if (v == RULE_FAILS)
             add_finding(c, FINDING_RET_MISMATCH, -1, in->addr, NULL, NULL,
@@ -272,7 +272,7 @@ static void check_transfer(struct checker *c, const struct ir_insn *in, const st
     if (in->flow == IR_FLOW_COND && leaves && bounds_a_switch(c, in))
         return;
     struct cross_fde x;
-    report_cross_fde(c, in->addr, fde, transfer_cross_fde(&c->judge, &c->targets, fde, in, st, &x), &x);
+    report_cross_fde(c, in->addr, fde, frame_exit_cross_fde(&c->judge, &c->targets, fde, in, st, &x), &x);
 }
 
 /* Keep the jump-table cases that leave the function (synth's exits), the
@@ -310,7 +310,8 @@ static void check_table_cases(struct checker *c)
             continue;   /* the data past a loosely bounded table, as synthesis reads it */
         const struct cfi_fde *from = fde_lookup_fde(c->dw, tc->from);
         struct cross_fde x;
-        report_cross_fde(c, tc->from, from, transfer_into(&c->judge, &c->targets, from, tc->target, &tc->state, &x), &x);
+        report_cross_fde(c, tc->from, from,
+                         frame_exit_into(&c->judge, &c->targets, from, tc->target, &tc->state, &x), &x);
     }
     c->ncases = 0;
 }

@@ -11,7 +11,7 @@
 #include "semantics/table_print.h"
 #include "verify/slot_truth.h"
 
-enum rule_verdict transfer_ret(const struct abs_state *st, char *why, size_t size)
+enum rule_verdict frame_exit_ret(const struct abs_state *st, char *why, size_t size)
 {
     struct absval rsp = st->reg[ABI_RSP];
     if (rsp.kind != AV_CFA)
@@ -27,7 +27,7 @@ enum rule_verdict transfer_ret(const struct abs_state *st, char *why, size_t siz
     return v;
 }
 
-int transfer_ret_is_push_jump(const struct ir_insn *prev, const struct ir_insn *in)
+int frame_exit_is_push_jump(const struct ir_insn *prev, const struct ir_insn *in)
 {
     /* As the decoder lowers `push %r` or `push $imm`: rsp -= 8, then 8 bytes stored at rsp. */
     return in->flow == IR_FLOW_RET && prev && prev->neffects == 2 && prev->effects[0].kind == IR_SET &&
@@ -36,18 +36,18 @@ int transfer_ret_is_push_jump(const struct ir_insn *prev, const struct ir_insn *
            prev->effects[1].size == 8;
 }
 
-enum rule_verdict transfer_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
-                                     const struct ir_insn *in, const struct abs_state *st,
-                                     struct cross_fde *out)
+enum rule_verdict frame_exit_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
+                                       const struct ir_insn *in, const struct abs_state *st,
+                                       struct cross_fde *out)
 {
     memset(out, 0, sizeof *out);
     if (in->flow != IR_FLOW_JUMP && in->flow != IR_FLOW_COND)
         return RULE_UNDECIDED;
-    return transfer_into(j, l, from, in->target, st, out);
+    return frame_exit_into(j, l, from, in->target, st, out);
 }
 
-enum rule_verdict transfer_into(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
-                                uint64_t target, const struct abs_state *st, struct cross_fde *out)
+enum rule_verdict frame_exit_into(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
+                                  uint64_t target, const struct abs_state *st, struct cross_fde *out)
 {
     memset(out, 0, sizeof *out);
     if (!from || (target >= from->pc_begin && target - from->pc_begin < from->pc_range))

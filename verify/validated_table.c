@@ -202,8 +202,8 @@ static void at_address(void *arg, const struct check_at *at)
             return;   /* alignment, never executed (a trap that code falls into is reached) */
         char why[96];
         if (at->reached == 1 && at->insn->flow == IR_FLOW_RET &&
-            transfer_ret(at->state, why, sizeof why) == RULE_FAILS &&
-            !transfer_ret_is_push_jump(synth_session_previous(at->session, at->insn), at->insn)) {
+            frame_exit_ret(at->state, why, sizeof why) == RULE_FAILS &&
+            !frame_exit_is_push_jump(synth_session_previous(at->session, at->insn), at->insn)) {
             /* A ret that pops a word of its own frame (V8's prologue
              * helpers): no row describes where control goes. */
             if (fi != (size_t)-1)
