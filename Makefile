@@ -148,7 +148,7 @@ verify_SRCS := \
 	verify/explain.c \
 	verify/prover.c \
 	verify/rule_eval.c \
-	verify/audit_file.c \
+	verify/audit_input.c \
 	verify/no_unwind.c \
 	verify/agreement.c \
 	verify/finding.c \

@@ -43,7 +43,7 @@
 #include "object/elf_file.h"
 #include "sys/output_file.h"
 #include "report/explain_report.h"
-#include "verify/audit_file.h"
+#include "verify/audit_input.h"
 #include "verify/check.h"
 #include "verify/explain.h"
 

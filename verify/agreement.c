@@ -10,7 +10,7 @@
 #include "sys/error.h"
 #include "semantics/abi.h"
 #include "semantics/table_print.h"
-#include "verify/audit_file.h"
+#include "verify/audit_input.h"
 #include "verify/check.h"
 #include "verify/prover.h"
 #include "verify/rule_eval.h"

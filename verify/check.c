@@ -20,7 +20,7 @@
 #include "semantics/table_print.h"
 #include "synth/function_code.h"
 #include "synth/program.h"
-#include "verify/audit_file.h"
+#include "verify/audit_input.h"
 #include "verify/no_unwind.h"
 #include "verify/excerpt.h"
 #include "verify/fde_coverage.h"

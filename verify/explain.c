@@ -14,7 +14,7 @@
 #include "semantics/dwarf_expr.h"
 #include "semantics/table_print.h"
 #include "synth/emit_row.h"
-#include "verify/audit_file.h"
+#include "verify/audit_input.h"
 #include "verify/check.h"
 #include "verify/finding.h"
 #include "verify/prover.h"

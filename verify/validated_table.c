@@ -19,7 +19,7 @@
 #include "synth/emit_row.h"
 #include "synth/function_index.h"
 #include "synth/synthesize.h"
-#include "verify/audit_file.h"
+#include "verify/audit_input.h"
 #include "verify/slot_truth.h"
 #include "verify/frame_exit.h"
 

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * audit_file: one binary opened for comparing its DWARF with synthesis.
+ * audit_input: one binary opened for comparing its DWARF with synthesis.
  *
  * Owns the ELF file, the whole-binary synthesis (synth_program, which also
  * holds the .eh_frame view) and the address-to-DWARF-row lookup over that
  * .eh_frame; audit_file_close frees them all.  Used by the checker and by
  * the agreement measurement.
  */
-#ifndef DWCHECK_AUDIT_FILE_H
-#define DWCHECK_AUDIT_FILE_H
+#ifndef DWCHECK_AUDIT_INPUT_H
+#define DWCHECK_AUDIT_INPUT_H
 
 #include "object/elf_file.h"
 #include "semantics/fde_lookup.h"

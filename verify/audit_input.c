@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * audit_file: open a binary for comparing DWARF with synthesis.
+ * audit_input: open a binary for comparing DWARF with synthesis.
  */
-#include "audit_file.h"
+#include "audit_input.h"
 
 #include <string.h>
 
