@@ -43,7 +43,7 @@ struct sframe_build {
  * with a reason in ERR (out of memory).
  */
 int sframe_build_prepare(struct sframe_build *b, unsigned version, const struct validated_table *vt,
-                         const struct eh_frame_build *eb, struct audit_file *af, char *err, size_t errlen);
+                         const struct eh_frame_build *eb, struct audit_input *af, char *err, size_t errlen);
 
 /* The section at ADDR into B->sframe.  Returns 0, or -1 with ERR. */
 int sframe_build_write(struct sframe_build *b, uint64_t addr, char *err, size_t errlen);

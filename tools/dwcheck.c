@@ -411,10 +411,10 @@ static int audit(char **files, int nfiles, const struct options *opt, const stru
 /* --explain: the address's window, rows and verdicts (verify/explain). */
 static int explain(const char *path, uint64_t address, const struct check_options *check)
 {
-    struct audit_file af;
+    struct audit_input af;
     char err[ELF_FILE_ERRLEN + 64];
     int not_elf = 0;
-    if (audit_file_open(&af, path, CHECK_NO_EH, &not_elf, err, sizeof err) != 0) {
+    if (audit_input_open(&af, path, CHECK_NO_EH, &not_elf, err, sizeof err) != 0) {
         cli_error(path, "%s", err);
         return EXIT_TROUBLE;
     }
@@ -424,7 +424,7 @@ static int explain(const char *path, uint64_t address, const struct check_option
         report_explanation(stdout, path, &x);
     else
         cli_error(path, "%s", err);
-    audit_file_close(&af);
+    audit_input_close(&af);
     return rc == 0 ? cli_finish_stdout(EXIT_CLEAN) : EXIT_TROUBLE;
 }
 

@@ -288,7 +288,7 @@ static int compile(const struct options *opt, const struct targets *t, const str
 
 /* Compile AF's validated table to T, each row with its provenance.
  * Returns the exit status. */
-static int compile_validated(const struct options *opt, const struct targets *t, struct audit_file *af)
+static int compile_validated(const struct options *opt, const struct targets *t, struct audit_input *af)
 {
     char err[512];
     struct validated_table vt;
@@ -330,21 +330,21 @@ static int compile_validated(const struct options *opt, const struct targets *t,
 static int compile_file(const struct options *opt, const struct targets *t)
 {
     char err[512];
-    struct audit_file af;
-    if (audit_file_open(&af, opt->input, opt->repair ? NULL : CHECK_NO_EH, NULL, err, sizeof err) != 0) {
+    struct audit_input af;
+    if (audit_input_open(&af, opt->input, opt->repair ? NULL : CHECK_NO_EH, NULL, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
         return EXIT_TROUBLE;
     }
     if (opt->repair) {
         int status = compile_validated(opt, t, &af);
-        audit_file_close(&af);
+        audit_input_close(&af);
         return status;
     }
     /* The gate: verification errors refuse the compilation. */
     struct check_result result;
-    if (check_audit_file(&af, NULL, &result, err, sizeof err) != 0) {
+    if (check_audit_input(&af, NULL, &result, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
-        audit_file_close(&af);
+        audit_input_close(&af);
         return EXIT_TROUBLE;
     }
     size_t errors = check_count(&result, SEVERITY_ERROR);
@@ -352,7 +352,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
         report_text_file(stdout, opt->input, &result);
         if (!opt->force) {
             check_result_release(&result);
-            audit_file_close(&af);
+            audit_input_close(&af);
             cli_error(opt->input, "refused: verification reports %zu error%s (--force compiles anyway)",
                       errors, errors == 1 ? "" : "s");
             return EXIT_FINDINGS;
@@ -365,14 +365,14 @@ static int compile_file(const struct options *opt, const struct targets *t)
     struct dwu_identity id;
     if (object_identity(&af.ef, &id, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
-        audit_file_close(&af);
+        audit_input_close(&af);
         return EXIT_TROUBLE;
     }
     size_t n = 0;
     struct unwind_table *tables = read_tables(&af.prog.eh, &n, err, sizeof err);
     if (!tables) {
         cli_error(opt->input, "%s", err);
-        audit_file_close(&af);
+        audit_input_close(&af);
         return EXIT_TROUBLE;
     }
     const struct unwind_table **ptrs = malloc((n + 1) * sizeof *ptrs);
@@ -386,7 +386,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
     }
     free(ptrs);
     cfi_eval_tables_release(tables, n);
-    audit_file_close(&af);
+    audit_input_close(&af);
     return status;
 }
 

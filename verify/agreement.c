@@ -104,19 +104,19 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
 
 int agreement_add_file(struct agreement *a, const char *path, char *err, size_t errlen)
 {
-    struct audit_file af;
-    if (audit_file_open(&af, path, "no .eh_frame to compare with", NULL, err, errlen) != 0)
+    struct audit_input af;
+    if (audit_input_open(&af, path, "no .eh_frame to compare with", NULL, err, errlen) != 0)
         return -1;
     struct synth_program *prog = &af.prog;
     struct agreement *mine = calloc(1, sizeof *mine);
     if (!mine) {
-        audit_file_close(&af);
+        audit_input_close(&af);
         return error_set(err, errlen, "out of memory");
     }
     struct file_check fc = {mine, &af.dw, path, NULL, {.prover = prover_new(CHECK_PROVE_TIMEOUT_MS, 0)}};
     if (!fc.judge.prover) {
         free(mine);
-        audit_file_close(&af);
+        audit_input_close(&af);
         return error_set(err, errlen, "out of memory");
     }
     for (size_t i = 0; i < prog->index.nfuncs; i++) {
@@ -139,7 +139,7 @@ int agreement_add_file(struct agreement *a, const char *path, char *err, size_t 
     mine->files = 1;
     agreement_merge(a, mine);
     free(mine);
-    audit_file_close(&af);
+    audit_input_close(&af);
     return 0;
 }
 

@@ -10,7 +10,7 @@
 #include "object/object_layout.h"
 
 /* Open PATH's ELF file into A (an object too with OBJECTS). */
-static int open_elf(struct audit_file *a, const char *path, int objects, int *not_elf, char *err, size_t errlen)
+static int open_elf(struct audit_input *a, const char *path, int objects, int *not_elf, char *err, size_t errlen)
 {
     memset(a, 0, sizeof *a);
     if (not_elf)
@@ -27,20 +27,20 @@ static int open_elf(struct audit_file *a, const char *path, int objects, int *no
     return 0;
 }
 
-int audit_file_open(struct audit_file *a, const char *path, const char *no_eh, int *not_elf,
-                    char *err, size_t errlen)
+int audit_input_open(struct audit_input *a, const char *path, const char *no_eh, int *not_elf,
+                     char *err, size_t errlen)
 {
     if (open_elf(a, path, 0, not_elf, err, errlen) != 0)
         return -1;
-    return audit_file_finish_open(a, no_eh, err, errlen);
+    return audit_input_finish_open(a, no_eh, err, errlen);
 }
 
-int audit_file_open_bare(struct audit_file *a, const char *path, int *not_elf, char *err, size_t errlen)
+int audit_input_open_bare(struct audit_input *a, const char *path, int *not_elf, char *err, size_t errlen)
 {
     return open_elf(a, path, 1, not_elf, err, errlen);
 }
 
-int audit_file_finish_open(struct audit_file *a, const char *no_eh, char *err, size_t errlen)
+int audit_input_finish_open(struct audit_input *a, const char *no_eh, char *err, size_t errlen)
 {
     char eh_err[ELF_FILE_ERRLEN] = "";
     if (synth_program_open(&a->prog, &a->ef, eh_err, sizeof eh_err, err, errlen) != 0) {
@@ -62,7 +62,7 @@ fail:
     return -1;
 }
 
-void audit_file_close(struct audit_file *a)
+void audit_input_close(struct audit_input *a)
 {
     fde_lookup_release(&a->dw);
     synth_program_close(&a->prog);

@@ -4,7 +4,7 @@
  *
  * Owns the ELF file, the whole-binary synthesis (synth_program, which also
  * holds the .eh_frame view) and the address-to-DWARF-row lookup over that
- * .eh_frame; audit_file_close frees them all.  Used by the checker and by
+ * .eh_frame; audit_input_close frees them all.  Used by the checker and by
  * the agreement measurement.
  */
 #ifndef DWCHECK_AUDIT_INPUT_H
@@ -14,7 +14,7 @@
 #include "semantics/fde_lookup.h"
 #include "synth/program.h"
 
-struct audit_file {
+struct audit_input {
     struct elf_file ef;
     struct synth_program prog;
     struct fde_lookup dw;
@@ -29,16 +29,16 @@ struct audit_file {
  * (no ELF magic) or empty; a file with the magic whose header is cut off or
  * corrupt, or one of another architecture, is not: it is unreadable.
  */
-int audit_file_open(struct audit_file *a, const char *path, const char *no_eh, int *not_elf,
-                    char *err, size_t errlen);
-/* audit_file_open in two steps, for a caller that looks at the ELF file
+int audit_input_open(struct audit_input *a, const char *path, const char *no_eh, int *not_elf,
+                     char *err, size_t errlen);
+/* audit_input_open in two steps, for a caller that looks at the ELF file
  * (a->ef) before synthesis: _bare opens the file alone — a relocatable
  * object (ET_REL) too, laid out and relocated as if linked
  * (object/object_layout) — (then close a->ef
  * with elf_file_close if going no further), _finish_open does the rest
  * (on failure a->ef is closed too). */
-int audit_file_open_bare(struct audit_file *a, const char *path, int *not_elf, char *err, size_t errlen);
-int audit_file_finish_open(struct audit_file *a, const char *no_eh, char *err, size_t errlen);
-void audit_file_close(struct audit_file *a);
+int audit_input_open_bare(struct audit_input *a, const char *path, int *not_elf, char *err, size_t errlen);
+int audit_input_finish_open(struct audit_input *a, const char *no_eh, char *err, size_t errlen);
+void audit_input_close(struct audit_input *a);
 
 #endif

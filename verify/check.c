@@ -670,29 +670,29 @@ int check_file(const char *path, const struct check_options *opt, struct check_r
                char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    struct audit_file af;
+    struct audit_input af;
     /* No .eh_frame at all: a finding, not a failure (verify/no_unwind). */
-    if (audit_file_open_bare(&af, path, not_elf, err, errlen) != 0)
+    if (audit_input_open_bare(&af, path, not_elf, err, errlen) != 0)
         return -1;
     int none = no_unwind_table(&af.ef, r);
     if (none != 0) {
         elf_file_close(&af.ef);
         return none < 0 ? error_set(err, errlen, "out of memory") : 0;
     }
-    if (audit_file_finish_open(&af, CHECK_NO_EH, err, errlen) != 0)
+    if (audit_input_finish_open(&af, CHECK_NO_EH, err, errlen) != 0)
         return -1;
-    int rc = check_audit_file(&af, opt, r, err, errlen);
+    int rc = check_audit_input(&af, opt, r, err, errlen);
     if (rc == 0 && af.ef.ehdr.e_type == ET_REL)
         name_sections(&af.ef, r);
-    audit_file_close(&af);
+    audit_input_close(&af);
     return rc;
 }
 
 static const struct check_options default_options = {.prove = CHECK_PROVE_EXPRESSIONS,
                                                      .timeout_ms = CHECK_PROVE_TIMEOUT_MS};
 
-int check_audit_file(struct audit_file *af, const struct check_options *opt, struct check_result *r, char *err,
-                     size_t errlen)
+int check_audit_input(struct audit_input *af, const struct check_options *opt, struct check_result *r, char *err,
+                      size_t errlen)
 {
     memset(r, 0, sizeof *r);
     opt = opt ? opt : &default_options;

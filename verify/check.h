@@ -60,15 +60,15 @@ struct check_options {
 int check_file(const char *path, const struct check_options *opt, struct check_result *r, int *not_elf,
                char *err, size_t errlen);
 
-/* check_file's reason for a file without .eh_frame (audit_file_open's NO_EH). */
+/* check_file's reason for a file without .eh_frame (audit_input_open's NO_EH). */
 #define CHECK_NO_EH "no .eh_frame: nothing to check"
 
-/* Audit the file AF, opened by its owner with audit_file_open (NO_EH
+/* Audit the file AF, opened by its owner with audit_input_open (NO_EH
  * CHECK_NO_EH), which keeps it open for more work (dwcompile compiles the
  * same .eh_frame).  Returns as check_file does.  OPT NULL: the defaults. */
-struct audit_file;
-int check_audit_file(struct audit_file *af, const struct check_options *opt, struct check_result *r, char *err,
-                     size_t errlen);
+struct audit_input;
+int check_audit_input(struct audit_input *af, const struct check_options *opt, struct check_result *r, char *err,
+                      size_t errlen);
 void check_result_release(struct check_result *r);
 
 /* Findings at or above SEVERITY. */

@@ -131,7 +131,7 @@ static void explain_rules(struct explanation *x, const struct abs_state *st, con
     }
 }
 
-int explain_address(struct audit_file *af, const struct check_options *opt, uint64_t address,
+int explain_address(struct audit_input *af, const struct check_options *opt, uint64_t address,
                     struct explanation *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);

@@ -27,7 +27,7 @@
 #include "verify/fix.h"
 #include "verify/rule_eval.h"
 
-struct audit_file;
+struct audit_input;
 struct check_options;
 
 /* One rule of the row at the address, decided. */
@@ -62,7 +62,7 @@ struct explanation {
  * the defaults).  Returns 0, or -1 with a reason in ERR (no function holds
  * the address, out of memory).
  */
-int explain_address(struct audit_file *af, const struct check_options *opt, uint64_t address,
+int explain_address(struct audit_input *af, const struct check_options *opt, uint64_t address,
                     struct explanation *out, char *err, size_t errlen);
 
 #endif

@@ -30,7 +30,7 @@
  *
  * Users: dwsynth repair (repair/), and the eh_elf compiler with --repair.
  * The table borrows expressions from the audited file's sections: keep the
- * audit_file open while it is used.
+ * audit_input open while it is used.
  */
 #ifndef DWCHECK_VALIDATED_TABLE_H
 #define DWCHECK_VALIDATED_TABLE_H
@@ -76,17 +76,17 @@ struct validated_table {
                                       would end the stack */
 };
 
-struct audit_file;
+struct audit_input;
 
 /*
- * Audit AF (into R, as check_audit_file does, with OPT's prover settings)
+ * Audit AF (into R, as check_audit_input does, with OPT's prover settings)
  * and build its validated table into VT: the tables of the repaired and
  * added FDEs, and with EVERY_TABLE those of the kept ones too (DWARF's rows,
  * each proved or unchecked: what the eh_elf compiler needs).  Returns 0, or
  * -1 with a reason in ERR (out of memory, a malformed FDE).  Release VT
  * with validated_table_release, R with check_result_release.
  */
-int validated_table_build(struct audit_file *af, const struct check_options *opt, int every_table,
+int validated_table_build(struct audit_input *af, const struct check_options *opt, int every_table,
                           struct validated_table *vt, struct check_result *r, char *err, size_t errlen);
 void validated_table_release(struct validated_table *vt);
 
