@@ -195,7 +195,7 @@ profile_SRCS := \
 	profile/processes.c \
 	profile/sample_unwind.c \
 	profile/script_output.c \
-	profile/eh_elf_compile.c
+	profile/compile_queue.c
 tools_SRCS := \
 	tools/cli.c \
 	tools/worker_pool.c \

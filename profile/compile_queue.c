@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * eh_elf_compile: eh_elfs compiled on demand (see the header).
+ * compile_queue: eh_elfs compiled on demand (see the header).
  */
-#include "eh_elf_compile.h"
+#include "compile_queue.h"
 
 #include "cache_dir.h"
 #include "runtime/trusted_path.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * eh_elf_compile: compiling the eh_elfs a recording needs, on demand, into
+ * compile_queue: compiling the eh_elfs a recording needs, on demand, into
  * a cache keyed by build-id (BUILDID.eh_elf.so, where dwu_space looks).
  *
  * When to compile is a rent-or-buy choice per object: each step the DWARF
@@ -21,8 +21,8 @@
  * by the next), whose eh_elf is then renamed into the cache: a link in the
  * cache is replaced, never written through.
  */
-#ifndef DWCHECK_PROFILE_EH_ELF_COMPILE_H
-#define DWCHECK_PROFILE_EH_ELF_COMPILE_H
+#ifndef DWCHECK_PROFILE_COMPILE_QUEUE_H
+#define DWCHECK_PROFILE_COMPILE_QUEUE_H
 
 #include <stdint.h>
 
