@@ -138,26 +138,26 @@ synth_SRCS := \
 	synth/synthesize.c \
 	synth/program.c
 verify_SRCS := \
-	verify/counterexample.c \
-	verify/slot_truth.c \
-	verify/linear_expr.c \
-	verify/expression_kind.c \
-	verify/frame_exit.c \
-	verify/own_cfa.c \
-	verify/fde_coverage.c \
-	verify/explain.c \
-	verify/prover.c \
-	verify/rule_eval.c \
-	verify/audit_input.c \
-	verify/no_unwind.c \
-	verify/agreement.c \
-	verify/finding.c \
-	verify/finding_identity.c \
-	verify/excerpt.c \
-	verify/rule_words.c \
-	verify/fix.c \
-	verify/check.c \
-	verify/sframe_tables.c verify/sframe_check.c \
+	verify/rules/counterexample.c \
+	verify/rules/slot_truth.c \
+	verify/rules/linear_expr.c \
+	verify/rules/expression_kind.c \
+	verify/rules/frame_exit.c \
+	verify/rules/own_cfa.c \
+	verify/rules/prover.c \
+	verify/rules/rule_eval.c \
+	verify/sframe/sframe_tables.c verify/sframe/sframe_check.c \
+	verify/audit/fde_coverage.c \
+	verify/audit/explain.c \
+	verify/audit/audit_input.c \
+	verify/audit/no_unwind.c \
+	verify/audit/agreement.c \
+	verify/audit/finding.c \
+	verify/audit/finding_identity.c \
+	verify/audit/excerpt.c \
+	verify/audit/rule_words.c \
+	verify/audit/fix.c \
+	verify/audit/check.c \
 	verify/validated_table.c
 report_SRCS := \
 	report/json_string.c \
@@ -316,7 +316,7 @@ $(call STAGE_LIB,$(1)): $$($(1)_SRCS:%.c=$(BUILD)/obj/%.o)
 endef
 $(foreach s,$(STAGES),$(eval $(call stage_archive,$(s))))
 
-$(MODULES_OK): mk/module_cycles.sh $(wildcard $(foreach f,$(PRODUCT_FOLDERS),$(f)/*.[chS]))
+$(MODULES_OK): mk/module_cycles.sh $(wildcard $(foreach f,$(PRODUCT_FOLDERS),$(f)/*.[chS] $(f)/*/*.[chS]))
 	@mkdir -p $(@D)
 	@mk/module_cycles.sh $(PRODUCT_FOLDERS) >&2 || \
 	    { echo "the build stops: modules above read each other; break each cycle with a header" \

@@ -15,7 +15,7 @@
 #include "repair/eh_frame_build.h"
 #include "repair/sframe_build.h"
 #include "repair/repair_report.h"
-#include "verify/audit_input.h"
+#include "verify/audit/audit_input.h"
 #include "verify/validated_table.h"
 
 /* The repaired FDEs written as they were, one line each. */

@@ -3,7 +3,7 @@
  * repair_file: `dwsynth repair`'s work — a copy of a binary whose unwind
  * tables are its validated table.
  *
- * The file is audited (verify/check) and its validated table built
+ * The file is audited (verify/audit/check) and its validated table built
  * (verify/validated_table); the table becomes a new .eh_frame and
  * .eh_frame_hdr (repair/eh_frame_build), which object/elf_rewrite places in
  * a new read-only loadable segment of a copy of the file, PT_GNU_EH_FRAME
@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "verify/check.h"
+#include "verify/audit/check.h"
 
 struct repair_options {
     const char *input;

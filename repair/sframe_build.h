@@ -26,7 +26,7 @@
 #include "repair/eh_frame_build.h"
 #include "repair/repair_result.h"
 #include "semantics/sframe_write.h"
-#include "verify/audit_input.h"
+#include "verify/audit/audit_input.h"
 #include "verify/validated_table.h"
 
 struct sframe_build {

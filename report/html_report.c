@@ -451,7 +451,7 @@ static void finding_fix(FILE *out, const struct html_finding *f)
 }
 
 /* Whose rule a finding of KIND names: SFrame's for the .sframe kinds (their
- * `dwarf` text is then the SFrame rule, verify/finding.h), else DWARF's. */
+ * `dwarf` text is then the SFrame rule, verify/audit/finding.h), else DWARF's. */
 static const char *rule_table(enum finding_kind kind)
 {
     return kind == FINDING_SFRAME_CFA_MISMATCH || kind == FINDING_SFRAME_FP_MISMATCH ||

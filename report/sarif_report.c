@@ -9,7 +9,7 @@
 
 #include "report/json_string.h"
 #include "report/text_report.h"
-#include "verify/finding_identity.h"
+#include "verify/audit/finding_identity.h"
 
 struct sarif_report {
     FILE *out;

@@ -9,7 +9,7 @@
  * `.cfi_restore` for one back in place, and `.cfi_escape` with the DWARF
  * bytes for expression rules (GAS has no directive for them).  dwsynth's
  * `--format=cfi`, `dwsynth annotate` and the fixes of dwcheck's findings
- * (verify/fix) all print through it: one spelling of CFI in the project.
+ * (verify/audit/fix) all print through it: one spelling of CFI in the project.
  *
  * Invariant: applying the written directives, in order, to a DWARF state
  * equal to FROM gives a state equal to TO, for every rule GAS can state.

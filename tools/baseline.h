@@ -12,7 +12,7 @@
  *   finding kind="K" object="O" function="F" insn=N column=C rule="R" synth="S"
  *   suppress kind="K" function="F" reason="why"
  *
- * A `finding` line is one finding's identity (verify/finding_identity.h:
+ * A `finding` line is one finding's identity (verify/audit/finding_identity.h:
  * no address in it, so it survives a rebuild that moves code), every key
  * required.  A `suppress` line names a kind, a function, or both (the
  * finding must then match both), and a reason, which is required and not
@@ -37,7 +37,7 @@
 
 #include <stddef.h>
 
-#include "verify/finding_identity.h"
+#include "verify/audit/finding_identity.h"
 
 #define BASELINE_VERSION 1
 #define BASELINE_MAX_BYTES (64u << 20)

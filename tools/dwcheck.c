@@ -10,7 +10,7 @@
  *   dwcheck --explain=ADDR [--prove=...] [--prove-timeout=MS] FILE
  *
  * Each file's .eh_frame is checked rule by rule in the states synthesis
- * derives from the code (verify/check.h).  Files are audited by N worker
+ * derives from the code (verify/audit/check.h).  Files are audited by N worker
  * processes; reports are printed in the order of the command line, with a
  * progress line on a terminal and a summary at the end (tools/run_report
  * prints them: a file that could not be audited, or was skipped, keeps its
@@ -43,9 +43,9 @@
 #include "object/elf_file.h"
 #include "sys/output_file.h"
 #include "report/explain_report.h"
-#include "verify/audit_input.h"
-#include "verify/check.h"
-#include "verify/explain.h"
+#include "verify/audit/audit_input.h"
+#include "verify/audit/check.h"
+#include "verify/audit/explain.h"
 
 struct options {
     enum run_format format;
@@ -408,7 +408,7 @@ static int audit(char **files, int nfiles, const struct options *opt, const stru
     return status;
 }
 
-/* --explain: the address's window, rows and verdicts (verify/explain). */
+/* --explain: the address's window, rows and verdicts (verify/audit/explain). */
 static int explain(const char *path, uint64_t address, const struct check_options *check)
 {
     struct audit_input af;

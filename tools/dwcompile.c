@@ -4,7 +4,7 @@
  *
  *   dwcompile [--force | --repair] [-o OUT.eh_elf.so] [--emit-c OUT.c] FILE
  *
- * The binary is opened and its .eh_frame read once (verify/audit_input),
+ * The binary is opened and its .eh_frame read once (verify/audit/audit_input),
  * audited first (what dwcheck does: errors refuse the compilation unless
  * --force), then the same tables become C (compile/eh_elf_gen), which the
  * system's cc compiles to a shared object that the dwunwind runtime loads,
@@ -41,8 +41,8 @@
 #include "report/text_report.h"
 #include "semantics/cfi_eval.h"
 #include "semantics/cfi_reader.h"
-#include "verify/audit_input.h"
-#include "verify/check.h"
+#include "verify/audit/audit_input.h"
+#include "verify/audit/check.h"
 #include "verify/validated_table.h"
 
 struct options {

@@ -32,7 +32,7 @@
 #include "report/table_json.h"
 #include "semantics/table_print.h"
 #include "synth/program.h"
-#include "verify/agreement.h"
+#include "verify/audit/agreement.h"
 
 enum format { FORMAT_READELF, FORMAT_JSON, FORMAT_CFI };
 

@@ -58,7 +58,7 @@
 #include <stdint.h>
 
 #include "runtime/identity.h"
-#include "verify/check.h"
+#include "verify/audit/check.h"
 
 struct result_cache;
 

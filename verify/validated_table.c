@@ -19,9 +19,9 @@
 #include "synth/emit_row.h"
 #include "synth/function_index.h"
 #include "synth/synthesize.h"
-#include "verify/audit_input.h"
-#include "verify/slot_truth.h"
-#include "verify/frame_exit.h"
+#include "verify/audit/audit_input.h"
+#include "verify/rules/slot_truth.h"
+#include "verify/rules/frame_exit.h"
 
 const char *provenance_name(enum provenance p)
 {

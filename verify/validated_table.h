@@ -3,7 +3,7 @@
  * validated_table: H_valid, the table a file's unwinders should have.
  *
  * Purpose: what users need is stacks that are right, not only a report that
- * they are wrong.  The audit (verify/check) judges every rule of every DWARF
+ * they are wrong.  The audit (verify/audit/check) judges every rule of every DWARF
  * row in synthesis's state; this module takes those verdicts, address by
  * address, and builds the table the encoders and the eh_elf compiler write:
  *   - DWARF's row where its rules hold or are undecided;
@@ -40,7 +40,7 @@
 
 #include "semantics/cfi_reader.h"
 #include "semantics/unwind_table.h"
-#include "verify/check.h"
+#include "verify/audit/check.h"
 
 enum provenance { PROVENANCE_PROVED, PROVENANCE_UNCHECKED, PROVENANCE_SYNTHESISED, PROVENANCES };
 

@@ -14,11 +14,11 @@
 #include "semantics/dwarf_expr.h"
 #include "semantics/table_print.h"
 #include "synth/emit_row.h"
-#include "verify/audit_input.h"
-#include "verify/check.h"
-#include "verify/finding.h"
-#include "verify/prover.h"
-#include "verify/own_cfa.h"
+#include "verify/audit/audit_input.h"
+#include "verify/audit/check.h"
+#include "verify/audit/finding.h"
+#include "verify/rules/prover.h"
+#include "verify/rules/own_cfa.h"
 
 /* The state before the instruction at ADDRESS, as synthesis leaves it. */
 struct state_at {

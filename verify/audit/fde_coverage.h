@@ -11,7 +11,7 @@
  * runs into (a .cfi_endproc before the function's end; padding, and bytes
  * nothing runs into such as perlasm's strings, are no code).
  *
- * Findings go to a callback, one message each; verify/check turns them
+ * Findings go to a callback, one message each; verify/audit/check turns them
  * into findings of the current function.
  */
 #ifndef DWCHECK_FDE_COVERAGE_H
@@ -22,7 +22,7 @@
 #include "object/elf_file.h"
 #include "semantics/fde_lookup.h"
 #include "synth/program.h"
-#include "verify/finding.h"
+#include "verify/audit/finding.h"
 
 typedef void (*coverage_fn)(void *arg, enum finding_kind kind, uint64_t addr, const char *message);
 

@@ -8,7 +8,7 @@
  * is itself what an audit must report: libgcc, libunwind, perf's and gdb's
  * unwinders (and C++ exceptions) cannot walk through its frames, except by
  * frame pointers where there are any.  It becomes one finding,
- * no-unwind-table, a warning (verify/finding.c): the table is not wrong, as
+ * no-unwind-table, a warning (verify/audit/finding.c): the table is not wrong, as
  * an error's is, but missing, which a build may choose (Go unwinds its own
  * stacks) — so a default --fail-on=error run passes it and
  * --fail-on=warning does not.  Its message says whether the file has a
@@ -23,7 +23,7 @@
 #include <stddef.h>
 
 #include "object/elf_file.h"
-#include "verify/check_result.h"
+#include "verify/audit/check_result.h"
 
 /*
  * If EF has no .eh_frame section (none, or SHT_NOBITS), fill R (zeroed

@@ -10,7 +10,7 @@
  *     yields the CFA (so rbp+16 and rsp+40 are both right when the state says
  *     rbp = CFA-16 and rsp = CFA-40);
  *   - ra and each callee-saved register: the DWARF rule evaluated in the
- *     state yields entry(R) (verify/rule_eval's rule; `undefined` is never
+ *     state yields entry(R) (verify/rules/rule_eval's rule; `undefined` is never
  *     wrong).
  * Rows whose return address is undefined mark the outermost frame (_start):
  * nothing of them is used, so they are counted apart, not compared.

@@ -10,10 +10,10 @@
 #include "sys/error.h"
 #include "semantics/abi.h"
 #include "semantics/table_print.h"
-#include "verify/audit_input.h"
-#include "verify/check.h"
-#include "verify/prover.h"
-#include "verify/rule_eval.h"
+#include "verify/audit/audit_input.h"
+#include "verify/audit/check.h"
+#include "verify/rules/prover.h"
+#include "verify/rules/rule_eval.h"
 
 struct file_check {
     struct agreement *a;

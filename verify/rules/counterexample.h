@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * counterexample: the values under which a DWARF rule gives the wrong
- * answer, as the prover found them (verify/prover).
+ * answer, as the prover found them (verify/rules/prover).
  *
  * A flat value (findings travel between processes as bytes): the CFA, the
  * registers the rule reads and the stack words it dereferences, what the

@@ -12,8 +12,8 @@
 #include "semantics/dwarf_expr.h"
 #include "semantics/expr_machine.h"
 #include "semantics/unwind_limits.h"
-#include "verify/linear_expr.h"
-#include "verify/slot_truth.h"
+#include "verify/rules/linear_expr.h"
+#include "verify/rules/slot_truth.h"
 
 #define CONTEXT_RULES 4000        /* rules before the z3 context is made anew */
 #define CACHE_SLOTS 4096          /* verdicts kept, direct-mapped by the key's hash */

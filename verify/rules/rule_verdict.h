@@ -2,7 +2,7 @@
 /*
  * rule_verdict: what is decided of a rule in a state: it holds, fails (the
  * state proves it wrong), or cannot be decided (it reads what the state
- * does not know).  Types only: the deciders verify/rule_eval dispatches to
+ * does not know).  Types only: the deciders verify/rules/rule_eval dispatches to
  * (slot_truth, linear_expr, prover) answer in it without reading
  * rule_eval.h, which reads them.
  */

@@ -3,7 +3,7 @@
  * sframe_tables: a file's .sframe section as tables of H, for the audit.
  *
  * Purpose: dwcheck evaluates every SFrame row in the state synthesis
- * derives at each address (verify/sframe_check), as it does DWARF rows; it
+ * derives at each address (verify/sframe/sframe_check), as it does DWARF rows; it
  * needs the row covering an address, and which code the section covers at
  * all.  This module reads the section (semantics/sframe_parse: V1, V2, V3)
  * once through, building each SFrame FDE's table to check it, and keeps
@@ -17,7 +17,7 @@
  * FDEs (FRE counts, the sorted flag) and FDEs that overlap, which an
  * unwinder's binary search cannot tell apart.  Each report is one message
  * to a callback, with the section offset it is about and, for an FDE whose
- * start could be read, the function's address: verify/sframe_check makes
+ * start could be read, the function's address: verify/sframe/sframe_check makes
  * `malformed-sframe` findings of them.  Never a crash, whatever the bytes.
  *
  * Ownership: the section's bytes belong to the elf_file, which must

@@ -13,7 +13,7 @@
  * Two deciders, one answer.  Rules of the forms compilers write (CFA =
  * reg+offset, offset(N), same_value, register(R) ...) have an exact fast
  * path over the abstract values.  Every DWARF expression rule goes to the
- * prover (verify/prover: exact linear evaluation, then z3), which proves it
+ * prover (verify/rules/prover: exact linear evaluation, then z3), which proves it
  * or refutes it with a counterexample — sampling a few stacks never
  * concludes that a rule holds.  With prove_all, every rule goes to z3 (the
  * prover without its linear stage), and where the fast path or the linear
@@ -27,8 +27,8 @@
 
 #include "semantics/unwind_table.h"
 #include "synth/abstract_state.h"
-#include "verify/counterexample.h"
-#include "verify/rule_verdict.h"
+#include "verify/rules/counterexample.h"
+#include "verify/rules/rule_verdict.h"
 
 struct prover;
 

@@ -44,12 +44,12 @@
  * they do here), at addresses a known path reaches, for a rule synthesis
  * knows.  Otherwise the fix is FIX_UNKNOWN with the reason: no fix rather
  * than a wrong one.  A row judged as the canonical row of a CFA of its own
- * (verify/own_cfa) gets none either: such a row is rewritten whole.
+ * (verify/rules/own_cfa) gets none either: such a row is rewritten whole.
  *
- * The fix is a flat value inside its finding (verify/finding_fix.h: it
+ * The fix is a flat value inside its finding (verify/audit/finding_fix.h: it
  * travels through pipes and JSON Lines): texts it owns, addresses; the
  * source lines are filled in, by fix_name_lines, where the line table is
- * open (verify/check, explain).
+ * open (verify/audit/check, explain).
  */
 #ifndef DWCHECK_FIX_H
 #define DWCHECK_FIX_H
@@ -57,7 +57,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "verify/finding_fix.h"
+#include "verify/audit/finding_fix.h"
 
 /* The fix of a finding: every finding of a column's rule among the first
  * FIX_MAX_FINDINGS of an audit gets one (FIX_KNOWN or FIX_UNKNOWN). */

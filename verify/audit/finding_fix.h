@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * finding_fix: a finding's fix as a flat value (verify/fix says how it is
+ * finding_fix: a finding's fix as a flat value (verify/audit/fix says how it is
  * found): the directives and the instruction they go after, a second place
  * where the table's own rules are put back, or why there is none.  Types
- * only: struct finding holds one (verify/finding.h), and verify/fix, which
+ * only: struct finding holds one (verify/audit/finding.h), and verify/audit/fix, which
  * reads findings, fills it in.
  *
  * Ownership: no pointer inside; its texts are arrays it owns (findings

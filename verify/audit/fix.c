@@ -17,10 +17,10 @@
 #include "semantics/fde_lookup.h"
 #include "synth/emit_row.h"
 #include "synth/program.h"
-#include "verify/excerpt.h"
-#include "verify/finding.h"
-#include "verify/own_cfa.h"
-#include "verify/rule_words.h"
+#include "verify/audit/excerpt.h"
+#include "verify/audit/finding.h"
+#include "verify/rules/own_cfa.h"
+#include "verify/audit/rule_words.h"
 
 /* The CFA's bit in a mask of columns (the registers' are their numbers). */
 #define CFA_BIT (1u << UNWIND_COLUMNS)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * check_result: what an audit (verify/check) found, as data: the result of
+ * check_result: what an audit (verify/audit/check) found, as data: the result of
  * a file's audit, its findings and counts (and those of its .sframe), and
  * what the audit decided at one instruction address, told to a callback.
  * Types only: the modules the audit runs (no_unwind fills a result,
@@ -18,15 +18,15 @@
 #include <stdint.h>
 
 #include "semantics/unwind_table.h"
-#include "verify/expression_kind.h"
-#include "verify/finding.h"
+#include "verify/rules/expression_kind.h"
+#include "verify/audit/finding.h"
 
 struct abs_state;
 struct cfi_fde;
 struct ir_insn;
 struct synth_session;
 
-/* What the audit of a .sframe section (verify/sframe_check) counted: all 0
+/* What the audit of a .sframe section (verify/sframe/sframe_check) counted: all 0
  * when the file has none, or when it was not asked for (check_options). */
 struct check_sframe {
     uint8_t present;                /* the file has a .sframe section */
@@ -51,7 +51,7 @@ struct check_result {
     size_t functions_unchecked;     /* FDE-covered functions synthesis could not do at all */
     size_t rets_checked;            /* rets whose popped word is decided */
     size_t cross_fde_checked;       /* jumps into another FDE whose row is decided */
-    /* The prover's work (verify/prover): rules sent to it, solver calls,
+    /* The prover's work (verify/rules/prover): rules sent to it, solver calls,
      * rules answered from its cache, calls out of time; with --prove=all,
      * rules the fast path decides otherwise, and the first of them. */
     unsigned long prover_rules, prover_linear, prover_queries, prover_cache_hits, prover_timeouts;
@@ -94,7 +94,7 @@ struct check_at {
     const struct cfi_fde *fde;           /* NULL when uncovered */
     const struct unwind_row *dwarf;      /* the row there, as the table gives it */
     int whole_row;                       /* judged as the canonical row of a CFA of its own
-                                            (verify/own_cfa): a failure condemns the row */
+                                            (verify/rules/own_cfa): a failure condemns the row */
     uint8_t verdict[UNWIND_COLUMNS + 1]; /* enum rule_verdict of the CFA and of ra and the
                                             callee-saved registers (the others: RULE_HOLDS) */
 };

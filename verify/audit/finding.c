@@ -8,7 +8,7 @@
 
 /* Everything said of a kind, once: the outputs quote it (SARIF's rules,
  * the HTML report's section on each kind).  When each kind is raised is
- * verify/check.c's (and fde_coverage's, sframe_check's, no_unwind's): the
+ * verify/audit/check.c's (and fde_coverage's, sframe_check's, no_unwind's): the
  * texts say exactly that, and the kind's severity. */
 struct kind_info {
     const char *name;

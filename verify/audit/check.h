@@ -10,15 +10,15 @@
  * findings come on top: FDEs that overlap, FDEs for code that does not exist,
  * code inside a function that no FDE covers, malformed CFA programs.
  * With check_options.sframe, a .sframe section's rows are judged in the
- * same states, and compared with .eh_frame's (verify/sframe_check).
+ * same states, and compared with .eh_frame's (verify/sframe/sframe_check).
  *
  * Findings are deduplicated per function: one finding per (function, kind,
  * column), at its first address, with the number of addresses it covers.
  * Tool errors (an unreadable file) are returned, never mixed with findings.
  * The result, and what is decided at each address, are the types of
- * verify/check_result.h; the kinds of finding and the reasons for leaving a
- * rule unchecked are verify/finding.h's tables; the code shown around a
- * finding is gathered by verify/excerpt.
+ * verify/audit/check_result.h; the kinds of finding and the reasons for leaving a
+ * rule unchecked are verify/audit/finding.h's tables; the code shown around a
+ * finding is gathered by verify/audit/excerpt.
  */
 #ifndef DWCHECK_CHECK_H
 #define DWCHECK_CHECK_H
@@ -26,10 +26,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "verify/check_result.h"
-#include "verify/expression_kind.h"
-#include "verify/finding.h"
-#include "verify/rule_eval.h"
+#include "verify/audit/check_result.h"
+#include "verify/rules/expression_kind.h"
+#include "verify/audit/finding.h"
+#include "verify/rules/rule_eval.h"
 #include "semantics/unwind_table.h"
 #include "synth/abstract_state.h"
 #include "synth/ir.h"
@@ -46,7 +46,7 @@ struct check_options {
     check_at_fn at;                 /* NULL, or told every address's verdicts */
     void *at_arg;
     int sframe;                     /* also audit the file's .sframe, if it has one
-                                       (verify/sframe_check: dwcheck does; the gates of
+                                       (verify/sframe/sframe_check: dwcheck does; the gates of
                                        dwcompile and repair judge DWARF alone) */
 };
 

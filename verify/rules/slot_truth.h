@@ -16,7 +16,7 @@
 #define DWCHECK_SLOT_TRUTH_H
 
 #include "synth/abstract_state.h"
-#include "verify/rule_verdict.h"
+#include "verify/rules/rule_verdict.h"
 
 /* Is V entry(REG)?  Unknown values are undecided. */
 enum rule_verdict holds_entry(struct absval v, unsigned reg);

@@ -13,7 +13,7 @@
  * symbol, an untracked slot, a read in a frame named two ways, a branch
  * on a symbol — gives up, and z3 decides.
  *
- * Pure: no allocation, no z3.  The prover (verify/prover) runs it first on
+ * Pure: no allocation, no z3.  The prover (verify/rules/prover) runs it first on
  * every expression rule and counts what it decides; --prove=all turns the
  * stage off and compares its verdicts with z3's on every rule.
  */
@@ -24,7 +24,7 @@
 
 #include "semantics/unwind_table.h"
 #include "synth/abstract_state.h"
-#include "verify/rule_verdict.h"
+#include "verify/rules/rule_verdict.h"
 
 /* The prover's first stage: RULE — the CFA rule when IS_CFA, else column
  * REG's — evaluated exactly in ST at RIP.  1 and *V (RULE_HOLDS, or

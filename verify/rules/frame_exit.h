@@ -19,7 +19,7 @@
  * jumping instruction's own row do.  Unknown
  * never refutes: what the state does not know leaves a transfer unchecked.
  *
- * Pure verdicts over one state; the audit (verify/check) turns them into
+ * Pure verdicts over one state; the audit (verify/audit/check) turns them into
  * findings.  Borrows the FDE lookup it is given for the targets' rows (its
  * cached table moves to the target's FDE: give it one of its own).
  */
@@ -33,7 +33,7 @@
 #include "synth/abstract_state.h"
 #include "synth/function_index.h"
 #include "synth/ir.h"
-#include "verify/rule_eval.h"
+#include "verify/rules/rule_eval.h"
 
 /* Does the ret at this state return to the return address?  On RULE_FAILS,
  * WHY (SIZE bytes) says what it pops instead. */

@@ -8,7 +8,7 @@
 #include "semantics/dwarf_expr.h"
 #include "semantics/expr_machine.h"
 #include "semantics/unwind_limits.h"
-#include "verify/slot_truth.h"
+#include "verify/rules/slot_truth.h"
 
 static int is_symbol(struct absval v)
 {

@@ -9,7 +9,7 @@
 
 #include "semantics/abi.h"
 #include "semantics/table_print.h"
-#include "verify/slot_truth.h"
+#include "verify/rules/slot_truth.h"
 
 enum rule_verdict frame_exit_ret(const struct abs_state *st, char *why, size_t size)
 {

@@ -9,10 +9,10 @@
  * 2.40 writes `.cfi_def_cfa %r10, 0` as CFA = rsp+0), and a linker or a
  * tool may write it alone.  So it is checked on its own terms:
  *
- *   1. every SFrame row is a row of H (verify/sframe_tables), and at each
+ *   1. every SFrame row is a row of H (verify/sframe/sframe_tables), and at each
  *      address an SFrame row covers, its CFA, rbp and ra rules are judged
- *      in the state synthesis derives there by verify/rule_eval, exactly as
- *      verify/check judges DWARF's (same fast path, same prover and cache,
+ *      in the state synthesis derives there by verify/rules/rule_eval, exactly as
+ *      verify/audit/check judges DWARF's (same fast path, same prover and cache,
  *      same reasons to leave an address unchecked): a rule the state proves
  *      wrong is `sframe-cfa-mismatch`, `sframe-fp-mismatch` or
  *      `sframe-ra-mismatch`, with what .eh_frame says there;
@@ -33,9 +33,9 @@
  *   4. a section or FDE that does not decode, covers no code, or overlaps
  *      another is `malformed-sframe`, never a crash.
  *
- * Findings go to the caller through a callback (verify/check adds them to
+ * Findings go to the caller through a callback (verify/audit/check adds them to
  * the current function's, deduplicated as its own); counts go to a
- * check_sframe.  The audit is driven by verify/check's walk over the
+ * check_sframe.  The audit is driven by verify/audit/check's walk over the
  * synthesised states: sframe_check_at at every instruction, after the
  * DWARF row there has been judged (its verdicts are read, not recomputed).
  */
@@ -44,10 +44,10 @@
 
 #include "object/elf_file.h"
 #include "semantics/fde_lookup.h"
-#include "verify/check_result.h"
-#include "verify/counterexample.h"
-#include "verify/finding.h"
-#include "verify/rule_eval.h"
+#include "verify/audit/check_result.h"
+#include "verify/rules/counterexample.h"
+#include "verify/audit/finding.h"
+#include "verify/rules/rule_eval.h"
 
 /* One finding, for the caller to add.  Everything is borrowed for the call. */
 struct sframe_finding {
@@ -69,7 +69,7 @@ struct sframe_check;
 
 /*
  * Read EF's .sframe for checking: malformed parts are reported to FN (ARG)
- * now.  JUDGE decides the rules (verify/check's own, shared).  Returns the
+ * now.  JUDGE decides the rules (verify/audit/check's own, shared).  Returns the
  * checker, or NULL when EF has no .sframe — or when out of memory, then
  * with *OOM set to 1 (it is left alone otherwise).
  */

@@ -20,18 +20,18 @@
 #include "semantics/table_print.h"
 #include "synth/function_code.h"
 #include "synth/program.h"
-#include "verify/audit_input.h"
-#include "verify/no_unwind.h"
-#include "verify/excerpt.h"
-#include "verify/fde_coverage.h"
-#include "verify/fix.h"
-#include "verify/own_cfa.h"
-#include "verify/prover.h"
-#include "verify/rule_eval.h"
-#include "verify/rule_words.h"
-#include "verify/sframe_check.h"
-#include "verify/slot_truth.h"
-#include "verify/frame_exit.h"
+#include "verify/audit/audit_input.h"
+#include "verify/audit/no_unwind.h"
+#include "verify/audit/excerpt.h"
+#include "verify/audit/fde_coverage.h"
+#include "verify/audit/fix.h"
+#include "verify/rules/own_cfa.h"
+#include "verify/rules/prover.h"
+#include "verify/rules/rule_eval.h"
+#include "verify/audit/rule_words.h"
+#include "verify/sframe/sframe_check.h"
+#include "verify/rules/slot_truth.h"
+#include "verify/rules/frame_exit.h"
 
 void check_result_release(struct check_result *r)
 {
@@ -70,7 +70,7 @@ struct checker {
     const struct counterexample *cx;   /* for the finding added next, or NULL */
     check_at_fn at;                    /* told every address's verdicts, or NULL */
     void *at_arg;
-    struct sframe_check *sframe;       /* the .sframe audit (verify/sframe_check), or NULL */
+    struct sframe_check *sframe;       /* the .sframe audit (verify/sframe/sframe_check), or NULL */
     int oom;
 };
 
@@ -129,7 +129,7 @@ static struct finding *add_finding(struct checker *c, enum finding_kind kind, in
 
 /* F's words, when F is new: what the table's RULE claims of COLUMN, what
  * synthesis's SYN says the code does (VALUE: what the register holds when
- * SYN is unknown).  verify/fix adds the instructions that did it. */
+ * SYN is unknown).  verify/audit/fix adds the instructions that did it. */
 static void say(struct finding *f, int column, const struct unwind_rule *rule, const struct unwind_rule *syn,
                 const char *value)
 {
@@ -248,7 +248,7 @@ static int bounds_a_switch(const struct checker *c, const struct ir_insn *in)
 }
 
 /* A ret that does not pop the return address; a jump into another FDE
- * whose row does not hold in the jumping state (verify/frame_exit). */
+ * whose row does not hold in the jumping state (verify/rules/frame_exit). */
 static void check_transfer(struct checker *c, const struct ir_insn *in, const struct abs_state *st,
                            const struct cfi_fde *fde)
 {
@@ -470,7 +470,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
         return;
     }
     /* A row with a CFA of its own (and rsp's rule giving the caller's rsp)
-     * is checked as the canonical row it amounts to (verify/own_cfa). */
+     * is checked as the canonical row it amounts to (verify/rules/own_cfa). */
     struct unwind_row canonical;
     if (own_cfa_canonical(dw, st, &canonical) == 1) {
         dw = &canonical;
@@ -550,7 +550,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
     check_transfer(c, in, st, fde);
 }
 
-/* A coverage finding (verify/fde_coverage), on its own: in no function's
+/* A coverage finding (verify/audit/fde_coverage), on its own: in no function's
  * list of findings, never merged with another. */
 static void coverage_finding(void *arg, enum finding_kind kind, uint64_t addr, const char *message)
 {
@@ -559,7 +559,7 @@ static void coverage_finding(void *arg, enum finding_kind kind, uint64_t addr, c
     add_finding(c, kind, -1, addr, NULL, NULL, "%s", message);
 }
 
-/* An SFrame finding (verify/sframe_check): in the current function, or
+/* An SFrame finding (verify/sframe/sframe_check): in the current function, or
  * outside the walk on its own, like a coverage finding; at a place of its
  * own (".sframe+0x1c") when it says so. */
 static void sframe_finding(void *arg, const struct sframe_finding *f)
@@ -579,7 +579,7 @@ static void sframe_finding(void *arg, const struct sframe_finding *f)
 }
 
 /* The code around a finding, for the first EXCERPT_MAX_FINDINGS findings
- * that have an address in a function (verify/excerpt). */
+ * that have an address in a function (verify/audit/excerpt). */
 #define EXCERPT_MAX_FINDINGS 200
 
 static void gather_excerpts(struct checker *c, struct synth_program *prog)
@@ -671,7 +671,7 @@ int check_file(const char *path, const struct check_options *opt, struct check_r
 {
     memset(r, 0, sizeof *r);
     struct audit_input af;
-    /* No .eh_frame at all: a finding, not a failure (verify/no_unwind). */
+    /* No .eh_frame at all: a finding, not a failure (verify/audit/no_unwind). */
     if (audit_input_open_bare(&af, path, not_elf, err, errlen) != 0)
         return -1;
     int none = no_unwind_table(&af.ef, r);

@@ -11,7 +11,7 @@
  * proof of the prover, or why the rule is undecided; and how the state was
  * reached (a path from the entry, a guess, nothing); and for a rule that
  * fails, what the code does and the fix, as its finding says them
- * (verify/fix).
+ * (verify/audit/fix).
  *
  * An explanation is a flat value built by verify/ and printed by
  * report/explain_report; it borrows nothing.
@@ -22,10 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "verify/counterexample.h"
-#include "verify/excerpt.h"
-#include "verify/fix.h"
-#include "verify/rule_eval.h"
+#include "verify/rules/counterexample.h"
+#include "verify/audit/excerpt.h"
+#include "verify/audit/fix.h"
+#include "verify/rules/rule_eval.h"
 
 struct audit_input;
 struct check_options;
@@ -39,7 +39,7 @@ struct explained_rule {
     char why[200];                  /* the facts of the state the verdict rests on */
     struct counterexample cx;       /* a refutation by z3 */
     char code[160];                 /* a rule that FAILS: what the code does, in words */
-    struct finding_fix fix;         /* ... and its fix (verify/fix.h), as its finding's */
+    struct finding_fix fix;         /* ... and its fix (verify/audit/fix.h), as its finding's */
 };
 
 struct explanation {
@@ -51,7 +51,7 @@ struct explanation {
     uint64_t fde_offset, fde_lo, fde_hi;
     char reached[120];              /* how the state there was reached */
     int own_cfa;                    /* the row has a CFA of its own: judged as the canonical row
-                                       it amounts to (verify/own_cfa) */
+                                       it amounts to (verify/rules/own_cfa) */
     struct excerpt code;            /* the window, both rows */
     size_t nrules;
     struct explained_rule rules[9]; /* the CFA, the callee-saved registers, ra */

@@ -5,7 +5,7 @@
  * Purpose: decide a rule exactly where sampling could not, in two stages.
  * An expression rule in the linear fragment (sums of a symbol and numbers,
  * reads of tracked slots: the PLT's rule, GCC's DRAP rules) is first
- * evaluated exactly over the abstract values (verify/linear_expr); what
+ * evaluated exactly over the abstract values (verify/rules/linear_expr); what
  * that proves, or leaves undecided for want of a fact, is the verdict.
  * Everything else, and every refutation (it needs its model), goes to z3.
  * The state at an
@@ -47,8 +47,8 @@
 
 #include "semantics/unwind_table.h"
 #include "synth/abstract_state.h"
-#include "verify/counterexample.h"
-#include "verify/rule_verdict.h"
+#include "verify/rules/counterexample.h"
+#include "verify/rules/rule_verdict.h"
 
 struct prover;
 

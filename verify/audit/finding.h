@@ -15,12 +15,12 @@
  *
  * A finding is a flat value with no pointer in it (workers send findings
  * through a pipe as bytes): its texts are arrays it owns, its excerpt a
- * structured table (verify/excerpt.h), never text to be split again.
+ * structured table (verify/audit/excerpt.h), never text to be split again.
  *
  * A finding of a column's rule also says, in plain words, what the table
  * claims (CLAIM: "the CFA is rsp+8") and what the code does (CODE: "`push
  * rbx` at +0x0 moved rsp down 8: the CFA is rsp+16"), and how to fix it
- * (FIX, verify/fix: the directives and the instruction they go after,
+ * (FIX, verify/audit/fix: the directives and the instruction they go after,
  * or why synthesis gives none).  Rules print in the notation of `man
  * dwcheck`, RULE NOTATION: `unchanged` and `undefined` where readelf
  * prints `u` for both.
@@ -31,9 +31,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "verify/counterexample.h"
-#include "verify/excerpt.h"
-#include "verify/finding_fix.h"
+#include "verify/rules/counterexample.h"
+#include "verify/audit/excerpt.h"
+#include "verify/audit/finding_fix.h"
 
 enum finding_kind {
     FINDING_CFA_MISMATCH,           /* the CFA rule does not give the CFA */
@@ -49,14 +49,14 @@ enum finding_kind {
     FINDING_CROSS_FDE_MISMATCH,     /* a jump into another FDE arrives where its row is wrong */
     FINDING_RET_MISMATCH,           /* a ret that does not pop the return address */
     FINDING_RET_JUMP,               /* `push X; ret`: a jump to X, the frame in place */
-    /* .sframe (verify/sframe_check): a finding's `dwarf` text is then the SFrame rule */
+    /* .sframe (verify/sframe/sframe_check): a finding's `dwarf` text is then the SFrame rule */
     FINDING_SFRAME_CFA_MISMATCH,    /* an SFrame row's CFA rule does not give the CFA */
     FINDING_SFRAME_FP_MISMATCH,     /* ... its rbp rule does not give rbp's entry value */
     FINDING_SFRAME_RA_MISMATCH,     /* ... its ra rule does not give the return address */
     FINDING_MALFORMED_SFRAME,       /* the section or an FDE does not decode, or covers no code */
     FINDING_SFRAME_DIFFERS,         /* SFrame and .eh_frame rows differ, neither proved wrong */
     FINDING_SFRAME_MISSING_FDE,     /* code .eh_frame covers has no SFrame FDE */
-    FINDING_NO_UNWIND_TABLE,        /* the file has no .eh_frame at all (verify/no_unwind) */
+    FINDING_NO_UNWIND_TABLE,        /* the file has no .eh_frame at all (verify/audit/no_unwind) */
     FINDING_KINDS
 };
 
@@ -130,7 +130,7 @@ struct finding {
     int32_t insn_index;             /* instructions of the function before ADDRESS (its place
                                        there, whatever the function's address), -1 when the
                                        finding is in no decoded function */
-    struct finding_fix fix;         /* FIX_NONE but for a column's rule (verify/fix) */
+    struct finding_fix fix;         /* FIX_NONE but for a column's rule (verify/audit/fix) */
 };
 
 /* Room for finding_where's text: a function name, "+0x" and 16 digits. */

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "semantics/table_print.h"
-#include "verify/linear_expr.h"
-#include "verify/prover.h"
-#include "verify/slot_truth.h"
+#include "verify/rules/linear_expr.h"
+#include "verify/rules/prover.h"
+#include "verify/rules/slot_truth.h"
 
 static enum rule_verdict fast_reg(const struct unwind_rule *rule, unsigned reg, const struct abs_state *st)
 {

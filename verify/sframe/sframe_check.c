@@ -16,7 +16,7 @@
 #include "semantics/table_print.h"
 #include "synth/emit_row.h"
 #include "synth/synthesize.h"
-#include "verify/sframe_tables.h"
+#include "verify/sframe/sframe_tables.h"
 
 /* SFrame's columns, in the order of a row's verdicts here. */
 enum { SF_CFA, SF_RBP, SF_RA, SF_COLUMNS };
@@ -182,7 +182,7 @@ static void report_mismatch(struct sframe_check *s, const struct check_at *at, c
 }
 
 /*
- * A CFA based on a register that holds an entry value: as verify/check
+ * A CFA based on a register that holds an entry value: as verify/audit/check
  * judges DWARF's, an argument (setcontext's rdi) names another context and
  * is not checked, while rbp given back its caller's value (after an
  * epilogue's pop, the rule not moved back to rsp) is wrong in a function

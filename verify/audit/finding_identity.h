@@ -8,7 +8,7 @@
  * The identity must survive a rebuild that moves code, so it holds no
  * address:
  *
- *   kind       the kind's name ("cfa-mismatch"), verify/finding.h
+ *   kind       the kind's name ("cfa-mismatch"), verify/audit/finding.h
  *   object     the audited file's base name ("libfoo.so.1"), not its path
  *   function   the function's symbol (or "SECTION+0xOFF" for a function
  *              with none: that one does move with code)
@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "verify/finding.h"
+#include "verify/audit/finding.h"
 
 #define FINDING_IDENTITY_KEY "dwcheckFindingIdentity/v1"
 
