@@ -114,14 +114,16 @@ semantics_SRCS := \
 	semantics/eh_frame_parse.c \
 	semantics/cfi_reader.c \
 	semantics/cfi_eval.c \
-	semantics/cfi_encode.c \
-	semantics/cfi_text.c \
-	semantics/eh_frame_write.c \
-	semantics/debug_frame_write.c \
 	semantics/fde_lookup.c \
 	semantics/lsda.c \
-	semantics/table_print.c \
-	semantics/sframe_parse.c semantics/sframe_print.c semantics/sframe_write.c
+	semantics/sframe_parse.c \
+	semantics/write/cfi_encode.c \
+	semantics/write/eh_frame_write.c \
+	semantics/write/debug_frame_write.c \
+	semantics/write/sframe_write.c \
+	semantics/print/cfi_text.c \
+	semantics/print/table_print.c \
+	semantics/print/sframe_print.c
 synth_SRCS := \
 	synth/x86_decode.c \
 	synth/x86_unknown.c \
@@ -666,15 +668,16 @@ PERF_READER_SRCS := profile/perf_data.c profile/perf_order.c profile/perf_meta.c
 build-fuzz/fuzz_perf_data: fuzz/fuzz_perf_data.c $(PERF_READER_SRCS) $(wildcard profile/perf_*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(PERF_READER_SRCS) -o $@
-SFRAME_READER_SRCS := semantics/sframe_parse.c semantics/sframe_print.c semantics/unwind_table.c \
-	semantics/cfi_encode.c semantics/dwarf_expr.c semantics/expr_machine.c
-build-fuzz/fuzz_sframe_parse: fuzz/fuzz_sframe_parse.c $(SFRAME_READER_SRCS) $(wildcard semantics/*.h)
+SFRAME_READER_SRCS := semantics/sframe_parse.c semantics/print/sframe_print.c semantics/unwind_table.c \
+	semantics/write/cfi_encode.c semantics/dwarf_expr.c semantics/expr_machine.c
+build-fuzz/fuzz_sframe_parse: fuzz/fuzz_sframe_parse.c $(SFRAME_READER_SRCS) $(wildcard semantics/*.h semantics/*/*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(SFRAME_READER_SRCS) -o $@
 # The others link the libraries' sources, but for dwperf's stages (which
 # need the runtime).
 FUZZ_LIB_SRCS := $(filter-out profile/%,$(LIB_SRCS))
-build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard sys/*.h semantics/*.h object/*.h synth/*.h) $(BUILD)/gen/dwunwind_h.inc \
+build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard sys/*.h semantics/*.h semantics/*/*.h object/*.h synth/*.h) \
+		$(BUILD)/gen/dwunwind_h.inc \
 		| $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_LIB_SRCS) $(DWARF_LIBS) $(PKG_LIBS) -o $@

@@ -10,7 +10,7 @@
 
 #include "object/debug_file.h"
 #include "object/elf_rewrite.h"
-#include "semantics/debug_frame_write.h"
+#include "semantics/write/debug_frame_write.h"
 #include "sys/error.h"
 #include "repair/eh_frame_build.h"
 #include "repair/sframe_build.h"

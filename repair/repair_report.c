@@ -10,7 +10,7 @@
 #include "report/json_string.h"
 #include "report/table_json.h"
 #include "semantics/abi.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 
 /* The columns the text and JSON show: the CFA (-1), the callee-saved
  * registers, ra. */

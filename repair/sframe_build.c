@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * sframe_build: H_valid's functions through semantics/sframe_write.
+ * sframe_build: H_valid's functions through semantics/write/sframe_write.
  */
 #include "sframe_build.h"
 

@@ -8,7 +8,7 @@
  * .eh_frame, for the functions SFrame can express.  The functions are the
  * FDEs the new .eh_frame holds (the file's sound FDEs, kept or repaired, and
  * the added ones it writes), taken by address; each is written by
- * semantics/sframe_write from its H_valid rows, or left to .eh_frame and
+ * semantics/write/sframe_write from its H_valid rows, or left to .eh_frame and
  * listed with the reason SFrame cannot say its rows (a CFA from a DWARF
  * expression, ra elsewhere than CFA-8, rbp in a register ...; or its range
  * overlaps the function before it).
@@ -25,7 +25,7 @@
 
 #include "repair/eh_frame_build.h"
 #include "repair/repair_result.h"
-#include "semantics/sframe_write.h"
+#include "semantics/write/sframe_write.h"
 #include "verify/audit/audit_input.h"
 #include "verify/validated_table.h"
 

@@ -8,7 +8,7 @@
 
 #include "report/json_string.h"
 #include "semantics/dwarf_expr.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 
 static void print_json_expr(FILE *out, const uint8_t *expr, uint32_t len)
 {

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "annotate/annotate.h"
-#include "semantics/cfi_text.h"
+#include "semantics/print/cfi_text.h"
 #include "cli.h"
 #include "dwsynth_repair.h"
 #include "object/elf_file.h"
@@ -30,7 +30,7 @@
 #include "semantics/abi.h"
 #include "report/json_string.h"
 #include "report/table_json.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 #include "synth/program.h"
 #include "verify/audit/agreement.h"
 

@@ -10,7 +10,7 @@
  * ADDR is printed, under its FDE's header.
  *
  * With --sframe, the table is the .sframe section's (SFrame V1, V2, V3):
- * the readelf format is `readelf --sframe`'s (semantics/sframe_print), JSON
+ * the readelf format is `readelf --sframe`'s (semantics/print/sframe_print), JSON
  * the rows of H each SFrame FDE gives (semantics/sframe_parse).  A section
  * that does not decode, or whose FDEs do not make a table (the checks of
  * sframe_fde_table and sframe_section_check), is reported as
@@ -27,10 +27,10 @@
 #include "semantics/cfi_eval.h"
 #include "semantics/cfi_reader.h"
 #include "semantics/sframe_parse.h"
-#include "semantics/sframe_print.h"
+#include "semantics/print/sframe_print.h"
 #include "report/json_string.h"
 #include "report/table_json.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 
 enum format { FORMAT_READELF, FORMAT_JSON };
 

@@ -9,7 +9,7 @@
 
 #include "sys/error.h"
 #include "semantics/abi.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 #include "verify/audit/audit_input.h"
 #include "verify/audit/check.h"
 #include "verify/rules/prover.h"

@@ -17,7 +17,7 @@
 #include "semantics/abi.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 #include "synth/function_code.h"
 #include "synth/program.h"
 #include "verify/audit/audit_input.h"

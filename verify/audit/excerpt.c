@@ -11,7 +11,7 @@
 #include "object/elf_file.h"
 #include "semantics/abi.h"
 #include "semantics/fde_lookup.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 #include "synth/program.h"
 #include "synth/x86_decode.h"
 

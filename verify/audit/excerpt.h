@@ -72,7 +72,7 @@ struct ir_insn;
 void excerpt_insn_text(struct synth_program *prog, const struct ir_insn *in, char *buf, size_t size);
 
 /* Text of RULE in column COLUMN (0 the CFA), as findings print it: "rsp+8",
- * "c-16", "r0 (rax)", "unchanged", "undefined" ... (semantics/table_print's
+ * "c-16", "r0 (rax)", "unchanged", "undefined" ... (semantics/print/table_print's
  * format_reg_rule_plain).  Writes at most SIZE bytes to BUF, NUL included. */
 void excerpt_rule_text(char *buf, size_t size, const struct excerpt_rule *rule, unsigned column);
 

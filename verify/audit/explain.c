@@ -12,7 +12,7 @@
 #include "sys/error.h"
 #include "semantics/abi.h"
 #include "semantics/dwarf_expr.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 #include "synth/emit_row.h"
 #include "verify/audit/audit_input.h"
 #include "verify/audit/check.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "runtime/identity.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 
 void finding_identity_of(struct finding_identity *id, const char *path, const struct finding *f)
 {

@@ -13,7 +13,7 @@
 #include "object/debug_info.h"
 #include "semantics/abi.h"
 #include "semantics/cfi_eval.h"
-#include "semantics/cfi_text.h"
+#include "semantics/print/cfi_text.h"
 #include "semantics/fde_lookup.h"
 #include "synth/emit_row.h"
 #include "synth/program.h"
@@ -249,7 +249,7 @@ static void set_place(const struct fix_function *ff, size_t i, struct fix_place 
  * (where a directive written before the line of the instruction there
  * lands), the columns COLS take the rules of ROW.  Directives are absolute
  * there: the row they make is ROW's in those columns, whatever the table
- * had (semantics/cfi_text). */
+ * had (semantics/print/cfi_text). */
 struct edit {
     uint64_t address;
     uint32_t cols;

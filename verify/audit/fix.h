@@ -12,7 +12,7 @@
  * changes, gives the address Y where the directives go (right before the
  * instruction at Y: after the one before it, `push %rbx`, whose effect
  * synthesis's row change records).  The directives are those
- * semantics/cfi_text writes (as `dwsynth annotate` does) to turn the
+ * semantics/print/cfi_text writes (as `dwsynth annotate` does) to turn the
  * table's row at Y into that row with synthesis's rule in the column: and
  * in every other column where synthesis's row changes at Y and the table
  * does not follow (the CFA and rbx of one `push %rbx`), so that one fix

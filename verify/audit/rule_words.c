@@ -9,7 +9,7 @@
 
 #include "semantics/abi.h"
 #include "semantics/dwarf_expr.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 
 /* RULE's expression as readelf prints it ("DW_OP_breg7 (rsp): 16") into
  * BUF, when it decodes and is short enough to read in a line; else

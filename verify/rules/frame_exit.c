@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "semantics/abi.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 #include "verify/rules/slot_truth.h"
 
 enum rule_verdict frame_exit_ret(const struct abs_state *st, char *why, size_t size)

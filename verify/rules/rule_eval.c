@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 #include "verify/rules/linear_expr.h"
 #include "verify/rules/prover.h"
 #include "verify/rules/slot_truth.h"

@@ -13,7 +13,7 @@
 #include "semantics/abi.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/dwarf_expr.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 #include "synth/emit_row.h"
 #include "synth/synthesize.h"
 #include "verify/sframe/sframe_tables.h"

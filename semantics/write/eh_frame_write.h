@@ -46,7 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "semantics/cfi_encode.h"
+#include "semantics/write/cfi_encode.h"
 
 /* One CIE to write.  The fields mean what struct cfi_cie's fields mean. */
 struct eh_cie_spec {

@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "unwind_table.h"
+#include "semantics/unwind_table.h"
 
 /* Which columns a block of rows shows (bit per DWARF column). */
 struct column_set {

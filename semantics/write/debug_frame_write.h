@@ -47,8 +47,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "semantics/cfi_encode.h"
-#include "semantics/eh_frame_write.h"
+#include "semantics/write/cfi_encode.h"
+#include "semantics/write/eh_frame_write.h"
 
 /*
  * The size in *SIZE of the .debug_frame that debug_frame_write would

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "dwarf_expr.h"
+#include "semantics/dwarf_expr.h"
 
 const char *readelf_column_label(unsigned col, char *buf, size_t size)
 {

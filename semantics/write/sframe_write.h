@@ -55,7 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "semantics/cfi_encode.h"
+#include "semantics/write/cfi_encode.h"
 #include "semantics/unwind_table.h"
 
 #define SFRAME_WRITE_MAX_WORDS 6    /* a FLEX FRE: (control, offset) for the CFA, RA and FP */
