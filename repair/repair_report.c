@@ -27,13 +27,13 @@ static const struct unwind_rule *rule_of(const struct unwind_row *row, int col)
 static void format_rule(char *buf, size_t size, const struct unwind_row *row, int col)
 {
     if (col < 0)
-        format_cfa_rule(buf, size, &row->cfa);
+        table_print_cfa_rule(buf, size, &row->cfa);
     else if (row->reg[col].kind == REG_RULE_UNREFERENCED || row->reg[col].kind == REG_RULE_SAME_VALUE)
         snprintf(buf, size, "unchanged");
     else if (row->reg[col].kind == REG_RULE_UNDEFINED)
         snprintf(buf, size, "undefined");
     else
-        format_reg_rule(buf, size, &row->reg[col]);
+        table_print_reg_rule(buf, size, &row->reg[col]);
 }
 
 static int rules_differ(const struct unwind_row *a, const struct unwind_row *b, int col)

@@ -44,7 +44,7 @@ void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa)
         switch (rule->kind) {
         case CFA_RULE_REG_OFFSET:
             fprintf(out, "{\"rule\":\"reg_offset\",\"reg\":\"%s\",\"offset\":%lld}",
-                    readelf_column_label(rule->reg, name, sizeof name), (long long)rule->offset);
+                    table_print_column_label(rule->reg, name, sizeof name), (long long)rule->offset);
             return;
         case CFA_RULE_EXPRESSION:
             fputs("{\"rule\":\"expression\"", out);
@@ -72,7 +72,7 @@ void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa)
         fprintf(out, ",\"offset\":%lld", (long long)rule->offset);
         break;
     case REG_RULE_REGISTER:
-        fprintf(out, ",\"reg\":\"%s\"", readelf_column_label(rule->reg, name, sizeof name));
+        fprintf(out, ",\"reg\":\"%s\"", table_print_column_label(rule->reg, name, sizeof name));
         break;
     case REG_RULE_EXPRESSION: case REG_RULE_VAL_EXPRESSION:
         print_json_expr(out, rule->expr, rule->expr_len);

@@ -93,10 +93,10 @@ static void print_readelf(FILE *out, const struct function_range *f, const struc
             (unsigned long long)f->lo, (unsigned long long)f->hi);
     struct column_set cols;
     table_columns(t, &cols);
-    print_readelf_header(out, &cols, ABI_RA);
+    table_print_readelf_header(out, &cols, ABI_RA);
     for (size_t i = 0; i < t->nrows; i++)
-        print_readelf_row(out, t->rows[i].start, &t->rows[i].cfa, t->rows[i].reg, UNWIND_COLUMNS,
-                          &cols);
+        table_print_readelf_row(out, t->rows[i].start, &t->rows[i].cfa, t->rows[i].reg, UNWIND_COLUMNS,
+                                &cols);
 }
 
 static void print_json_function(FILE *out, const struct function_range *f,

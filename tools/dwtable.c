@@ -77,10 +77,10 @@ static void usage(FILE *out)
 static void print_row_readelf(struct entry_printer *p, const struct cfi_state *st)
 {
     if (!p->header_done) {
-        print_readelf_header(p->out, &p->cols, p->ra_column);
+        table_print_readelf_header(p->out, &p->cols, p->ra_column);
         p->header_done = 1;
     }
-    print_readelf_row(p->out, st->loc, &st->cfa, st->col, UNWIND_MAX_COLUMNS, &p->cols);
+    table_print_readelf_row(p->out, st->loc, &st->cfa, st->col, UNWIND_MAX_COLUMNS, &p->cols);
 }
 
 /* --- JSON ----------------------------------------------------------------- */

@@ -8,7 +8,7 @@
 
 #include "semantics/dwarf_expr.h"
 
-const char *readelf_column_label(unsigned col, char *buf, size_t size)
+const char *table_print_column_label(unsigned col, char *buf, size_t size)
 {
     const char *name = dwarf_reg_name(col);
     if (name)
@@ -65,7 +65,7 @@ static char *pad_cell(char *p, const char *cell, int width)
 }
 
 
-void print_readelf_header(FILE *out, const struct column_set *cols, unsigned ra_column)
+void table_print_readelf_header(FILE *out, const struct column_set *cols, unsigned ra_column)
 {
     fputs("   LOC           CFA      ", out);
     for (unsigned c = 0; c < UNWIND_MAX_COLUMNS; c++) {
@@ -75,7 +75,7 @@ void print_readelf_header(FILE *out, const struct column_set *cols, unsigned ra_
         if (c == ra_column)
             fputs("ra    ", out);
         else
-            fprintf(out, "%-5s ", readelf_column_label(c, buf, sizeof buf));
+            fprintf(out, "%-5s ", table_print_column_label(c, buf, sizeof buf));
     }
     fputc('\n', out);
 }
@@ -86,7 +86,7 @@ static char *put_cfa_rule(char *p, const struct unwind_rule *cfa)
     char name[16];
     switch (cfa->kind) {
     case CFA_RULE_REG_OFFSET:
-        p = put_str(p, readelf_column_label(cfa->reg, name, sizeof name));
+        p = put_str(p, table_print_column_label(cfa->reg, name, sizeof name));
         return put_signed(p, (int)cfa->offset);
     case CFA_RULE_EXPRESSION:
         return put_str(p, "exp");
@@ -122,33 +122,33 @@ static char *put_reg_rule(char *p, const struct unwind_rule *rule)
     }
 }
 
-void format_cfa_rule(char *buf, size_t size, const struct unwind_rule *cfa)
+void table_print_cfa_rule(char *buf, size_t size, const struct unwind_rule *cfa)
 {
     char tmp[64];
     *put_cfa_rule(tmp, cfa) = '\0';
     snprintf(buf, size, "%s", tmp);
 }
 
-void format_reg_rule(char *buf, size_t size, const struct unwind_rule *rule)
+void table_print_reg_rule(char *buf, size_t size, const struct unwind_rule *rule)
 {
     char tmp[64];
     *put_reg_rule(tmp, rule) = '\0';
     snprintf(buf, size, "%s", tmp);
 }
 
-void format_reg_rule_plain(char *buf, size_t size, const struct unwind_rule *rule)
+void table_print_reg_rule_plain(char *buf, size_t size, const struct unwind_rule *rule)
 {
     if (rule->kind == REG_RULE_UNREFERENCED)
         snprintf(buf, size, "%s", RULE_TEXT_UNCHANGED);
     else if (rule->kind == REG_RULE_UNDEFINED)
         snprintf(buf, size, "%s", RULE_TEXT_UNDEFINED);
     else
-        format_reg_rule(buf, size, rule);
+        table_print_reg_rule(buf, size, rule);
 }
 
-void print_readelf_row(FILE *out, uint64_t loc, const struct unwind_rule *cfa,
-                       const struct unwind_rule *rules, unsigned nrules,
-                       const struct column_set *cols)
+void table_print_readelf_row(FILE *out, uint64_t loc, const struct unwind_rule *cfa,
+                              const struct unwind_rule *rules, unsigned nrules,
+                              const struct column_set *cols)
 {
     static const struct unwind_rule undefined = {.kind = REG_RULE_UNDEFINED};
     /* 16 + 1 + CFA cell + at most UNWIND_MAX_COLUMNS cells of < 32 bytes. */

@@ -41,30 +41,30 @@ static inline void column_set_add(struct column_set *s, unsigned col)
 
 /* The label of column COL: its register's name ("rbx"), or "r<COL>" (in
  * BUF) past readelf's table of names. */
-const char *readelf_column_label(unsigned col, char *buf, size_t size);
+const char *table_print_column_label(unsigned col, char *buf, size_t size);
 
 /* "   LOC           CFA      rbx   ra    " for COLS; RA_COLUMN prints as "ra". */
-void print_readelf_header(FILE *out, const struct column_set *cols, unsigned ra_column);
+void table_print_readelf_header(FILE *out, const struct column_set *cols, unsigned ra_column);
 
 /*
  * One row in readelf's layout: LOC, the CFA rule, then each column of COLS.
  * RULES has UNWIND_MAX_COLUMNS entries (the evaluator's state) or, with
  * NRULES = UNWIND_COLUMNS, a stored row's; columns past NRULES print `u`.
  */
-void print_readelf_row(FILE *out, uint64_t loc, const struct unwind_rule *cfa,
-                       const struct unwind_rule *rules, unsigned nrules,
-                       const struct column_set *cols);
+void table_print_readelf_row(FILE *out, uint64_t loc, const struct unwind_rule *cfa,
+                              const struct unwind_rule *rules, unsigned nrules,
+                              const struct column_set *cols);
 
 /* Text of a CFA rule ("rsp+8", "exp") or a register rule ("c-16"), as above. */
-void format_cfa_rule(char *buf, size_t size, const struct unwind_rule *cfa);
-void format_reg_rule(char *buf, size_t size, const struct unwind_rule *rule);
+void table_print_cfa_rule(char *buf, size_t size, const struct unwind_rule *cfa);
+void table_print_reg_rule(char *buf, size_t size, const struct unwind_rule *rule);
 
 /* A register rule as dwcheck's findings, excerpts and `dwsynth repair`
- * print it: as format_reg_rule, but for the two rules the readelf layout
+ * print it: as table_print_reg_rule, but for the two rules the readelf layout
  * both prints `u`: `unchanged` for a register the table does not mention
  * (x86_64's default rule: unwinders keep its value) and `undefined` for
  * DW_CFA_undefined (the value is lost).  `man dwcheck`, RULE NOTATION. */
-void format_reg_rule_plain(char *buf, size_t size, const struct unwind_rule *rule);
+void table_print_reg_rule_plain(char *buf, size_t size, const struct unwind_rule *rule);
 #define RULE_TEXT_UNCHANGED "unchanged"
 #define RULE_TEXT_UNDEFINED "undefined"
 

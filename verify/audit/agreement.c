@@ -69,8 +69,8 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         return;
     }
     a->synthesised++;
-    format_cfa_rule(d, sizeof d, &dw->cfa);
-    format_cfa_rule(s, sizeof s, &syn.cfa);
+    table_print_cfa_rule(d, sizeof d, &dw->cfa);
+    table_print_cfa_rule(s, sizeof s, &syn.cfa);
     int text = strcmp(d, s) == 0 && dw->cfa.kind != CFA_RULE_EXPRESSION;
     int sem = rule_eval_cfa(&fc->judge, &dw->cfa, st, in->addr, NULL) == RULE_HOLDS;
     if (dw->cfa.kind == CFA_RULE_EXPRESSION && sem)
@@ -84,7 +84,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     if (rule_eval_reg(&fc->judge, &dw->reg[ABI_RA], ABI_RA, st, in->addr, NULL) == RULE_HOLDS) {
         a->ra_agree++;
     } else {
-        format_reg_rule(d, sizeof d, &dw->reg[ABI_RA]);
+        table_print_reg_rule(d, sizeof d, &dw->reg[ABI_RA]);
         snprintf(key, sizeof key, "ra: dwarf %s", d);
         add_cause(a, key, fc->file, fc->func, in->addr);
     }
@@ -94,8 +94,8 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
         if (rule_eval_reg(&fc->judge, &dw->reg[r], r, st, in->addr, NULL) == RULE_HOLDS) {
             a->callee_agree++;
         } else {
-            format_reg_rule(d, sizeof d, &dw->reg[r]);
-            format_reg_rule(s, sizeof s, &syn.reg[r]);
+            table_print_reg_rule(d, sizeof d, &dw->reg[r]);
+            table_print_reg_rule(s, sizeof s, &syn.reg[r]);
             snprintf(key, sizeof key, "%s: dwarf %s synth %s", unwind_column_name((int)r), d, s);
             add_cause(a, key, fc->file, fc->func, in->addr);
         }

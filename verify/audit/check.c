@@ -149,8 +149,8 @@ static void check_register(struct checker *c, const struct ir_insn *in, const st
     const struct unwind_rule *rule = &dw->reg[reg], *mine = &syn->reg[reg];
     const char *name = reg == ABI_RA ? "ra" : unwind_column_name((int)reg);
     char d[48], s[48], value[40] = "";
-    format_reg_rule_plain(d, sizeof d, rule);
-    format_reg_rule_plain(s, sizeof s, mine);
+    table_print_reg_rule_plain(d, sizeof d, rule);
+    table_print_reg_rule_plain(s, sizeof s, mine);
     /* No rule recovers the entry value, but the register's own value is
      * known: say what it holds instead ("rbx = 0x0"). */
     if (mine->kind == REG_RULE_UNKNOWN && reg < STATE_GPRS) {
@@ -208,9 +208,9 @@ static void check_call_site(struct checker *c, const struct ir_insn *in, const s
             continue;
         char d[48];
         if (col < 0)
-            format_cfa_rule(d, sizeof d, rule);
+            table_print_cfa_rule(d, sizeof d, rule);
         else
-            format_reg_rule_plain(d, sizeof d, rule);
+            table_print_reg_rule_plain(d, sizeof d, rule);
         const char *what = col < 0 ? "CFA" : reg == ABI_RA ? "ra" : unwind_column_name((int)reg);
         add_finding(c, FINDING_CALL_CLOBBERED_RULE, col < 0 ? -1 : (int)reg, in->addr, d,
                     NULL, "at this call the %s rule %s reads %s, which the callee may change: unwinding "
@@ -416,7 +416,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
         char d[48];
         struct unwind_row end;
         synth_stack_end_row(&end);
-        format_reg_rule_plain(d, sizeof d, &dw->reg[ABI_RA]);
+        table_print_reg_rule_plain(d, sizeof d, &dw->reg[ABI_RA]);
         say(add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, d, RULE_TEXT_UNDEFINED,
                         "ra rule %s where only clone's child runs, on its new stack: the outermost frame, "
                         "rip undefined (.cfi_undefined rip)", d),
@@ -453,8 +453,8 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
             struct synth_row_exprs syn_exprs;
             char d[48], sy[48];
             synth_row_from_state(st, &syn, &syn_exprs);
-            format_cfa_rule(d, sizeof d, &dw->cfa);
-            format_cfa_rule(sy, sizeof sy, &syn.cfa);
+            table_print_cfa_rule(d, sizeof d, &dw->cfa);
+            table_print_cfa_rule(sy, sizeof sy, &syn.cfa);
             say(add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, sy,
                             "CFA rule %s reads %s, which holds the caller's value again: the rule was not "
                             "moved back when it was restored", d, unwind_column_name((int)dw->cfa.reg)),
@@ -512,8 +512,8 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
         synth_row_from_state(refuting, &syn, &syn_exprs);
         have_syn = refuting == st;
         char d[48], s[48];
-        format_cfa_rule(d, sizeof d, &dw->cfa);
-        format_cfa_rule(s, sizeof s, &syn.cfa);
+        table_print_cfa_rule(d, sizeof d, &dw->cfa);
+        table_print_cfa_rule(s, sizeof s, &syn.cfa);
         c->cx = &answer.cx;
         struct finding *f = add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, s,
                                         "CFA rule %s does not give the CFA%s", d,

@@ -104,7 +104,7 @@ void excerpt_rule_text(char *buf, size_t size, const struct excerpt_rule *rule, 
     /* Expressions print by kind alone: no bytes are needed. */
     struct unwind_rule r = {.kind = rule->kind, .reg = rule->reg, .offset = rule->offset};
     if (column == 0)
-        format_cfa_rule(buf, size, &r);
+        table_print_cfa_rule(buf, size, &r);
     else
-        format_reg_rule_plain(buf, size, &r);
+        table_print_reg_rule_plain(buf, size, &r);
 }

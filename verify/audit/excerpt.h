@@ -73,7 +73,7 @@ void excerpt_insn_text(struct synth_program *prog, const struct ir_insn *in, cha
 
 /* Text of RULE in column COLUMN (0 the CFA), as findings print it: "rsp+8",
  * "c-16", "r0 (rax)", "unchanged", "undefined" ... (semantics/print/table_print's
- * format_reg_rule_plain).  Writes at most SIZE bytes to BUF, NUL included. */
+ * table_print_reg_rule_plain).  Writes at most SIZE bytes to BUF, NUL included. */
 void excerpt_rule_text(char *buf, size_t size, const struct excerpt_rule *rule, unsigned column);
 
 #endif

@@ -118,12 +118,12 @@ static void explain_rules(struct explanation *x, const struct abs_state *st, con
         struct rule_answer a;
         snprintf(e->column, sizeof e->column, "%s", is_cfa ? "CFA" : reg == ABI_RA ? "ra" : unwind_column_name((int)reg));
         if (is_cfa) {
-            format_cfa_rule(e->rule, sizeof e->rule, rule);
-            format_cfa_rule(e->synth, sizeof e->synth, &syn.cfa);
+            table_print_cfa_rule(e->rule, sizeof e->rule, rule);
+            table_print_cfa_rule(e->synth, sizeof e->synth, &syn.cfa);
             e->verdict = rule_eval_cfa(j, rule, st, x->address, &a);
         } else {
-            format_reg_rule_plain(e->rule, sizeof e->rule, rule);
-            format_reg_rule_plain(e->synth, sizeof e->synth, &syn.reg[reg]);
+            table_print_reg_rule_plain(e->rule, sizeof e->rule, rule);
+            table_print_reg_rule_plain(e->synth, sizeof e->synth, &syn.reg[reg]);
             e->verdict = rule_eval_reg(j, rule, reg, st, x->address, &a);
         }
         e->cx = a.cx;

@@ -46,7 +46,7 @@ static void cfa_words(char *buf, size_t size, const struct unwind_rule *rule, in
     char text[48];
     switch (rule->kind) {
     case CFA_RULE_REG_OFFSET:
-        format_cfa_rule(text, sizeof text, rule);
+        table_print_cfa_rule(text, sizeof text, rule);
         snprintf(buf, size, "the CFA is %s", text);
         return;
     case CFA_RULE_EXPRESSION:

@@ -61,7 +61,7 @@ enum rule_verdict frame_exit_into(struct rule_judge *j, struct fde_lookup *l, co
     enum rule_verdict all = rule_eval_cfa(j, &row->cfa, st, target, &out->answer);
     if (all == RULE_FAILS) {
         out->column = -1;
-        format_cfa_rule(out->rule, sizeof out->rule, &row->cfa);
+        table_print_cfa_rule(out->rule, sizeof out->rule, &row->cfa);
         return RULE_FAILS;
     }
     if (all == RULE_UNDECIDED)
@@ -73,7 +73,7 @@ enum rule_verdict frame_exit_into(struct rule_judge *j, struct fde_lookup *l, co
         if (v == RULE_FAILS) {
             out->column = (int)reg;
             out->answer = a;
-            format_reg_rule_plain(out->rule, sizeof out->rule, &row->reg[reg]);
+            table_print_reg_rule_plain(out->rule, sizeof out->rule, &row->reg[reg]);
             return RULE_FAILS;
         }
         if (v == RULE_UNDECIDED)

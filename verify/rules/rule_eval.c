@@ -105,7 +105,7 @@ enum rule_verdict rule_eval_cfa(struct rule_judge *j, const struct unwind_rule *
     a->verdict = prover_cfa(j->prover, cfa, st, rip, &a->cx, &a->timed_out);
     if (have_fast && j->prove_all) {
         char text[48];
-        format_cfa_rule(text, sizeof text, cfa);
+        table_print_cfa_rule(text, sizeof text, cfa);
         disagree(j, rip, "CFA", text, fast, a->verdict);
     }
     return a->verdict;
@@ -126,7 +126,7 @@ enum rule_verdict rule_eval_reg(struct rule_judge *j, const struct unwind_rule *
     a->verdict = prover_reg(j->prover, rule, reg, st, rip, &a->cx, &a->timed_out);
     if (have_fast && j->prove_all) {
         char text[48];
-        format_reg_rule(text, sizeof text, rule);
+        table_print_reg_rule(text, sizeof text, rule);
         disagree(j, rip, unwind_column_name((int)reg), text, fast, a->verdict);
     }
     return a->verdict;

@@ -109,11 +109,11 @@ static void synth_text(const struct abs_state *st, int k, char *buf, size_t size
     struct synth_row_exprs exprs;
     synth_row_from_state(st, &syn, &exprs);
     if (k == SF_CFA) {
-        format_cfa_rule(buf, size, &syn.cfa);
+        table_print_cfa_rule(buf, size, &syn.cfa);
         return;
     }
     unsigned reg = (unsigned)sf_column[k];
-    format_reg_rule(buf, size, &syn.reg[reg]);
+    table_print_reg_rule(buf, size, &syn.reg[reg]);
     char value[40];
     if (syn.reg[reg].kind == REG_RULE_UNKNOWN && reg < STATE_GPRS) {
         absval_text(st->reg[reg], value, sizeof value);
@@ -148,9 +148,9 @@ static void rule_text(const struct unwind_row *row, int k, char *buf, size_t siz
     if (expression && breg_text(rule, k == SF_CFA, buf, size))
         return;
     if (k == SF_CFA)
-        format_cfa_rule(buf, size, rule);
+        table_print_cfa_rule(buf, size, rule);
     else
-        format_reg_rule(buf, size, rule);
+        table_print_reg_rule(buf, size, rule);
 }
 
 /* Column K of the SFrame ROW, which state ST at AT refutes (ANSWER): AT's
