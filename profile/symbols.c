@@ -60,7 +60,7 @@ static int is_label(const struct elf_symbol *s)
  * frees, or NULL when out of memory. */
 static char *perf_name(const char *name, const char *suffix)
 {
-    char *d = symbol_demangle(name);
+    char *d = demangle_symbol(name);
     const char *base = d ? d : name;
     size_t len = strlen(base) + strlen(suffix) + 1;
     char *s = malloc(len);

@@ -23,7 +23,7 @@
  *   - which: functions (FUNC, GNU_IFUNC), objects (OBJECT), and labels
  *     (NOTYPE) in a section named *text*; named, defined, not absolute, in
  *     an allocated section.  C++ names demangled as perf does (see
- *     symbol_demangle, profile/demangle.h);
+ *     demangle_symbol, profile/demangle.h);
  *   - the PLT: NAME@plt for each .rela.plt entry, one .plt entry each after
  *     its header; "@plt" for an IRELATIVE one.  .plt.sec and .plt.got get
  *     no symbol (perf 6.1);

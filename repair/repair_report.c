@@ -109,7 +109,7 @@ static void json_row(FILE *out, const struct validated_fde *f, size_t i, struct 
             provenance_name(f->provenance[i]));
     for (size_t c = 0; c < NSHOWN; c++) {
         fprintf(out, "%s\"%s\":", c ? "," : "", column_label(shown_columns[c]));
-        print_json_rule(out, rule_of(row, shown_columns[c]), shown_columns[c] < 0);
+        table_json_rule(out, rule_of(row, shown_columns[c]), shown_columns[c] < 0);
     }
     fputs("},\"replaced\":{", out);
     const struct cfi_fde *fde;
@@ -119,7 +119,7 @@ static void json_row(FILE *out, const struct validated_fde *f, size_t i, struct 
     for (size_t c = 0; old && c < NSHOWN; c++)
         if (rules_differ(old, row, shown_columns[c])) {
             fprintf(out, "%s\"%s\":", sep, column_label(shown_columns[c]));
-            print_json_rule(out, rule_of(old, shown_columns[c]), shown_columns[c] < 0);
+            table_json_rule(out, rule_of(old, shown_columns[c]), shown_columns[c] < 0);
             sep = ",";
         }
     fputs("}}", out);
@@ -134,9 +134,9 @@ static void json_sframe(FILE *out, const struct repair_sframe *sf)
     for (size_t i = 0; i < sf->nleft; i++) {
         const struct repair_sframe_left *l = &sf->left[i];
         fputs(i ? ",{\"function\":" : "{\"function\":", out);
-        print_json_string(out, l->function);
+        json_string_print(out, l->function);
         fprintf(out, ",\"lo\":%" PRIu64 ",\"hi\":%" PRIu64 ",\"at\":%" PRIu64 ",\"reason\":", l->lo, l->hi, l->at);
-        print_json_string(out, l->why);
+        json_string_print(out, l->why);
         fputc('}', out);
     }
     fputs("]}", out);
@@ -185,7 +185,7 @@ void repair_report_written_text(FILE *out, const struct repair_written *w)
 static void json_written(FILE *out, const struct repair_written *w)
 {
     fputs(",\"written\":{\"output\":", out);
-    print_json_string(out, w->output);
+    json_string_print(out, w->output);
     fprintf(out, ",\"eh_frame\":%" PRIu64 ",\"eh_frame_hdr\":%" PRIu64 ",\"sframe\":%" PRIu64 ",\"fdes\":%zu,"
             "\"fdes_left_out\":%zu", w->eh_frame, w->eh_frame_hdr, w->sframe, w->fdes, w->dropped);
     if (w->sized)
@@ -199,7 +199,7 @@ void repair_report_json(FILE *out, const char *path, const struct validated_tabl
                         const struct repair_sframe *sf, const struct repair_written *w)
 {
     fputs("{\"file\":", out);
-    print_json_string(out, path);
+    json_string_print(out, path);
     fprintf(out, ",\"fdes_kept\":%zu,\"fdes_repaired\":%zu,\"fdes_added\":%zu,\"rows_repaired\":%zu,"
             "\"functions_not_added\":%zu,\"addresses\":{\"proved\":%zu,\"unchecked\":%zu,\"not_judged\":%zu,"
             "\"synthesised\":%zu,\"ending_stack\":%zu},\"fdes\":[",
@@ -216,7 +216,7 @@ void repair_report_json(FILE *out, const char *path, const struct validated_tabl
         if (f->fde)
             fprintf(out, "\"fde_offset\":%" PRIu64 ",", f->fde->offset);
         fputs("\"function\":", out);
-        print_json_string(out, f->function);
+        json_string_print(out, f->function);
         fprintf(out, ",\"lo\":%" PRIu64 ",\"hi\":%" PRIu64 ",\"rows\":[", f->lo, f->hi);
         for (size_t i = 0; i < f->table.nrows; i++) {
             if (i)

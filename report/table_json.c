@@ -21,7 +21,7 @@ static void print_json_expr(FILE *out, const uint8_t *expr, uint32_t len)
     int n = len <= 256 ? dwarf_expr_decode(expr, len, 8, ops, 256, &error) : -1;
     if (n < 0) {
         fputs("null,\"decode_error\":", out);
-        print_json_string(out, error ? error : "expression too long");
+        json_string_print(out, error ? error : "expression too long");
         return;
     }
     char *text = NULL;
@@ -33,11 +33,11 @@ static void print_json_expr(FILE *out, const uint8_t *expr, uint32_t len)
     }
     dwarf_expr_print(mem, ops, (size_t)n);
     fclose(mem);
-    print_json_string(out, text ? text : "");
+    json_string_print(out, text ? text : "");
     free(text);
 }
 
-void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa)
+void table_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa)
 {
     char name[16];
     if (is_cfa) {

@@ -19,6 +19,6 @@
 #include "semantics/unwind_table.h"
 
 /* RULE as a JSON object on OUT: a CFA rule when IS_CFA, else a register's. */
-void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa);
+void table_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa);
 
 #endif

@@ -167,7 +167,7 @@ static int not_an_abi_entry(const struct abs_state *st)
     if (!(sp->kind == AV_CFA && sp->off == -ABI_ENTRY_CFA_OFFSET))
         return 1;
     for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++)
-        if (holds_entry(st->reg[abi_callee_saved_regs[i]], abi_callee_saved_regs[i]) == RULE_FAILS)
+        if (slot_truth_holds_entry(st->reg[abi_callee_saved_regs[i]], abi_callee_saved_regs[i]) == RULE_FAILS)
             return 1;
     return 0;
 }

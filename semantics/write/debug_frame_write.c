@@ -38,7 +38,7 @@ static const char *augmentation(const struct eh_cie_spec *c)
 /* An entry padded as gas pads .debug_frame's, to the address size. */
 static int entry_size(uint64_t head, size_t insns_len, uint64_t *size)
 {
-    return frame_entry_size(head, insns_len, ENTRY_ALIGN, size);
+    return eh_frame_write_entry_size(head, insns_len, ENTRY_ALIGN, size);
 }
 
 static int cie_size(const struct eh_cie_spec *c, uint64_t *size, const char **why)

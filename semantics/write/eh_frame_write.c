@@ -78,7 +78,7 @@ static size_t fde_aug_data_len(const struct eh_cie_spec *c)
     return c->lsda_encoding != DW_EH_PE_omit ? pointer_width(c->lsda_encoding) : 0;
 }
 
-int frame_entry_size(uint64_t head, size_t insns_len, unsigned align, uint64_t *size)
+int eh_frame_write_entry_size(uint64_t head, size_t insns_len, unsigned align, uint64_t *size)
 {
     if (insns_len > ENTRY_MAX)
         return -1;
@@ -90,7 +90,7 @@ int frame_entry_size(uint64_t head, size_t insns_len, unsigned align, uint64_t *
  * which ld keeps inside the entry: libc's FDEs are 4 mod 8 as often as 0). */
 static int entry_size(uint64_t head, size_t insns_len, uint64_t *size)
 {
-    return frame_entry_size(head, insns_len, ENTRY_ALIGN, size);
+    return eh_frame_write_entry_size(head, insns_len, ENTRY_ALIGN, size);
 }
 
 static int cie_size(const struct eh_cie_spec *c, uint64_t *size, const char **why)

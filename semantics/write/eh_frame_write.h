@@ -99,7 +99,7 @@ int eh_frame_write(const struct eh_cie_spec *cies, size_t ncies, const struct eh
  * then INSNS_LEN bytes of instructions, padded with DW_CFA_nop to a
  * multiple of ALIGN (a power of two): 0, or -1 past a 32-bit length.  For
  * the .debug_frame writer too. */
-int frame_entry_size(uint64_t head, size_t insns_len, unsigned align, uint64_t *size);
+int eh_frame_write_entry_size(uint64_t head, size_t insns_len, unsigned align, uint64_t *size);
 
 /* The size of the .eh_frame_hdr of N FDEs: 12 bytes, then 8 per FDE. */
 uint64_t eh_frame_hdr_size(size_t n);

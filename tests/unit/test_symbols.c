@@ -240,7 +240,7 @@ static int group_teardown(void **state)
 
 static void expect_demangled(const char *mangled, const char *want)
 {
-    char *got = symbol_demangle(mangled);
+    char *got = demangle_symbol(mangled);
     if (!want) {
         if (got)
             fail_msg("%s: demangled to \"%s\", perf leaves it", mangled, got);

@@ -21,7 +21,7 @@ enum rule_verdict frame_exit_ret(const struct abs_state *st, char *why, size_t s
                  rsp.off < -ABI_ENTRY_CFA_OFFSET ? "a word of its own frame" : "a word of its caller's frame");
         return RULE_FAILS;
     }
-    enum rule_verdict v = holds_entry(abs_state_slot(st, -ABI_ENTRY_CFA_OFFSET), STATE_RA);
+    enum rule_verdict v = slot_truth_holds_entry(abs_state_slot(st, -ABI_ENTRY_CFA_OFFSET), STATE_RA);
     if (v == RULE_FAILS)
         snprintf(why, size, "the word at CFA-8 it pops is not the return address");
     return v;

@@ -185,12 +185,12 @@ int linear_expr_decide(const struct unwind_rule *rule, int is_cfa, unsigned reg,
     if (is_cfa) {
         *v = val.kind == AV_CFA && val.off == 0 ? RULE_HOLDS : RULE_FAILS;
     } else if (rule->kind == REG_RULE_VAL_EXPRESSION) {
-        *v = holds_entry(val, reg);
+        *v = slot_truth_holds_entry(val, reg);
     } else if (val.kind == AV_CFA || val.kind == AV_ALIGNED) {
         int at_cfa, at_aligned;
         int64_t k_cfa, k_aligned;
         place_names(st, val, &at_cfa, &k_cfa, &at_aligned, &k_aligned);
-        *v = place_holds_entry(st, at_cfa, k_cfa, at_aligned, k_aligned, reg);
+        *v = slot_truth_place_holds_entry(st, at_cfa, k_cfa, at_aligned, k_aligned, reg);
     } else {
         return 0;   /* an address that is no stack place the state names */
     }

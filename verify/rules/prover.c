@@ -597,7 +597,7 @@ static enum rule_verdict decide_address(struct query *q, struct term addr, unsig
     /* Slots holding entry(REG): where the code keeps it. */
     Z3_ast kept = NULL, none_equal = Z3_mk_true(c), some_equal = Z3_mk_false(c);
     for (unsigned i = 0; i < st->nslots; i++) {
-        if (holds_entry(st->slot[i].value, reg) != RULE_HOLDS)
+        if (slot_truth_holds_entry(st->slot[i].value, reg) != RULE_HOLDS)
             continue;
         Z3_ast base = st->slot[i].base == AV_CFA ? q->cfa : q->aligned;
         if (!base)
@@ -611,7 +611,7 @@ static enum rule_verdict decide_address(struct query *q, struct term addr, unsig
     enum rule_verdict v;
     if (at_cfa || at_aligned) {
         /* A fixed place: what the state says is there (the fast path's answer). */
-        v = place_holds_entry(st, at_cfa, k_cfa, at_aligned, k_aligned, reg);
+        v = slot_truth_place_holds_entry(st, at_cfa, k_cfa, at_aligned, k_aligned, reg);
         if (v != RULE_FAILS)
             return v;
         Z3_model m;

@@ -21,11 +21,11 @@ static enum rule_verdict fast_reg(const struct unwind_rule *rule, unsigned reg, 
     case REG_RULE_UNDEFINED:
         return RULE_HOLDS;
     case REG_RULE_UNREFERENCED: case REG_RULE_SAME_VALUE:
-        return reg < STATE_GPRS ? holds_entry(st->reg[reg], reg) : RULE_UNDECIDED;
+        return reg < STATE_GPRS ? slot_truth_holds_entry(st->reg[reg], reg) : RULE_UNDECIDED;
     case REG_RULE_OFFSET:
         return slot_holds_entry(st, AV_CFA, rule->offset, reg);
     case REG_RULE_REGISTER:
-        return rule->reg < STATE_GPRS ? holds_entry(st->reg[rule->reg], reg) : RULE_UNDECIDED;
+        return rule->reg < STATE_GPRS ? slot_truth_holds_entry(st->reg[rule->reg], reg) : RULE_UNDECIDED;
     default:
         return RULE_UNDECIDED;
     }

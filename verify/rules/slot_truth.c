@@ -7,7 +7,7 @@
 #include "semantics/abi.h"
 
 /* Is V entry(REG)?  Unknown values are undecided. */
-enum rule_verdict holds_entry(struct absval v, unsigned reg)
+enum rule_verdict slot_truth_holds_entry(struct absval v, unsigned reg)
 {
     if (v.kind == AV_UNKNOWN)
         return RULE_UNDECIDED;
@@ -30,24 +30,24 @@ enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t base, int
 {
     struct absval v = abs_state_slot_in(st, base, off);
     if (v.kind != AV_UNKNOWN)
-        return holds_entry(v, reg);
+        return slot_truth_holds_entry(v, reg);
     struct absval rsp = st->reg[ABI_RSP];
     if (rsp.kind == base && off + 8 <= rsp.off - ABI_RED_ZONE)
         return RULE_FAILS;
     if (base == AV_CFA && off >= 0)
         return RULE_FAILS;
     for (unsigned i = 0; i < st->nslots; i++)
-        if (holds_entry(st->slot[i].value, reg) == RULE_HOLDS)
+        if (slot_truth_holds_entry(st->slot[i].value, reg) == RULE_HOLDS)
             return RULE_FAILS;
     if (rsp.kind == base && off < rsp.off)
         return RULE_UNDECIDED;   /* in the red zone: perhaps popped from, perhaps lost */
-    if (reg < STATE_GPRS && holds_entry(st->reg[reg], reg) == RULE_HOLDS)
+    if (reg < STATE_GPRS && slot_truth_holds_entry(st->reg[reg], reg) == RULE_HOLDS)
         return RULE_FAILS;
     return RULE_UNDECIDED;
 }
 
-enum rule_verdict place_holds_entry(const struct abs_state *st, int at_cfa, int64_t k_cfa, int at_aligned,
-                                    int64_t k_aligned, unsigned reg)
+enum rule_verdict slot_truth_place_holds_entry(const struct abs_state *st, int at_cfa, int64_t k_cfa, int at_aligned,
+                                               int64_t k_aligned, unsigned reg)
 {
     enum rule_verdict in_cfa = at_cfa ? slot_holds_entry(st, AV_CFA, k_cfa, reg) : RULE_UNDECIDED;
     enum rule_verdict in_aligned = at_aligned ? slot_holds_entry(st, AV_ALIGNED, k_aligned, reg) : RULE_UNDECIDED;

@@ -19,7 +19,7 @@
 #include "verify/rules/rule_verdict.h"
 
 /* Is V entry(REG)?  Unknown values are undecided. */
-enum rule_verdict holds_entry(struct absval v, unsigned reg);
+enum rule_verdict slot_truth_holds_entry(struct absval v, unsigned reg);
 
 /* Is entry(REG) in the slot at BASE + OFF (BASE AV_CFA or AV_ALIGNED)? */
 enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t base, int64_t off, unsigned reg);
@@ -28,7 +28,7 @@ enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t base, int
  * and/or the realigned frame (AT_ALIGNED: ALIGNED + K_ALIGNED)?  Named in
  * both (a realignment that is a fixed offset), the frame that tracks the
  * word decides; two that track it must agree (one may be stale). */
-enum rule_verdict place_holds_entry(const struct abs_state *st, int at_cfa, int64_t k_cfa, int at_aligned,
-                                    int64_t k_aligned, unsigned reg);
+enum rule_verdict slot_truth_place_holds_entry(const struct abs_state *st, int at_cfa, int64_t k_cfa, int at_aligned,
+                                               int64_t k_aligned, unsigned reg);
 
 #endif
