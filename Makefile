@@ -72,7 +72,7 @@ ifneq ($(if $(MAKECMDGOALS),$(filter-out clean uninstall,$(MAKECMDGOALS)),all),)
 include $(CONFIG_MK)
 endif
 DWARF_LIBS := -ldwarf -lelf -lz
-# profile/symbols demangles C++ names as perf does, with libstdc++'s __cxa_demangle.
+# profile/symbol_table demangles C++ names as perf does, with libstdc++'s __cxa_demangle.
 DWARF_LIBS += -lstdc++
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -190,7 +190,7 @@ profile_SRCS := \
 	profile/demangle.c \
 	profile/symbol_sources.c \
 	profile/symbol_tree.c \
-	profile/symbols.c \
+	profile/symbol_table.c \
 	profile/symbol_store.c \
 	profile/cache_dir.c \
 	profile/vdso.c \

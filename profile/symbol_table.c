@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * symbols: the symbol table perf builds for an object, and its lookups (see
+ * symbol_table: the symbol table perf builds for an object, and its lookups (see
  * the header).
  *
  * The table is built as perf 6.1 builds it (tools/perf/util/symbol.c
@@ -21,7 +21,7 @@
  * file offset of the address in its mapping; the table does the same and
  * converts the caller's own addresses with the object's PT_LOAD headers.
  */
-#include "symbols_private.h"
+#include "symbol_table_private.h"
 
 #include "demangle.h"
 #include "symbol_sources.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * symbols: names for the addresses of an object file, as `perf script`
+ * symbol_table: names for the addresses of an object file, as `perf script`
  * prints them.
  *
  * A symbol_table reads an object's symbols once and answers lookups by the
@@ -53,8 +53,8 @@
  * (every lookup fails: perf prints "[unknown]"); nothing here exits.
  * Tables are read-only once opened: lookups may run in parallel.
  */
-#ifndef DWCHECK_PROFILE_SYMBOLS_H
-#define DWCHECK_PROFILE_SYMBOLS_H
+#ifndef DWCHECK_PROFILE_SYMBOL_TABLE_H
+#define DWCHECK_PROFILE_SYMBOL_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * symbols_private: the symbol table's representation, shared by the files
- * of the symbols module only (symbols.c reads objects and answers lookups,
- * symbol_tree.c builds perf's tree and the ranges of its descent,
- * symbol_store.c writes and reads a table in the cache).
+ * symbol_table_private: the symbol table's representation, shared by the
+ * files of the symbol_table module only (symbol_table.c reads objects and
+ * answers lookups, symbol_tree.c builds perf's tree and the ranges of its
+ * descent, symbol_store.c writes and reads a table in the cache).
  */
-#ifndef DWCHECK_PROFILE_SYMBOLS_PRIVATE_H
-#define DWCHECK_PROFILE_SYMBOLS_PRIVATE_H
+#ifndef DWCHECK_PROFILE_SYMBOL_TABLE_PRIVATE_H
+#define DWCHECK_PROFILE_SYMBOL_TABLE_PRIVATE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "symbols.h"
+#include "symbol_table.h"
 
 #define NONE (-1)
 #define PERF_PAGE 4096u   /* perf's rounding of the last symbol's end */
