@@ -72,7 +72,7 @@ ifneq ($(if $(MAKECMDGOALS),$(filter-out clean uninstall,$(MAKECMDGOALS)),all),)
 include $(CONFIG_MK)
 endif
 DWARF_LIBS := -ldwarf -lelf -lz
-# profile/symbols demangles C++ names as perf does, with libstdc++'s __cxa_demangle.
+# profile/symbol_table demangles C++ names as perf does, with libstdc++'s __cxa_demangle.
 DWARF_LIBS += -lstdc++
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -90,14 +90,15 @@ LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 # alone (layers.ok, before any program): a dependency that runs back up, or
 # sideways to a later stage, is an undefined symbol there and fails the build.
 # The front ends' own modules (tools/) are the last stage.
-STAGES := object semantics synth verify report repair annotate compile profile tools
+STAGES := sys object semantics synth verify report repair annotate compile profile tools
+sys_SRCS := \
+	sys/error.c \
+	sys/signals.c \
+	sys/command.c \
+	sys/output_file.c
 object_SRCS := \
-	object/error.c \
 	object/elf_file.c \
 	object/code_bounds.c \
-	object/command.c \
-	object/signals.c \
-	object/output_file.c \
 	object/elf_rewrite.c \
 	object/elf_layout.c \
 	object/debug_file.c \
@@ -113,19 +114,21 @@ semantics_SRCS := \
 	semantics/eh_frame_parse.c \
 	semantics/cfi_reader.c \
 	semantics/cfi_eval.c \
-	semantics/cfi_encode.c \
-	semantics/cfi_text.c \
-	semantics/eh_frame_write.c \
-	semantics/debug_frame_write.c \
 	semantics/fde_lookup.c \
 	semantics/lsda.c \
-	semantics/table_print.c \
-	semantics/sframe_parse.c semantics/sframe_print.c semantics/sframe_write.c
+	semantics/sframe_parse.c \
+	semantics/write/cfi_encode.c \
+	semantics/write/eh_frame_write.c \
+	semantics/write/debug_frame_write.c \
+	semantics/write/sframe_write.c \
+	semantics/print/cfi_text.c \
+	semantics/print/table_print.c \
+	semantics/print/sframe_print.c
 synth_SRCS := \
 	synth/x86_decode.c \
 	synth/x86_unknown.c \
 	synth/abstract_state.c \
-	synth/functions.c \
+	synth/function_index.c \
 	synth/function_code.c \
 	synth/landing_pads.c \
 	synth/jump_tables.c \
@@ -137,26 +140,26 @@ synth_SRCS := \
 	synth/synthesize.c \
 	synth/program.c
 verify_SRCS := \
-	verify/counterexample.c \
-	verify/slot_truth.c \
-	verify/linear_expr.c \
-	verify/expression_kind.c \
-	verify/transfers.c \
-	verify/own_cfa.c \
-	verify/fde_coverage.c \
-	verify/explain.c \
-	verify/prover.c \
-	verify/rule_eval.c \
-	verify/audit_file.c \
-	verify/no_unwind.c \
-	verify/agreement.c \
-	verify/finding.c \
-	verify/finding_identity.c \
-	verify/excerpt.c \
-	verify/rule_words.c \
-	verify/fix.c \
-	verify/check.c \
-	verify/sframe_tables.c verify/sframe_check.c \
+	verify/rules/counterexample.c \
+	verify/rules/slot_truth.c \
+	verify/rules/linear_expr.c \
+	verify/rules/expression_kind.c \
+	verify/rules/frame_exit.c \
+	verify/rules/own_cfa.c \
+	verify/rules/prover.c \
+	verify/rules/rule_eval.c \
+	verify/sframe/sframe_tables.c verify/sframe/sframe_check.c \
+	verify/audit/fde_coverage.c \
+	verify/audit/explain.c \
+	verify/audit/audit_input.c \
+	verify/audit/no_unwind.c \
+	verify/audit/agreement.c \
+	verify/audit/finding.c \
+	verify/audit/finding_identity.c \
+	verify/audit/excerpt.c \
+	verify/audit/rule_words.c \
+	verify/audit/fix.c \
+	verify/audit/check.c \
 	verify/validated_table.c
 report_SRCS := \
 	report/json_string.c \
@@ -167,10 +170,10 @@ report_SRCS := \
 	report/html_text.c \
 	report/html_window.c \
 	report/html_report.c \
-	report/json_record.c \
-	report/repair_report.c
+	report/json_record.c
 repair_SRCS := \
 	repair/eh_frame_build.c repair/sframe_build.c \
+	repair/repair_report.c \
 	repair/repair_file.c
 annotate_SRCS := \
 	annotate/asm_source.c \
@@ -187,14 +190,14 @@ profile_SRCS := \
 	profile/demangle.c \
 	profile/symbol_sources.c \
 	profile/symbol_tree.c \
-	profile/symbols.c \
+	profile/symbol_table.c \
 	profile/symbol_store.c \
 	profile/cache_dir.c \
 	profile/vdso.c \
 	profile/processes.c \
 	profile/sample_unwind.c \
 	profile/script_output.c \
-	profile/eh_elf_compile.c
+	profile/compile_queue.c
 tools_SRCS := \
 	tools/cli.c \
 	tools/worker_pool.c \
@@ -323,7 +326,7 @@ $(call STAGE_LIB,$(1)): $$($(1)_SRCS:%.c=$(BUILD)/obj/%.o)
 endef
 $(foreach s,$(STAGES),$(eval $(call stage_archive,$(s))))
 
-$(MODULES_OK): mk/module_cycles.sh $(wildcard $(foreach f,$(PRODUCT_FOLDERS),$(f)/*.[chS]))
+$(MODULES_OK): mk/module_cycles.sh $(wildcard $(foreach f,$(PRODUCT_FOLDERS),$(f)/*.[chS] $(f)/*/*.[chS]))
 	@mkdir -p $(@D)
 	@mk/module_cycles.sh $(PRODUCT_FOLDERS) >&2 || \
 	    { echo "the build stops: modules above read each other; break each cycle with a header" \
@@ -681,15 +684,16 @@ PERF_READER_SRCS := profile/perf_data.c profile/perf_order.c profile/perf_meta.c
 build-fuzz/fuzz_perf_data: fuzz/fuzz_perf_data.c $(PERF_READER_SRCS) $(wildcard profile/perf_*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(PERF_READER_SRCS) -o $@
-SFRAME_READER_SRCS := semantics/sframe_parse.c semantics/sframe_print.c semantics/unwind_table.c \
-	semantics/cfi_encode.c semantics/dwarf_expr.c semantics/expr_machine.c
-build-fuzz/fuzz_sframe_parse: fuzz/fuzz_sframe_parse.c $(SFRAME_READER_SRCS) $(wildcard semantics/*.h)
+SFRAME_READER_SRCS := semantics/sframe_parse.c semantics/print/sframe_print.c semantics/unwind_table.c \
+	semantics/write/cfi_encode.c semantics/dwarf_expr.c semantics/expr_machine.c
+build-fuzz/fuzz_sframe_parse: fuzz/fuzz_sframe_parse.c $(SFRAME_READER_SRCS) $(wildcard semantics/*.h semantics/*/*.h)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(SFRAME_READER_SRCS) -o $@
 # The others link the libraries' sources, but for dwperf's stages (which
 # need the runtime).
 FUZZ_LIB_SRCS := $(filter-out profile/%,$(LIB_SRCS))
-build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard semantics/*.h object/*.h synth/*.h) $(BUILD)/gen/dwunwind_h.inc \
+build-fuzz/%: fuzz/%.c $(FUZZ_LIB_SRCS) $(wildcard sys/*.h semantics/*.h semantics/*/*.h object/*.h synth/*.h) \
+		$(BUILD)/gen/dwunwind_h.inc \
 		| $(DEPS_FIRST)
 	@mkdir -p $(@D)
 	clang $(FUZZ_FLAGS) $< $(FUZZ_LIB_SRCS) $(DWARF_LIBS) $(PKG_LIBS) -o $@

@@ -16,7 +16,7 @@
 #include "annotate/source_rewrite.h"
 #include "object/elf_file.h"
 #include "synth/program.h"
-#include "verify/check.h"
+#include "verify/audit/check.h"
 
 /* The label that marks the end of a line in the analysed copy. */
 #define MARKER_PREFIX "__dwsynth_point_"
@@ -439,7 +439,7 @@ static int verify_result(struct session *s, const struct rewritten *out)
         return 0;
     }
     /* Expression rules (the .cfi_escape of a realigned frame) are the
-     * prover's (verify/prover: exact linear evaluation, then z3): one it
+     * prover's (verify/rules/prover: exact linear evaluation, then z3): one it
      * cannot decide is CFI not checked. */
     size_t proved = 0, undecided = 0;
     for (int k = 0; k < EXPRESSION_KINDS; k++) {

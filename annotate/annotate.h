@@ -14,7 +14,7 @@
  *      functions' ranges, its markers the address of every line's end.
  *   4. synth/ synthesises each function; cfi_plan decides the directives
  *      after each line; source_rewrite inserts them into the input.
- *   5. The annotated text is assembled again and verified (verify/check):
+ *   5. The annotated text is assembled again and verified (verify/audit/check):
  *      the CFI that functions carried already is reported as checked, and
  *      the annotation itself is proved right or reported.
  *

@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "object/command.h"
+#include "sys/command.h"
 #include "object/elf_file.h"
-#include "object/error.h"
-#include "object/signals.h"
+#include "sys/error.h"
+#include "sys/signals.h"
 
 /* How long a kept diagnostic may be in ERR. */
 #define DIAGNOSTIC_TAIL 2000

@@ -11,7 +11,7 @@
  * that never return; what still has no definition resolves to 0.
  * asm_build_release removes the directory; so does an interruption
  * (SIGINT, SIGTERM, SIGHUP: the directory and every file named by
- * asm_build_file are registered with object/signals).
+ * asm_build_file are registered with sys/signals).
  *
  * The compiler is $CC (split at blanks; default `cc`).  The user's flags
  * (-I, -D, -Wa,... after `--`) go to every compilation, never to the link.
@@ -63,7 +63,7 @@ enum build_status { BUILD_OK = 0, BUILD_REJECTED = 1, BUILD_FAILED = -1, BUILD_S
  * BUILD_REJECTED when the compiler reports errors (with BUILD_QUIET its
  * messages are in ERR); BUILD_FAILED when it cannot run (reason in ERR);
  * BUILD_STOPPED when it was stopped at its memory or time limit, or killed
- * (object/command.h), ERR the whole reason (`the assembler exceeded its
+ * (sys/command.h), ERR the whole reason (`the assembler exceeded its
  * memory limit (4 GiB)`).
  */
 enum build_status asm_build_assemble(struct asm_build *b, const char *src, const char *obj,

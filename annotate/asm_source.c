@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object/error.h"
+#include "sys/error.h"
 
 /* ---- the text ------------------------------------------------------------ */
 

@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "semantics/cfi_text.h"
+#include "semantics/print/cfi_text.h"
 #include "synth/ir.h"
 
 /* A place a directive may go: after source line LINE, at address ADDR. */

@@ -10,7 +10,7 @@
 
 #include "kit/sorted_search.h"
 #include "object/debug_info.h"
-#include "object/error.h"
+#include "sys/error.h"
 
 static int by_addr(const void *a, const void *b)
 {

@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "object/command.h"
-#include "object/error.h"
-#include "object/signals.h"
+#include "sys/command.h"
+#include "sys/error.h"
+#include "sys/signals.h"
 #include "runtime/trusted_path.h"
 
 /* The C under a name of its own: LINK, DIR/eh_elf.c, a symbolic link to
@@ -82,7 +82,7 @@ static void fixed_name_remove(struct fixed_name *fx)
     }
 }
 
-/* $CC -O2 -fPIC -shared ... -o SO C, within the limits of object/command,
+/* $CC -O2 -fPIC -shared ... -o SO C, within the limits of sys/command,
  * C under its fixed name (SO's directory the build's own).  Returns 0, or
  * -1 with ERR. */
 static int run_compiler(const char *so, const char *c, char *err, size_t errlen)
@@ -146,7 +146,7 @@ int cc_build_shared(const char *c_path, const char *target, char *err, size_t er
      * (runtime/trusted_path.h: mode 0700 under a random name, locked while
      * it lives), where no one else can put a link for it to follow; a
      * killed run's is removed by the next (the sweep), an interrupted
-     * one's by object/signals. */
+     * one's by sys/signals. */
     const char *base;
     struct dwu_temp work = {.fd = -1};
     int dirfd = dwu_parent_open(target, &base);

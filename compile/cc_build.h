@@ -3,7 +3,7 @@
  * cc_build: the generated C of an eh_elf compiled to a shared object, put
  * in place atomically.
  *
- * The compiler is the system's (object/command: $CC, else cc), run bounded
+ * The compiler is the system's (sys/command: $CC, else cc), run bounded
  * in its own process group with
  *   $CC -O2 -fPIC -shared -fno-asynchronous-unwind-tables -o TMP C
  * where TMP is in a directory of its own beside the target

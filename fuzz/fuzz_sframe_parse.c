@@ -1,6 +1,6 @@
 /*
  * libFuzzer target over the SFrame reader alone (semantics/sframe_parse
- * and its printer, semantics/sframe_print), with no ELF around it: the
+ * and its printer, semantics/print/sframe_print), with no ELF around it: the
  * input is an .sframe section at address 0x400000, read the ways dwtable
  * --sframe reads it: the header, the checks across FDEs, every FDE, the
  * table of each of the first 64 (H, capped as the reader caps it), the FRE
@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "semantics/sframe_parse.h"
-#include "semantics/sframe_print.h"
+#include "semantics/print/sframe_print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,15 +9,15 @@
 #include <stdint.h>
 
 /* *SUM = A + B; 0 when that overflows. */
-static inline int add_ok(uint64_t a, uint64_t b, uint64_t *sum)
+static inline int checked_add(uint64_t a, uint64_t b, uint64_t *sum)
 {
     return !__builtin_add_overflow(a, b, sum);
 }
 
 /* *OUT = A rounded up to ALIGN (a power of two); 0 when that overflows. */
-static inline int align_ok(uint64_t a, uint64_t align, uint64_t *out)
+static inline int checked_align(uint64_t a, uint64_t align, uint64_t *out)
 {
-    if (!add_ok(a, align - 1, out))
+    if (!checked_add(a, align - 1, out))
         return 0;
     *out &= ~(align - 1);
     return 1;

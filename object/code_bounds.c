@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "error.h"
+#include "sys/error.h"
 
 static int by_lo(const void *a, const void *b)
 {

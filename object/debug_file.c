@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "checked_math.h"
-#include "error.h"
-#include "identity.h"
+#include "sys/error.h"
+#include "runtime/identity.h"
 #include "kit/byte_writer.h"
-#include "output_file.h"
+#include "sys/output_file.h"
 
 #define PAGE 0x1000u
 #define EHDR_SIZE 64u            /* sizeof(Elf64_Ehdr) */
@@ -120,14 +120,14 @@ static int read_headers(struct plan *p, struct elf_file *ef, char *err, size_t e
             sh->sh_type = SHT_NOBITS;
         if (!has_bytes(sh) || j == p->shstrndx)
             continue;
-        if (!add_ok(sh->sh_offset, sh->sh_size, &end) || end > p->file_size)
+        if (!checked_add(sh->sh_offset, sh->sh_size, &end) || end > p->file_size)
             return error_set(err, errlen, "truncated file: section %zu lies past the end of the file", j);
         p->source[j] = sh->sh_offset;
     }
     GElf_Shdr *str = &p->shdrs[p->shstrndx];
     uint64_t str_end;
     if (str->sh_type != SHT_STRTAB || (str->sh_flags & SHF_ALLOC) ||
-        !add_ok(str->sh_offset, str->sh_size, &str_end) || str_end > p->file_size)
+        !checked_add(str->sh_offset, str->sh_size, &str_end) || str_end > p->file_size)
         return error_set(err, errlen, "section %zu is no section name table within the file", p->shstrndx);
     p->str_in_offset = str->sh_offset;
     p->str_in_size = str->sh_size;
@@ -186,12 +186,12 @@ static int place_sections(struct plan *p, char *err, size_t errlen)
             sh->sh_offset = at;
             continue;
         }
-        if ((align & (align - 1)) || !align_ok(at, align, &sh->sh_offset) ||
-            !add_ok(sh->sh_offset, sh->sh_size, &at))
+        if ((align & (align - 1)) || !checked_align(at, align, &sh->sh_offset) ||
+            !checked_add(sh->sh_offset, sh->sh_size, &at))
             return error_set(err, errlen, "section %zu: alignment %#llx is no power of two, or the "
                              "file would be too large", j, (unsigned long long)sh->sh_addralign);
     }
-    if (!align_ok(at, 8, &p->shdr_offset) || !add_ok(p->shdr_offset, p->total * SHDR_SIZE, &end) ||
+    if (!checked_align(at, 8, &p->shdr_offset) || !checked_add(p->shdr_offset, p->total * SHDR_SIZE, &end) ||
         end > INT64_MAX)
         return error_set(err, errlen, "the debug file would be too large");
     return 0;

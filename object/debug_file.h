@@ -38,7 +38,7 @@
  * Every offset and size read from it is checked against the file's size,
  * and every sum against overflow, before use.  Errors: -1 and the reason
  * in ERR (never the file: callers print `tool: FILE: reason`).  The input
- * is never modified; the output is written through object/output_file
+ * is never modified; the output is written through sys/output_file
  * (temporary file, then rename: nothing is left on failure but the
  * directories debug_file_write created).
  */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "kit/sorted_search.h"
-#include "object/error.h"
+#include "sys/error.h"
 #include "object/identity.h"
 
 struct debug_line_row {

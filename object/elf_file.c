@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "sys/error.h"
 
 static int libelf_ready(void)
 {

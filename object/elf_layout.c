@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "checked_math.h"
-#include "error.h"
+#include "sys/error.h"
 
 #define PAGE 0x1000u
 #define PHDR_SIZE ELF_PHDR_SIZE
@@ -112,9 +112,9 @@ static int read_loads(const struct elf_file *ef, uint64_t file_size, struct load
         if (p->p_type != PT_LOAD)
             continue;
         uint64_t file_end, mem_end;
-        if (!add_ok(p->p_offset, p->p_filesz, &file_end) || file_end > file_size)
+        if (!checked_add(p->p_offset, p->p_filesz, &file_end) || file_end > file_size)
             return error_set(err, errlen, "truncated file: segment %zu lies past the end of the file", i);
-        if (!add_ok(p->p_vaddr, p->p_memsz, &mem_end) || p->p_filesz > p->p_memsz)
+        if (!checked_add(p->p_vaddr, p->p_memsz, &mem_end) || p->p_filesz > p->p_memsz)
             return error_set(err, errlen, "corrupt program header %zu: its addresses wrap around or "
                              "hold less than its file bytes", i);
         if (mem_end > USER_TOP)
@@ -330,8 +330,8 @@ static int place_sections(struct elf_layout *l, const struct elf_new_section *se
 {
     uint64_t off = start;
     for (size_t i = 0; i < n; i++)
-        if (!align_ok(off, secs[i].align, &l->sec_offset[i]) ||
-            !add_ok(l->sec_offset[i], secs[i].size, &off) || off > INT64_MAX)
+        if (!checked_align(off, secs[i].align, &l->sec_offset[i]) ||
+            !checked_add(l->sec_offset[i], secs[i].size, &off) || off > INT64_MAX)
             return error_set(err, errlen, "section %s does not fit the file", secs[i].name);
     l->seg_size = off - l->seg_offset;
     return 0;
@@ -343,7 +343,7 @@ static int place_sections(struct elf_layout *l, const struct elf_new_section *se
 static int below_first_load(uint64_t first_addr, uint64_t offset, uint64_t size, uint64_t *addr)
 {
     uint64_t in_page = offset % PAGE, pages;
-    if (!align_ok(in_page + size, PAGE, &pages) || first_addr / PAGE * PAGE < LOWEST_MAPPABLE + pages)
+    if (!checked_align(in_page + size, PAGE, &pages) || first_addr / PAGE * PAGE < LOWEST_MAPPABLE + pages)
         return -1;
     *addr = first_addr / PAGE * PAGE - pages + in_page;
     return 0;
@@ -354,9 +354,9 @@ static int below_first_load(uint64_t first_addr, uint64_t offset, uint64_t size,
 static int place_names(struct elf_layout *l, size_t n, uint64_t start, uint64_t *end, char *err, size_t errlen)
 {
     l->str_offset = start;
-    if (!add_ok(l->str_offset, l->str_size, end) ||
-        (!l->shdr_in_place && (!align_ok(*end, 8, &l->shdr_offset) ||
-                               !add_ok(l->shdr_offset, (uint64_t)(l->shnum + n) * SHDR_SIZE, end))) ||
+    if (!checked_add(l->str_offset, l->str_size, end) ||
+        (!l->shdr_in_place && (!checked_align(*end, 8, &l->shdr_offset) ||
+                               !checked_add(l->shdr_offset, (uint64_t)(l->shnum + n) * SHDR_SIZE, end))) ||
         *end > INT64_MAX)
         return error_set(err, errlen, "the output would be too large");
     return 0;
@@ -380,7 +380,7 @@ static int place_new_bytes(struct elf_layout *l, struct elf_file *ef, const stru
     /* O: the tail, 8-aligned (a segment's offset need only equal its
      * address modulo the page).  New segments lie above the first PT_LOAD's
      * page (an ET_DYN's stays first) or, in an ET_EXEC, anywhere mappable. */
-    if (!align_ok(tail, 8, &l->seg_offset) || l->seg_offset > USER_TOP || !align_ok(ld.end, PAGE, &end_page))
+    if (!checked_align(tail, 8, &l->seg_offset) || l->seg_offset > USER_TOP || !checked_align(ld.end, PAGE, &end_page))
         return error_set(err, errlen, "the file or its segments reach the end of the address space");
     const uint64_t floor = ef->ehdr.e_type == ET_EXEC ? LOWEST_MAPPABLE : ld.first_addr / PAGE * PAGE;
     const uint64_t in_page = l->seg_offset % PAGE;
@@ -461,7 +461,7 @@ static int build_names(struct elf_layout *l, struct elf_file *ef, const struct e
     uint64_t str_end;
     if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB || (sh.sh_flags & SHF_ALLOC))
         return error_set(err, errlen, "section %zu is no section name table", l->shstrndx);
-    if (!add_ok(sh.sh_offset, sh.sh_size, &str_end) || str_end > l->file_size)
+    if (!checked_add(sh.sh_offset, sh.sh_size, &str_end) || str_end > l->file_size)
         return error_set(err, errlen, "truncated file: the section name table lies past its end");
     l->str_in_offset = sh.sh_offset;
     l->str_in_size = sh.sh_size;
@@ -505,7 +505,7 @@ static uint64_t place_section_headers(struct elf_layout *l, const struct elf_fil
 {
     uint64_t table_end;
     l->shdr_in_place = ef->ehdr.e_shoff % 8 == 0 &&
-                       add_ok(ef->ehdr.e_shoff, (uint64_t)l->shnum * SHDR_SIZE, &table_end) &&
+                       checked_add(ef->ehdr.e_shoff, (uint64_t)l->shnum * SHDR_SIZE, &table_end) &&
                        table_end == l->file_size;
     if (!l->shdr_in_place)
         return l->file_size;

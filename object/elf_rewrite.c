@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "elf_layout.h"
-#include "error.h"
+#include "sys/error.h"
 #include "kit/byte_writer.h"
-#include "output_file.h"
+#include "sys/output_file.h"
 
 #define CHUNK (1u << 16)
 #define SPARSE_BLOCK 4096u       /* CHUNK is a multiple of it */

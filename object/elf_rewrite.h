@@ -60,7 +60,7 @@
  *
  * Errors: -1 and the reason in ERR (never the file: callers print
  * `tool: FILE: reason`).  The input is never modified; the output is
- * written through object/output_file (nothing is left on failure).
+ * written through sys/output_file (nothing is left on failure).
  */
 #ifndef DWCHECK_ELF_REWRITE_H
 #define DWCHECK_ELF_REWRITE_H

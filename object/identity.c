@@ -5,7 +5,7 @@
 #include "identity.h"
 
 #include "elf_file.h"
-#include "error.h"
+#include "sys/error.h"
 
 int object_identity(struct elf_file *ef, struct dwu_identity *id, char *err, size_t errlen)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "sys/error.h"
 
 #define LAYOUT_LIMIT ((uint64_t)1 << 47)
 

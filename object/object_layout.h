@@ -19,7 +19,7 @@
  * writable per other section, stand in for program headers (code_bounds).
  *
  * Addresses in an object's findings are thus this layout's; what names a
- * place is its section and function (verify/check names both for ET_REL).
+ * place is its section and function (verify/audit/check names both for ET_REL).
  *
  * Invariants and bounds: every relocation is checked to lie inside its
  * target section before it is applied; the bytes copied are the sections'

@@ -182,7 +182,7 @@ static void function_name_only(char *d)
     }
 }
 
-char *symbol_demangle(const char *name)
+char *demangle_symbol(const char *name)
 {
     if (name[0] != '_' || name[1] != 'Z')
         return NULL;

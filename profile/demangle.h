@@ -10,6 +10,6 @@
 
 /* NAME demangled as perf prints it, in memory the caller frees; NULL when
  * NAME is not a C++ name perf demangles. */
-char *symbol_demangle(const char *name);
+char *demangle_symbol(const char *name);
 
 #endif

@@ -303,7 +303,7 @@ static int next_in_order(struct perf_data *pd, struct perf_record *out)
         }
         char why[PERF_WHY_LEN];
         uint64_t time;
-        int timed = record_time(&pd->meta, r.rec, r.len, &time, why);
+        int timed = perf_record_time(&pd->meta, r.rec, r.len, &time, why);
         if (timed == 0) {
             *out = r;
             return 1;
@@ -325,7 +325,7 @@ int perf_data_next(struct perf_data *pd, struct perf_event *ev)
         if (got <= 0)
             return got;
         char why[PERF_WHY_LEN];
-        int decoded = record_decode(&pd->meta, r.rec, r.len, ev, &pd->stats.lost_samples, why);
+        int decoded = perf_record_decode(&pd->meta, r.rec, r.len, ev, &pd->stats.lost_samples, why);
         if (decoded > 0) {
             pd->stats.samples += ev->kind == PERF_EVENT_SAMPLE;
             pd->current = r.owned;

@@ -56,8 +56,8 @@ static size_t id_offset(const struct perf_attr *first, const uint8_t *rec, size_
     return len >= PERF_HEADER_SIZE + from_end ? len - from_end : SIZE_MAX;
 }
 
-const struct perf_attr *record_attr(const struct perf_meta *m, const uint8_t *rec, size_t len,
-                                    char *why)
+const struct perf_attr *perf_record_attr(const struct perf_meta *m, const uint8_t *rec, size_t len,
+                                         char *why)
 {
     if (!m->n_attrs) {
         snprintf(why, PERF_WHY_LEN, "%s record comes before any attribute",
@@ -89,10 +89,10 @@ static size_t trailer_size(const struct perf_attr *at)
     return at->sample_id_all ? words(at->sample_type & SAMPLE_ID_TRAILER) : 0;
 }
 
-int record_time(const struct perf_meta *m, const uint8_t *rec, size_t len, uint64_t *time,
-                char *why)
+int perf_record_time(const struct perf_meta *m, const uint8_t *rec, size_t len, uint64_t *time,
+                     char *why)
 {
-    const struct perf_attr *at = record_attr(m, rec, len, why);
+    const struct perf_attr *at = perf_record_attr(m, rec, len, why);
     if (!at)
         return -1;
     uint64_t st = at->sample_type;
@@ -412,10 +412,10 @@ static size_t min_body(uint32_t type)
     }
 }
 
-int record_decode(const struct perf_meta *m, const uint8_t *rec, size_t len, struct perf_event *ev,
-                  uint64_t *lost, char *why)
+int perf_record_decode(const struct perf_meta *m, const uint8_t *rec, size_t len, struct perf_event *ev,
+                       uint64_t *lost, char *why)
 {
-    const struct perf_attr *at = record_attr(m, rec, len, why);
+    const struct perf_attr *at = perf_record_attr(m, rec, len, why);
     if (!at)
         return -1;
     memset(ev, 0, sizeof *ev);

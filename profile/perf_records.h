@@ -23,8 +23,8 @@ struct perf_meta;
 
 /* The attribute REC belongs to (by its sample id when there are several
  * events), or NULL with WHY. */
-const struct perf_attr *record_attr(const struct perf_meta *m, const uint8_t *rec, size_t len,
-                                    char *why);
+const struct perf_attr *perf_record_attr(const struct perf_meta *m, const uint8_t *rec, size_t len,
+                                         char *why);
 
 /*
  * The time perf's ordered-events queue files REC (a kernel record) under:
@@ -32,15 +32,15 @@ const struct perf_attr *record_attr(const struct perf_meta *m, const uint8_t *re
  * or ~0 as synthesized records carry: perf delivers those at once, ahead of
  * the queue); -1 with WHY when REC is malformed.
  */
-int record_time(const struct perf_meta *m, const uint8_t *rec, size_t len, uint64_t *time,
-                char *why);
+int perf_record_time(const struct perf_meta *m, const uint8_t *rec, size_t len, uint64_t *time,
+                     char *why);
 
 /*
  * Decode the kernel record REC into *EV: 1; 0 for a record of a kind the
  * reader does not return (its LOST counts are added to *LOST); -1 with WHY
  * when malformed.
  */
-int record_decode(const struct perf_meta *m, const uint8_t *rec, size_t len, struct perf_event *ev,
-                  uint64_t *lost, char *why);
+int perf_record_decode(const struct perf_meta *m, const uint8_t *rec, size_t len, struct perf_event *ev,
+                       uint64_t *lost, char *why);
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "profile/symbol_store.h"
-#include "profile/symbols.h"
+#include "profile/symbol_table.h"
 
 /* PERF_SAMPLE_CPU: the sample field that says the CPU was recorded. */
 #define SAMPLE_CPU (1u << 7)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "object/elf_file.h"
-#include "object/identity.h"
+#include "runtime/identity.h"
 
 #define DEBUG_ROOT "/usr/lib/debug"
 

@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "cache_dir.h"
-#include "object/identity.h"
+#include "runtime/identity.h"
 #include "runtime/trusted_path.h"
 #include "symbol_sources.h"
-#include "symbols_private.h"
+#include "symbol_table_private.h"
 
 #define MAGIC "DWSYMBL1"
 #define NO_NAME STORED_NO_NAME

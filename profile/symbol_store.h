@@ -26,7 +26,7 @@
 #ifndef DWCHECK_PROFILE_SYMBOL_STORE_H
 #define DWCHECK_PROFILE_SYMBOL_STORE_H
 
-#include "symbols.h"
+#include "symbol_table.h"
 
 /* Write T to PATH (a temporary beside it, O_EXCL, renamed over it: a link
  * at PATH is replaced, not followed).  0, or -1 (nothing left behind). */

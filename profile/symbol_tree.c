@@ -2,9 +2,9 @@
 /*
  * symbol_tree: the red-black tree perf 6.1 keeps an object's symbols in,
  * rebuilt node for node, the fix-ups perf applies to it, and the ranges of
- * its descent (see symbols.c's header for why the tree's shape matters).
+ * its descent (see symbol_table.c's header for why the tree's shape matters).
  */
-#include "symbols_private.h"
+#include "symbol_table_private.h"
 
 #include <elf.h>
 #include <stdlib.h>

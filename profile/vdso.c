@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cache_dir.h"
-#include "object/identity.h"
+#include "runtime/identity.h"
 
 /* The vDSO's image: its start and size (through its section headers, which
  * it ends with), and its build-id; -1 when there is none. */

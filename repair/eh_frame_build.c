@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object/error.h"
+#include "sys/error.h"
 #include "semantics/abi.h"
 #include "semantics/cfi_eval.h"
 #include "semantics/dwarf_constants.h"

@@ -33,9 +33,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "semantics/cfi_encode.h"
+#include "semantics/write/cfi_encode.h"
 #include "semantics/cfi_reader.h"
-#include "semantics/eh_frame_write.h"
+#include "semantics/write/eh_frame_write.h"
 #include "verify/validated_table.h"
 
 /* An FDE H_valid repairs that is written as it was, and why. */

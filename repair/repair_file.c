@@ -10,12 +10,12 @@
 
 #include "object/debug_file.h"
 #include "object/elf_rewrite.h"
-#include "semantics/debug_frame_write.h"
-#include "object/error.h"
+#include "semantics/write/debug_frame_write.h"
+#include "sys/error.h"
 #include "repair/eh_frame_build.h"
 #include "repair/sframe_build.h"
-#include "report/repair_report.h"
-#include "verify/audit_file.h"
+#include "repair/repair_report.h"
+#include "verify/audit/audit_input.h"
 #include "verify/validated_table.h"
 
 /* The repaired FDEs written as they were, one line each. */
@@ -51,7 +51,7 @@ static struct repair_written written(const struct repair_options *opt, const str
 
 /* The table as .debug_frame in a separate debug file under OPT->output,
  * named for gdb's build-id lookup: its path in PATH, its size in *SIZE. */
-static int write_debug_file(const struct repair_options *opt, struct audit_file *af, const struct eh_frame_build *b,
+static int write_debug_file(const struct repair_options *opt, struct audit_input *af, const struct eh_frame_build *b,
                             char *path, size_t path_size, size_t *size, char *err, size_t errlen)
 {
     if (debug_file_build_id_path(&af->ef, opt->output, path, path_size, err, errlen) != 0)
@@ -73,7 +73,7 @@ static int write_debug_file(const struct repair_options *opt, struct audit_file 
 
 /* Place, write and copy: the new sections at the addresses the plan gives
  * (.sframe last, when SF is not NULL). */
-static int write_copy(const struct repair_options *opt, struct audit_file *af, struct eh_frame_build *b,
+static int write_copy(const struct repair_options *opt, struct audit_input *af, struct eh_frame_build *b,
                       struct sframe_build *sf, struct elf_rewrite_segment *seg, char *err, size_t errlen)
 {
     struct elf_new_section secs[3] = {
@@ -96,14 +96,14 @@ static int write_copy(const struct repair_options *opt, struct audit_file *af, s
 
 int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t errlen)
 {
-    struct audit_file af;
-    if (audit_file_open(&af, opt->input, NULL, NULL, err, errlen) != 0)
+    struct audit_input af;
+    if (audit_input_open(&af, opt->input, NULL, NULL, err, errlen) != 0)
         return -1;
     struct validated_table vt;
     struct check_result r;
     /* SFrame is written for every function: every FDE's rows, kept ones too. */
     if (validated_table_build(&af, &opt->check, opt->sframe != 0, &vt, &r, err, errlen) != 0) {
-        audit_file_close(&af);
+        audit_input_close(&af);
         return -1;
     }
     struct eh_frame_build b;
@@ -149,6 +149,6 @@ int repair_file(const struct repair_options *opt, FILE *out, char *err, size_t e
         eh_frame_build_release(&b);
     validated_table_release(&vt);
     check_result_release(&r);
-    audit_file_close(&af);
+    audit_input_close(&af);
     return rc;
 }

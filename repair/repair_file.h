@@ -3,7 +3,7 @@
  * repair_file: `dwsynth repair`'s work — a copy of a binary whose unwind
  * tables are its validated table.
  *
- * The file is audited (verify/check) and its validated table built
+ * The file is audited (verify/audit/check) and its validated table built
  * (verify/validated_table); the table becomes a new .eh_frame and
  * .eh_frame_hdr (repair/eh_frame_build), which object/elf_rewrite places in
  * a new read-only loadable segment of a copy of the file, PT_GNU_EH_FRAME
@@ -12,10 +12,10 @@
  * byte of the file is as it was.  A file without .eh_frame
  * (-fno-asynchronous-unwind-tables) gets one for the functions synthesis
  * reaches.  The input is never written; the output is replaced only when
- * complete (object/output_file).
+ * complete (sys/output_file).
  *
  * With DRY_RUN nothing is written: the report lists every repaired and
- * added FDE with each row's provenance (report/repair_report).  With
+ * added FDE with each row's provenance (repair/repair_report).  With
  * DEBUG_FRAME_ONLY the file is left alone too: the table goes, as
  * .debug_frame, into a separate debug file OUTPUT/.build-id/NN/REST.debug
  * (object/debug_file), which gdb prefers to the object's own .eh_frame once
@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "verify/check.h"
+#include "verify/audit/check.h"
 
 struct repair_options {
     const char *input;

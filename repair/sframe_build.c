@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * sframe_build: H_valid's functions through semantics/sframe_write.
+ * sframe_build: H_valid's functions through semantics/write/sframe_write.
  */
 #include "sframe_build.h"
 
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "object/debug_info.h"
-#include "object/error.h"
-#include "synth/functions.h"
+#include "sys/error.h"
+#include "synth/function_index.h"
 
 /* Whether EB's new .eh_frame holds F: not a file's FDE of no code, nor an
  * added FDE it could not encode. */
@@ -33,7 +33,7 @@ static int by_range(const void *a, const void *b)
 }
 
 /* F's function name, as validated_table names the repaired FDEs. */
-static void name_function(const struct validated_fde *f, struct audit_file *af, struct debug_info *di,
+static void name_function(const struct validated_fde *f, struct audit_input *af, struct debug_info *di,
                           int *di_open, char *buf, size_t size)
 {
     if (f->function[0]) {
@@ -55,7 +55,7 @@ static void name_function(const struct validated_fde *f, struct audit_file *af, 
 }
 
 /* Add the functions ORDER[0..N) to the writer, listing those left out. */
-static int add_functions(struct sframe_build *b, const struct validated_fde **order, size_t n, struct audit_file *af)
+static int add_functions(struct sframe_build *b, const struct validated_fde **order, size_t n, struct audit_input *af)
 {
     struct debug_info di;
     int di_open = 0, rc = 0;
@@ -84,7 +84,7 @@ static int add_functions(struct sframe_build *b, const struct validated_fde **or
 }
 
 int sframe_build_prepare(struct sframe_build *b, unsigned version, const struct validated_table *vt,
-                         const struct eh_frame_build *eb, struct audit_file *af, char *err, size_t errlen)
+                         const struct eh_frame_build *eb, struct audit_input *af, char *err, size_t errlen)
 {
     memset(b, 0, sizeof *b);
     if (sframe_writer_init(&b->w, version) != 0)

@@ -8,7 +8,7 @@
  * .eh_frame, for the functions SFrame can express.  The functions are the
  * FDEs the new .eh_frame holds (the file's sound FDEs, kept or repaired, and
  * the added ones it writes), taken by address; each is written by
- * semantics/sframe_write from its H_valid rows, or left to .eh_frame and
+ * semantics/write/sframe_write from its H_valid rows, or left to .eh_frame and
  * listed with the reason SFrame cannot say its rows (a CFA from a DWARF
  * expression, ra elsewhere than CFA-8, rbp in a register ...; or its range
  * overlaps the function before it).
@@ -24,9 +24,9 @@
 #include <stdint.h>
 
 #include "repair/eh_frame_build.h"
-#include "report/repair_report.h"
-#include "semantics/sframe_write.h"
-#include "verify/audit_file.h"
+#include "repair/repair_result.h"
+#include "semantics/write/sframe_write.h"
+#include "verify/audit/audit_input.h"
 #include "verify/validated_table.h"
 
 struct sframe_build {
@@ -43,7 +43,7 @@ struct sframe_build {
  * with a reason in ERR (out of memory).
  */
 int sframe_build_prepare(struct sframe_build *b, unsigned version, const struct validated_table *vt,
-                         const struct eh_frame_build *eb, struct audit_file *af, char *err, size_t errlen);
+                         const struct eh_frame_build *eb, struct audit_input *af, char *err, size_t errlen);
 
 /* The section at ADDR into B->sframe.  Returns 0, or -1 with ERR. */
 int sframe_build_write(struct sframe_build *b, uint64_t addr, char *err, size_t errlen);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * explain_report: an explanation (verify/explain) as text, for
+ * explain_report: an explanation (verify/audit/explain) as text, for
  * `dwcheck --explain=ADDR FILE`.
  *
  * The function and source line; the FDE; the code around the address, one
@@ -17,7 +17,7 @@
 
 #include <stdio.h>
 
-#include "verify/explain.h"
+#include "verify/audit/explain.h"
 
 void report_explanation(FILE *out, const char *path, const struct explanation *x);
 

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 
 #include "kit/grow.h"
-#include "object/error.h"
-#include "object/output_file.h"
+#include "sys/error.h"
+#include "sys/output_file.h"
 #include "report/html_text.h"
 #include "report/html_window.h"
 #include "report/text_report.h"
@@ -451,7 +451,7 @@ static void finding_fix(FILE *out, const struct html_finding *f)
 }
 
 /* Whose rule a finding of KIND names: SFrame's for the .sframe kinds (their
- * `dwarf` text is then the SFrame rule, verify/finding.h), else DWARF's. */
+ * `dwarf` text is then the SFrame rule, verify/audit/finding.h), else DWARF's. */
 static const char *rule_table(enum finding_kind kind)
 {
     return kind == FINDING_SFRAME_CFA_MISMATCH || kind == FINDING_SFRAME_FP_MISMATCH ||
@@ -618,7 +618,7 @@ int html_report_write(const struct html_report *h, const char *dir, char *err, s
         return error_set(err, errlen, "cannot create %s: %s", dir, strerror(errno));
     char final[4096], why[512];
     snprintf(final, sizeof final, "%s/index.html", dir);
-    /* Through a temporary file beside it, renamed into place (object/output_file). */
+    /* Through a temporary file beside it, renamed into place (sys/output_file). */
     if (output_write_stream(final, write_page_stream, h, why, sizeof why) != 0)
         return error_set(err, errlen, "%s: %s", final, why);
     return 0;

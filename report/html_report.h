@@ -7,7 +7,7 @@
  * kind (inline SVG); the table of files (those that could not be audited,
  * or were skipped, with the reason, in their place); each kind of finding
  * present explained once — what it means, why it matters, how to fix it,
- * verify/finding's texts — with links to its findings; then a section per
+ * verify/audit/finding's texts — with links to its findings; then a section per
  * file with findings: the list of its findings, and each finding's detail,
  * as `dwcheck --explain` shows an address: the table's rule it names with
  * synthesis's and the verdict, the counterexample, the fix, its window
@@ -49,7 +49,7 @@
 
 #include <stddef.h>
 
-#include "verify/check.h"
+#include "verify/audit/check.h"
 
 struct html_report;
 

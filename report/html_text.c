@@ -14,7 +14,7 @@ static void escape(FILE *out, const char *s, size_t n, int shell_quoted)
     const unsigned char *p = (const unsigned char *)s, *end = p + n;
     while (p < end && *p) {
         int valid = 1;
-        size_t len = *p < 0x80 ? 1 : utf8_sequence(p, &valid);
+        size_t len = *p < 0x80 ? 1 : json_string_utf8_sequence(p, &valid);
         if (len > (size_t)(end - p)) {
             len = (size_t)(end - p);
             valid = 0;

@@ -23,7 +23,7 @@ void html_text(FILE *out, const char *s);
  * '\'' (escaped as HTML too). */
 void html_text_shell_quoted(FILE *out, const char *s);
 
-/* S, one of our own texts (verify/finding's), as HTML text whose
+/* S, one of our own texts (verify/audit/finding's), as HTML text whose
  * `backquoted` spans are <code>: an unpaired ` is written as it is. */
 void html_text_code(FILE *out, const char *s);
 

@@ -2,7 +2,7 @@
 /*
  * html_window: a finding's window in the HTML report, as a table.
  *
- * The window is the finding's excerpt (verify/excerpt.h): up to nine
+ * The window is the finding's excerpt (verify/audit/excerpt.h): up to nine
  * instructions around its address, each with the DWARF row and the row
  * synthesis derives there, one cell per rule of EXCERPT_COLUMNS, as
  * `dwcheck --explain` prints them side by side.  One table row per
@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "verify/excerpt.h"
+#include "verify/audit/excerpt.h"
 
 /* X (nrows > 0) as a <table class="window"> on OUT. */
 void html_window(FILE *out, const struct excerpt *x);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object/error.h"
+#include "sys/error.h"
 #include "semantics/dwarf_expr.h"
 
 /* ---- reading ----------------------------------------------------------------- */

@@ -11,9 +11,9 @@
  * value or address rule is for, by name; a CFA rule's has none).  Both
  * come last (before "function_start", a finding has its DWARF "column"
  * when it is a register's and its "insn_index" when it is in a function:
- * parts of its baseline identity, verify/finding_identity; optional when
+ * parts of its baseline identity, verify/audit/finding_identity; optional when
  * read), after the fields text_report writes, in their order.  A finding's
- * "claim", "code" and "fix" (verify/fix.h) are optional, as they are
+ * "claim", "code" and "fix" (verify/audit/fix.h) are optional, as they are
  * written only for a column's rule; a fix's "where" members are not read
  * (function_start and the addresses say it again).  What no rendering but
  * HTML shows stays out: a finding's excerpt of code (read back, it has no
@@ -23,7 +23,7 @@
  * audited (its result), one that could not be audited ({"file","error"}),
  * one skipped because it is not ELF ({"file","skipped"}).  Reading is
  * strict about what the renderings need — every field written is required,
- * with its type, kinds and reasons by their names in verify/finding.h —
+ * with its type, kinds and reasons by their names in verify/audit/finding.h —
  * and ignores fields it does not know (a later dwcheck's additions).  Counts
  * are below 2^63, so that sums over many files stay in 64 bits, and
  * addresses below 2^64 - 1 (json-c reads any larger number as 2^64 - 1).
@@ -51,7 +51,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "verify/check.h"
+#include "verify/audit/check.h"
 
 /* (Written by report_json_file, report/text_report.h: one writer for the
  * audit's lines and a merge's.) */

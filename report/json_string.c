@@ -4,7 +4,7 @@
  */
 #include "json_string.h"
 
-size_t utf8_sequence(const unsigned char *s, int *valid)
+size_t json_string_utf8_sequence(const unsigned char *s, int *valid)
 {
     size_t len;
     unsigned char lo = 0x80, hi = 0xbf;   /* the range of the second byte */
@@ -31,13 +31,13 @@ size_t utf8_sequence(const unsigned char *s, int *valid)
     return len;
 }
 
-void print_json_string(FILE *out, const char *s)
+void json_string_print(FILE *out, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     fputc('"', out);
     while (*p) {
         int valid = 1;
-        size_t len = *p < 0x80 ? 1 : utf8_sequence(p, &valid);
+        size_t len = *p < 0x80 ? 1 : json_string_utf8_sequence(p, &valid);
         if (!valid)
             fputs("\\ufffd", out);
         else if (*p == '"' || *p == '\\')

@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 /* S (NUL-terminated) as a JSON string literal on OUT. */
-void print_json_string(FILE *out, const char *s);
+void json_string_print(FILE *out, const char *s);
 
 /* The length of the UTF-8 sequence that starts at S, a byte above 0x7f
  * (of a NUL-terminated string): a well-formed one (RFC 3629: no overlong
@@ -25,6 +25,6 @@ void print_json_string(FILE *out, const char *s);
  * maximal subpart of one (at least the byte S), which one U+FFFD replaces
  * as the Unicode standard recommends.  (The HTML report's escaper uses it
  * too.) */
-size_t utf8_sequence(const unsigned char *s, int *valid);
+size_t json_string_utf8_sequence(const unsigned char *s, int *valid);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "report/json_string.h"
 #include "report/text_report.h"
-#include "verify/finding_identity.h"
+#include "verify/audit/finding_identity.h"
 
 struct sarif_report {
     FILE *out;
@@ -39,17 +39,17 @@ struct sarif_report *sarif_begin(FILE *out, const char *version)
     }
     fputs("{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
           "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"dwcheck\",\"version\":", out);
-    print_json_string(out, version);
+    json_string_print(out, version);
     fputs(",\"rules\":[", out);
     for (int k = 0; k < FINDING_KINDS; k++) {
         enum finding_kind kind = (enum finding_kind)k;
         fprintf(out, "%s{\"id\":\"%s\",\"name\":\"%s\",\"shortDescription\":{\"text\":", k ? "," : "",
                 finding_kind_name(kind), finding_kind_name(kind));
-        print_json_string(out, finding_kind_title(kind));
+        json_string_print(out, finding_kind_title(kind));
         fputs("},\"fullDescription\":{\"text\":", out);
-        print_json_string(out, finding_kind_help(kind));
+        json_string_print(out, finding_kind_help(kind));
         fputs("},\"help\":{\"text\":", out);
-        print_json_string(out, finding_kind_advice(kind));
+        json_string_print(out, finding_kind_advice(kind));
         fprintf(out, "},\"defaultConfiguration\":{\"level\":\"%s\"}}",
                 sarif_level(finding_kind_severity(kind)));
     }
@@ -96,18 +96,18 @@ static unsigned long source_line(const struct finding *f, size_t *name_len)
 static void print_logical(FILE *out, const char *path, const char *object, const char *name, const char *where)
 {
     fputs(",\"logicalLocations\":[{\"name\":", out);
-    print_json_string(out, name);
+    json_string_print(out, name);
     char *fq = malloc(strlen(object) + strlen(where) + 2);
     if (fq) {
         sprintf(fq, "%s!%s", object, where);
         fputs(",\"fullyQualifiedName\":", out);
-        print_json_string(out, fq);
+        json_string_print(out, fq);
         free(fq);
     }
     fputs(",\"kind\":\"function\"},{\"name\":", out);
-    print_json_string(out, object);
+    json_string_print(out, object);
     fputs(",\"fullyQualifiedName\":", out);
-    print_json_string(out, path);
+    json_string_print(out, path);
     fputs(",\"kind\":\"module\"}]", out);
 }
 
@@ -192,7 +192,7 @@ static void print_insertion(FILE *out, const struct fix_place *place, unsigned l
     inserted[k] = '\0';
     fprintf(out, "{\"deletedRegion\":{\"startLine\":%lu,\"startColumn\":1,\"endLine\":%lu,\"endColumn\":1},"
                  "\"insertedContent\":{\"text\":", line, line);
-    print_json_string(out, inserted);
+    json_string_print(out, inserted);
     fputs("}}", out);
 }
 
@@ -220,7 +220,7 @@ static void print_fixes(FILE *out, const struct finding *f)
     memcpy(name, file, name_len);
     name[name_len] = '\0';
     fputs(",\"fixes\":[{\"description\":{\"text\":", out);
-    print_json_string(out, description);
+    json_string_print(out, description);
     fputs("},\"artifactChanges\":[{\"artifactLocation\":{\"uri\":", out);
     print_uri(out, name);
     fputs("},\"replacements\":[", out);
@@ -272,7 +272,7 @@ void sarif_finding(struct sarif_report *s, const char *path, const struct findin
              fix[0] ? "\nfix: " : "", fix);
     fprintf(out, "%s{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"level\":\"%s\",\"message\":{\"text\":",
             s->results++ ? "," : "", finding_kind_name(f->kind), (int)f->kind, sarif_level(f->severity));
-    print_json_string(out, text);
+    json_string_print(out, text);
     fputs("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
     size_t name_len = 0;
     unsigned long line = source_line(f, &name_len);
@@ -303,13 +303,13 @@ void sarif_finding(struct sarif_report *s, const char *path, const struct findin
         fprintf(out, ",\"baselineState\":\"%s\"", mark->known ? "unchanged" : "new");
     if (mark && mark->suppressed) {
         fputs(",\"suppressions\":[{\"kind\":\"external\",\"justification\":", out);
-        print_json_string(out, mark->suppressed);
+        json_string_print(out, mark->suppressed);
         fputs("}]", out);
     }
     fputs(",\"properties\":{\"dwarf\":", out);
-    print_json_string(out, f->dwarf);
+    json_string_print(out, f->dwarf);
     fputs(",\"synth\":", out);
-    print_json_string(out, f->synth);
+    json_string_print(out, f->synth);
     report_json_words(out, f);   /* the fix also where no source line takes `fixes` */
     fprintf(out, ",\"addresses\":%zu,\"address\":%llu,\"insnIndex\":%ld}}", f->count,
             (unsigned long long)f->address, (long)f->insn_index);
@@ -329,7 +329,7 @@ void sarif_absent(struct sarif_report *s, const struct finding_identity *id)
              id->rule[0] ? id->rule : "-", id->synth[0] ? id->synth : "-");
     fprintf(out, "%s{\"ruleId\":\"%s\",\"ruleIndex\":%d,\"kind\":\"pass\",\"level\":\"none\",\"message\":{\"text\":",
             s->results++ ? "," : "", id->kind, k);
-    print_json_string(out, text);
+    json_string_print(out, text);
     fputs("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
     print_uri(out, id->object);
     fputs("}}", out);
@@ -357,7 +357,7 @@ int sarif_notify(struct sarif_report *s, enum sarif_notification_level level, co
     }
     fprintf(s->notes, "%s{\"level\":\"%s\",\"message\":{\"text\":", s->nnotes++ ? "," : "",
             level == SARIF_ERROR ? "error" : "note");
-    print_json_string(s->notes, text ? text : reason);
+    json_string_print(s->notes, text ? text : reason);
     fputc('}', s->notes);
     if (path) {
         fputs(",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", s->notes);

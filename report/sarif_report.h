@@ -2,15 +2,15 @@
 /*
  * sarif_report: an audit as SARIF 2.1.0, the format code-scanning services
  * read.  One run (tool "dwcheck") over all files; one rule per finding kind
- * (its id the kind's name, its description the kind's help: verify/finding.h);
+ * (its id the kind's name, its description the kind's help: verify/audit/finding.h);
  * one result per finding (its ruleIndex the kind's), with a partial
  * fingerprint "dwcheckFindingIdentity/v1", the hash of its identity
- * (verify/finding_identity: no address in it, it survives code moving).
+ * (verify/audit/finding_identity: no address in it, it survives code moving).
  * Rules have a title (shortDescription), the kind's help (fullDescription)
- * and what to do (help), verify/finding.h.
+ * and what to do (help), verify/audit/finding.h.
  *
  * Location: where the line table gives the finding's source line ("file.c:
- * 123", verify/check's name_findings reads .debug_line), the physical
+ * 123", verify/audit/check's name_findings reads .debug_line), the physical
  * location is that file and region.startLine, and the binary with the
  * address is a related location; without one, the physical location is the
  * binary with the address.  Either way the logical locations name the
@@ -36,7 +36,7 @@
 
 #include <stdio.h>
 
-#include "verify/check.h"
+#include "verify/audit/check.h"
 
 struct sarif_report;
 

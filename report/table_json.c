@@ -8,7 +8,7 @@
 
 #include "report/json_string.h"
 #include "semantics/dwarf_expr.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 
 static void print_json_expr(FILE *out, const uint8_t *expr, uint32_t len)
 {
@@ -21,7 +21,7 @@ static void print_json_expr(FILE *out, const uint8_t *expr, uint32_t len)
     int n = len <= 256 ? dwarf_expr_decode(expr, len, 8, ops, 256, &error) : -1;
     if (n < 0) {
         fputs("null,\"decode_error\":", out);
-        print_json_string(out, error ? error : "expression too long");
+        json_string_print(out, error ? error : "expression too long");
         return;
     }
     char *text = NULL;
@@ -33,18 +33,18 @@ static void print_json_expr(FILE *out, const uint8_t *expr, uint32_t len)
     }
     dwarf_expr_print(mem, ops, (size_t)n);
     fclose(mem);
-    print_json_string(out, text ? text : "");
+    json_string_print(out, text ? text : "");
     free(text);
 }
 
-void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa)
+void table_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa)
 {
     char name[16];
     if (is_cfa) {
         switch (rule->kind) {
         case CFA_RULE_REG_OFFSET:
             fprintf(out, "{\"rule\":\"reg_offset\",\"reg\":\"%s\",\"offset\":%lld}",
-                    readelf_column_label(rule->reg, name, sizeof name), (long long)rule->offset);
+                    table_print_column_label(rule->reg, name, sizeof name), (long long)rule->offset);
             return;
         case CFA_RULE_EXPRESSION:
             fputs("{\"rule\":\"expression\"", out);
@@ -72,7 +72,7 @@ void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa)
         fprintf(out, ",\"offset\":%lld", (long long)rule->offset);
         break;
     case REG_RULE_REGISTER:
-        fprintf(out, ",\"reg\":\"%s\"", readelf_column_label(rule->reg, name, sizeof name));
+        fprintf(out, ",\"reg\":\"%s\"", table_print_column_label(rule->reg, name, sizeof name));
         break;
     case REG_RULE_EXPRESSION: case REG_RULE_VAL_EXPRESSION:
         print_json_expr(out, rule->expr, rule->expr_len);

@@ -4,7 +4,7 @@
  * --format=json.
  *
  * A rule is an object with its kind and operands, the names and offsets
- * those of the readelf layout (semantics/table_print): {"rule":"offset",
+ * those of the readelf layout (semantics/print/table_print): {"rule":"offset",
  * "offset":-16}, {"rule":"reg_offset","reg":"rsp","offset":8}; an
  * expression carries its bytes in hex and its operations decoded
  * ("DW_OP_breg7 (rsp): 8"), or a decode_error.  It lives here, beside the
@@ -19,6 +19,6 @@
 #include "semantics/unwind_table.h"
 
 /* RULE as a JSON object on OUT: a CFA rule when IS_CFA, else a register's. */
-void print_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa);
+void table_json_rule(FILE *out, const struct unwind_rule *rule, int is_cfa);
 
 #endif

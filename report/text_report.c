@@ -198,26 +198,26 @@ static void json_place(FILE *out, const struct finding *f, const struct fix_plac
         char one[sizeof place->directives];
         snprintf(one, sizeof one, "%.*s", (int)n, d);
         fputs(first ? "" : ",", out);
-        print_json_string(out, one);
+        json_string_print(out, one);
         first = 0;
         d += n + (d[n] == '\n');
     }
     where_at(where, sizeof where, f, place->address);
     fprintf(out, "],\"address\":%llu,\"where\":", (unsigned long long)place->address);
-    print_json_string(out, where);
+    json_string_print(out, where);
     if (place->source[0]) {
         fputs(",\"source\":", out);
-        print_json_string(out, place->source);
+        json_string_print(out, place->source);
     }
     if (place->has_after) {
         where_at(where, sizeof where, f, place->after_address);
         fputs(",\"after\":{\"insn\":", out);
-        print_json_string(out, place->after);
+        json_string_print(out, place->after);
         fprintf(out, ",\"address\":%llu,\"where\":", (unsigned long long)place->after_address);
-        print_json_string(out, where);
+        json_string_print(out, where);
         if (place->after_source[0]) {
             fputs(",\"source\":", out);
-            print_json_string(out, place->after_source);
+            json_string_print(out, place->after_source);
         }
         fputc('}', out);
     }
@@ -228,7 +228,7 @@ void report_json_fix(FILE *out, const struct finding *f)
     const struct finding_fix *fix = &f->fix;
     if (fix->state == FIX_UNKNOWN) {
         fputs(",\"fix\":{\"none\":", out);
-        print_json_string(out, fix->why);
+        json_string_print(out, fix->why);
         fputc('}', out);
         return;
     }
@@ -246,11 +246,11 @@ void report_json_words(FILE *out, const struct finding *f)
 {
     if (f->claim[0]) {
         fputs(",\"claim\":", out);
-        print_json_string(out, f->claim);
+        json_string_print(out, f->claim);
     }
     if (f->code[0]) {
         fputs(",\"code\":", out);
-        print_json_string(out, f->code);
+        json_string_print(out, f->code);
     }
     if (f->fix.state != FIX_NONE)
         report_json_fix(out, f);
@@ -267,13 +267,13 @@ void report_json_file(FILE *out, const char *path, const struct check_result *r)
 void report_json_file_begin(FILE *out, const char *path, const struct check_result *r)
 {
     fputs("{\"file\":", out);
-    print_json_string(out, path);
+    json_string_print(out, path);
     fprintf(out, ",\"fdes\":%zu,\"rows_checked\":%zu,\"addresses_checked\":%zu,\"unchecked\":%zu,"
                  "\"unchecked_reasons\":{",
             r->fdes, r->rows_checked, r->addresses_checked, r->unchecked_total);
     for (int u = 0; u < UNCHECKED_REASONS; u++) {
         fprintf(out, "%s", u ? "," : "");
-        print_json_string(out, unchecked_reason_id((enum unchecked_reason)u));
+        json_string_print(out, unchecked_reason_id((enum unchecked_reason)u));
         fprintf(out, ":%zu", r->unchecked[u]);
     }
     fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,\"rets_checked\":%zu,"
@@ -289,7 +289,7 @@ void report_json_file_begin(FILE *out, const char *path, const struct check_resu
             r->prover_rules, r->prover_linear, r->prover_queries, r->prover_cache_hits, r->prover_timeouts);
     if (r->prove_all) {
         fprintf(out, ",\"disagreements\":%lu,\"first_disagreement\":", r->prover_disagreements);
-        print_json_string(out, r->first_disagreement);
+        json_string_print(out, r->first_disagreement);
     }
     fputs(",\"expressions\":{", out);
     for (int k = 0; k < EXPRESSION_KINDS; k++) {
@@ -304,17 +304,17 @@ void report_json_finding(FILE *out, const struct finding *f, int first)
 {
     fprintf(out, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"function\":", first ? "" : ",",
             finding_kind_name(f->kind), severity_name(f->severity));
-    print_json_string(out, f->function);
+    json_string_print(out, f->function);
     if (f->source[0]) {
         fputs(",\"source\":", out);
-        print_json_string(out, f->source);
+        json_string_print(out, f->source);
     }
     fprintf(out, ",\"address\":%llu,\"addresses\":%zu,\"dwarf\":", (unsigned long long)f->address, f->count);
-    print_json_string(out, f->dwarf);
+    json_string_print(out, f->dwarf);
     fputs(",\"synth\":", out);
-    print_json_string(out, f->synth);
+    json_string_print(out, f->synth);
     fputs(",\"message\":", out);
-    print_json_string(out, f->message);
+    json_string_print(out, f->message);
     report_json_words(out, f);
     if (f->cx.present)
         json_counterexample(out, &f->cx);
@@ -332,7 +332,7 @@ void report_json_file_end(FILE *out, const char *const *names, size_t nnames)
         fputs(",\"names\":[", out);
         for (size_t i = 0; i < nnames; i++) {
             fputs(i ? "," : "", out);
-            print_json_string(out, names[i]);
+            json_string_print(out, names[i]);
         }
         fputc(']', out);
     }
@@ -342,9 +342,9 @@ void report_json_file_end(FILE *out, const char *const *names, size_t nnames)
 static void json_not_audited(FILE *out, const char *path, const char *key, const char *reason)
 {
     fputs("{\"file\":", out);
-    print_json_string(out, path);
+    json_string_print(out, path);
     fprintf(out, ",\"%s\":", key);
-    print_json_string(out, reason);
+    json_string_print(out, reason);
     fputs("}\n", out);
 }
 

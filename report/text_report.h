@@ -10,10 +10,10 @@
  * lines: `  table: ` what the table claims, `  code:  ` what the code does,
  * `  counterexample: ...` under a rule z3 refuted, and `  fix:   ` where to
  * write which directives (one a line, indented more), or `none: ` and why
- * (verify/fix.h); then a line of figures per file; the summary after many files adds what was left
+ * (verify/audit/fix.h); then a line of figures per file; the summary after many files adds what was left
  * unchecked, by reason, and the prover's work.  JSON: one object per file on one line,
  * {file, fdes, rows_checked, addresses_checked, unchecked, unchecked_reasons
- * (keyed by the reasons' ids, verify/finding.h), [sframe: {version, fdes,
+ * (keyed by the reasons' ids, verify/audit/finding.h), [sframe: {version, fdes,
  * rows_checked, addresses_checked, unchecked, addresses_outermost,
  * fdes_missing}: only for a file with a .sframe section; the text line then
  * adds "SFrame V1: ..."], prover: {rules, linear,
@@ -42,7 +42,7 @@
 
 #include <stdio.h>
 
-#include "verify/check.h"
+#include "verify/audit/check.h"
 
 /* PATH's result R at once: its findings, then its figures. */
 void report_text_file(FILE *out, const char *path, const struct check_result *r);

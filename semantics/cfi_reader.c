@@ -9,7 +9,7 @@
 
 #include "kit/sorted_search.h"
 #include "object/code_bounds.h"
-#include "object/error.h"
+#include "sys/error.h"
 
 static uint64_t cie_offset_key(const void *cies, size_t i)
 {

@@ -4,7 +4,7 @@
  *
  * Four parts of the project read DWARF expressions: the concrete evaluator
  * (semantics/dwarf_expr, which the runtime's fallback runs), the exact
- * linear decider (verify/linear_expr), the z3 encoder (verify/prover) and
+ * linear decider (verify/rules/linear_expr), the z3 encoder (verify/rules/prover) and
  * dwcompile's C generator (compile/eh_elf_gen).  None of them looks at an
  * opcode.  dwarf_expr_decode gives each operation its class (struct
  * dwarf_op's `kind`: what the expression machine does with its stack), and

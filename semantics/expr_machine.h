@@ -11,7 +11,7 @@
  * DW_OP_deref_size other than 1..8, an empty stack at the end).  A domain
  * supplies what a value is and the operations on it: concrete numbers
  * (dwarf_expr_eval: the runtime's fallback), linear forms over the
- * abstract state (verify/linear_expr), z3 terms (verify/prover).
+ * abstract state (verify/rules/linear_expr), z3 terms (verify/rules/prover).
  * dwcompile's C generator (compile/eh_elf_gen) prints code instead of
  * running it; it takes the same classes and the function texts of
  * dwarf_ops.h, and the same limits.

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "functions.h"
+#include "function_index.h"
 
 static int ends_block(const struct cfg *g, size_t i)
 {

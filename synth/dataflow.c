@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "functions.h"
+#include "function_index.h"
 #include "semantics/abi.h"
 
 int dataflow_init(struct dataflow *df, struct cfg *g, const struct synth_request *rq)

@@ -8,7 +8,7 @@
 
 #include "dataflow.h"
 #include "emit_row.h"
-#include "functions.h"
+#include "function_index.h"
 #include "semantics/abi.h"
 
 struct emitter {

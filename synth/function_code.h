@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "functions.h"
+#include "function_index.h"
 #include "ir.h"
 #include "request.h"
 #include "x86_decode.h"
@@ -67,7 +67,7 @@ static inline size_t function_code_insn_at(const struct function_code *fc, uint6
  * target is the switch's default, which LLVM and GCC lay out anywhere when
  * they know it unreachable: in another function's middle, or among
  * another function's cold code: not a transfer the row there must
- * describe (verify/check does not check it). */
+ * describe (verify/audit/check does not check it). */
 int function_code_bounds_a_switch(const struct function_code *fc, size_t i);
 
 /* Whether IN is a call (direct or indirect): control comes back after it. */

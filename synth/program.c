@@ -340,7 +340,7 @@ static void drop_entries_of_functions(struct synth_program *p)
  *
  * Likewise a fragment that only switches' bound checks jump to: a default
  * compilers know unreachable lands anywhere (the end of an empty cold
- * section, another function's cold code), and verify/check does not check
+ * section, another function's cold code), and verify/audit/check does not check
  * that jump, so its frame is no evidence where the row there disagrees. */
 static void take_entry_contracts(struct synth_program *p)
 {

@@ -45,7 +45,7 @@
 
 #include "abstract_state.h"
 #include "emit_row.h"
-#include "functions.h"
+#include "function_index.h"
 #include "request.h"
 #include "semantics/unwind_table.h"
 #include "x86_decode.h"

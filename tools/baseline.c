@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "object/error.h"
-#include "object/output_file.h"
+#include "sys/error.h"
+#include "sys/output_file.h"
 
 void baseline_release(struct baseline *b)
 {

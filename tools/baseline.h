@@ -12,7 +12,7 @@
  *   finding kind="K" object="O" function="F" insn=N column=C rule="R" synth="S"
  *   suppress kind="K" function="F" reason="why"
  *
- * A `finding` line is one finding's identity (verify/finding_identity.h:
+ * A `finding` line is one finding's identity (verify/audit/finding_identity.h:
  * no address in it, so it survives a rebuild that moves code), every key
  * required.  A `suppress` line names a kind, a function, or both (the
  * finding must then match both), and a reason, which is required and not
@@ -25,7 +25,7 @@
  * unknown version, record or key, a missing key, a value too long for its
  * field, an unknown kind or a NUL byte is refused with the line at fault
  * (`line 3: unknown key "foo"`), never half-read.  Writing goes through
- * object/output_file: a temporary file renamed over the target, which must
+ * sys/output_file: a temporary file renamed over the target, which must
  * be a regular file or absent.
  *
  * Matching: each `finding` entry matches at most one finding of a run (two
@@ -37,7 +37,7 @@
 
 #include <stddef.h>
 
-#include "verify/finding_identity.h"
+#include "verify/audit/finding_identity.h"
 
 #define BASELINE_VERSION 1
 #define BASELINE_MAX_BYTES (64u << 20)
@@ -81,7 +81,7 @@ void baseline_audited(struct baseline *b, const char *object);
  */
 const char *baseline_match(struct baseline *b, const struct finding_identity *id, int *known);
 
-/* Write B to the output PATH (object/output_file).  0, or -1 with ERR. */
+/* Write B to the output PATH (sys/output_file).  0, or -1 with ERR. */
 int baseline_write(const struct baseline *b, const char *path, char *err, size_t errlen);
 
 void baseline_release(struct baseline *b);

@@ -10,7 +10,7 @@
  *   dwcheck --explain=ADDR [--prove=...] [--prove-timeout=MS] FILE
  *
  * Each file's .eh_frame is checked rule by rule in the states synthesis
- * derives from the code (verify/check.h).  Files are audited by N worker
+ * derives from the code (verify/audit/check.h).  Files are audited by N worker
  * processes; reports are printed in the order of the command line, with a
  * progress line on a terminal and a summary at the end (tools/run_report
  * prints them: a file that could not be audited, or was skipped, keeps its
@@ -41,11 +41,11 @@
 #include "shard.h"
 #include "worker_pool.h"
 #include "object/elf_file.h"
-#include "object/output_file.h"
+#include "sys/output_file.h"
 #include "report/explain_report.h"
-#include "verify/audit_file.h"
-#include "verify/check.h"
-#include "verify/explain.h"
+#include "verify/audit/audit_input.h"
+#include "verify/audit/check.h"
+#include "verify/audit/explain.h"
 
 struct options {
     enum run_format format;
@@ -408,13 +408,13 @@ static int audit(char **files, int nfiles, const struct options *opt, const stru
     return status;
 }
 
-/* --explain: the address's window, rows and verdicts (verify/explain). */
+/* --explain: the address's window, rows and verdicts (verify/audit/explain). */
 static int explain(const char *path, uint64_t address, const struct check_options *check)
 {
-    struct audit_file af;
+    struct audit_input af;
     char err[ELF_FILE_ERRLEN + 64];
     int not_elf = 0;
-    if (audit_file_open(&af, path, CHECK_NO_EH, &not_elf, err, sizeof err) != 0) {
+    if (audit_input_open(&af, path, CHECK_NO_EH, &not_elf, err, sizeof err) != 0) {
         cli_error(path, "%s", err);
         return EXIT_TROUBLE;
     }
@@ -424,7 +424,7 @@ static int explain(const char *path, uint64_t address, const struct check_option
         report_explanation(stdout, path, &x);
     else
         cli_error(path, "%s", err);
-    audit_file_close(&af);
+    audit_input_close(&af);
     return rc == 0 ? cli_finish_stdout(EXIT_CLEAN) : EXIT_TROUBLE;
 }
 

@@ -4,12 +4,12 @@
  *
  *   dwcompile [--force | --repair] [-o OUT.eh_elf.so] [--emit-c OUT.c] FILE
  *
- * The binary is opened and its .eh_frame read once (verify/audit_file),
+ * The binary is opened and its .eh_frame read once (verify/audit/audit_input),
  * audited first (what dwcheck does: errors refuse the compilation unless
  * --force), then the same tables become C (compile/eh_elf_gen), which the
  * system's cc compiles to a shared object that the dwunwind runtime loads,
  * stamped with the binary's identity (object/identity).  Outputs are written
- * to temporary files and renamed into place (object/output_file; the shared
+ * to temporary files and renamed into place (sys/output_file; the shared
  * object through compile/cc_build, whose compiler runs bounded in its own
  * process group), so a failure or an interruption never leaves a partial
  * file over a good one, nor a temporary file; an output that is a device, a
@@ -34,15 +34,15 @@
 #include "compile/eh_elf_gen.h"
 #include "object/elf_file.h"
 #include "object/identity.h"
-#include "object/error.h"
-#include "object/output_file.h"
-#include "object/signals.h"
+#include "sys/error.h"
+#include "sys/output_file.h"
+#include "sys/signals.h"
 #include "runtime/trusted_path.h"
 #include "report/text_report.h"
 #include "semantics/cfi_eval.h"
 #include "semantics/cfi_reader.h"
-#include "verify/audit_file.h"
-#include "verify/check.h"
+#include "verify/audit/audit_input.h"
+#include "verify/audit/check.h"
 #include "verify/validated_table.h"
 
 struct options {
@@ -113,7 +113,7 @@ static struct unwind_table *read_tables(const struct cfi_section *eh, size_t *n,
     return rc == 0 ? t : NULL;
 }
 
-/* Where the outputs go (object/output_file): the eh_elf, and the C when
+/* Where the outputs go (sys/output_file): the eh_elf, and the C when
  * kept; the eh_elf's name as the user gave it, for the summary. */
 struct targets {
     char *eh_elf, *c;
@@ -165,7 +165,7 @@ static void targets_release(struct targets *t)
  * else the eh_elf), made under its directory's descriptor with O_EXCL and
  * O_NOFOLLOW and locked while it lives (runtime/trusted_path.h), so that
  * the leftovers of a run killed outright are removed by the next run (the
- * sweep done here); registered with object/signals for an interruption. */
+ * sweep done here); registered with sys/signals for an interruption. */
 struct c_temp {
     int dirfd;
     const char *base;                /* TARGET's name in its directory */
@@ -288,7 +288,7 @@ static int compile(const struct options *opt, const struct targets *t, const str
 
 /* Compile AF's validated table to T, each row with its provenance.
  * Returns the exit status. */
-static int compile_validated(const struct options *opt, const struct targets *t, struct audit_file *af)
+static int compile_validated(const struct options *opt, const struct targets *t, struct audit_input *af)
 {
     char err[512];
     struct validated_table vt;
@@ -330,21 +330,21 @@ static int compile_validated(const struct options *opt, const struct targets *t,
 static int compile_file(const struct options *opt, const struct targets *t)
 {
     char err[512];
-    struct audit_file af;
-    if (audit_file_open(&af, opt->input, opt->repair ? NULL : CHECK_NO_EH, NULL, err, sizeof err) != 0) {
+    struct audit_input af;
+    if (audit_input_open(&af, opt->input, opt->repair ? NULL : CHECK_NO_EH, NULL, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
         return EXIT_TROUBLE;
     }
     if (opt->repair) {
         int status = compile_validated(opt, t, &af);
-        audit_file_close(&af);
+        audit_input_close(&af);
         return status;
     }
     /* The gate: verification errors refuse the compilation. */
     struct check_result result;
-    if (check_audit_file(&af, NULL, &result, err, sizeof err) != 0) {
+    if (check_audit_input(&af, NULL, &result, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
-        audit_file_close(&af);
+        audit_input_close(&af);
         return EXIT_TROUBLE;
     }
     size_t errors = check_count(&result, SEVERITY_ERROR);
@@ -352,7 +352,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
         report_text_file(stdout, opt->input, &result);
         if (!opt->force) {
             check_result_release(&result);
-            audit_file_close(&af);
+            audit_input_close(&af);
             cli_error(opt->input, "refused: verification reports %zu error%s (--force compiles anyway)",
                       errors, errors == 1 ? "" : "s");
             return EXIT_FINDINGS;
@@ -365,14 +365,14 @@ static int compile_file(const struct options *opt, const struct targets *t)
     struct dwu_identity id;
     if (object_identity(&af.ef, &id, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
-        audit_file_close(&af);
+        audit_input_close(&af);
         return EXIT_TROUBLE;
     }
     size_t n = 0;
     struct unwind_table *tables = read_tables(&af.prog.eh, &n, err, sizeof err);
     if (!tables) {
         cli_error(opt->input, "%s", err);
-        audit_file_close(&af);
+        audit_input_close(&af);
         return EXIT_TROUBLE;
     }
     const struct unwind_table **ptrs = malloc((n + 1) * sizeof *ptrs);
@@ -386,7 +386,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
     }
     free(ptrs);
     cfi_eval_tables_release(tables, n);
-    audit_file_close(&af);
+    audit_input_close(&af);
     return status;
 }
 

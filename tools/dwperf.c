@@ -11,7 +11,7 @@
  * profile/processes rebuilds each process's mappings as a dwu_space (the
  * runtime's address spaces); profile/sample_unwind walks each sample's
  * copied user stack in its process's space; profile/script_output prints
- * it; profile/eh_elf_compile compiles the eh_elfs the recording needs into
+ * it; profile/compile_queue compiles the eh_elfs the recording needs into
  * the cache, in the background, when that pays.  A sample is printed
  * once the next one is read and the memory its walk reads first asked for
  * (sample_prefetch), so that printing overlaps that walk's cache misses.
@@ -29,7 +29,7 @@
 
 #include "runtime/dwunwind.h"
 #include "profile/cache_dir.h"
-#include "profile/eh_elf_compile.h"
+#include "profile/compile_queue.h"
 #include "profile/perf_data.h"
 #include "profile/processes.h"
 #include "profile/sample_unwind.h"

@@ -22,17 +22,17 @@
 #include <string.h>
 
 #include "annotate/annotate.h"
-#include "semantics/cfi_text.h"
+#include "semantics/print/cfi_text.h"
 #include "cli.h"
 #include "dwsynth_repair.h"
 #include "object/elf_file.h"
-#include "object/output_file.h"
+#include "sys/output_file.h"
 #include "semantics/abi.h"
 #include "report/json_string.h"
 #include "report/table_json.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 #include "synth/program.h"
-#include "verify/agreement.h"
+#include "verify/audit/agreement.h"
 
 enum format { FORMAT_READELF, FORMAT_JSON, FORMAT_CFI };
 
@@ -93,10 +93,10 @@ static void print_readelf(FILE *out, const struct function_range *f, const struc
             (unsigned long long)f->lo, (unsigned long long)f->hi);
     struct column_set cols;
     table_columns(t, &cols);
-    print_readelf_header(out, &cols, ABI_RA);
+    table_print_readelf_header(out, &cols, ABI_RA);
     for (size_t i = 0; i < t->nrows; i++)
-        print_readelf_row(out, t->rows[i].start, &t->rows[i].cfa, t->rows[i].reg, UNWIND_COLUMNS,
-                          &cols);
+        table_print_readelf_row(out, t->rows[i].start, &t->rows[i].cfa, t->rows[i].reg, UNWIND_COLUMNS,
+                                &cols);
 }
 
 static void print_json_function(FILE *out, const struct function_range *f,
@@ -104,27 +104,27 @@ static void print_json_function(FILE *out, const struct function_range *f,
 {
     static const char *const sources[] = {"fde", "symbol", "plt"};
     fprintf(out, "%s{\"name\":", first ? "" : ",");
-    print_json_string(out, f->name);
+    json_string_print(out, f->name);
     fprintf(out, ",\"lo\":%llu,\"hi\":%llu,\"source\":\"%s\",\"status\":\"%s\"",
             (unsigned long long)f->lo, (unsigned long long)f->hi, sources[f->source],
             reason ? "unknown" : "ok");
     if (reason) {
         fputs(",\"reason\":", out);
-        print_json_string(out, reason);
+        json_string_print(out, reason);
     }
     fputs(",\"rows\":[", out);
     for (size_t i = 0; i < t->nrows; i++) {
         const struct unwind_row *r = &t->rows[i];
         fprintf(out, "%s{\"start\":%llu,\"end\":%llu,\"cfa\":", i ? "," : "",
                 (unsigned long long)r->start, (unsigned long long)r->end);
-        print_json_rule(out, &r->cfa, 1);
+        table_json_rule(out, &r->cfa, 1);
         fputs(",\"registers\":{", out);
         int firstreg = 1;
         for (unsigned c = 0; c < UNWIND_COLUMNS; c++) {
             if (r->reg[c].kind == REG_RULE_UNREFERENCED)
                 continue;
             fprintf(out, "%s\"%s\":", firstreg ? "" : ",", unwind_column_name((int)c));
-            print_json_rule(out, &r->reg[c], 0);
+            table_json_rule(out, &r->reg[c], 0);
             firstreg = 0;
         }
         fputs("}}", out);
@@ -178,7 +178,7 @@ static int synth_file(const char *path, const struct options *opt, FILE *out)
     int status = EXIT_CLEAN;
     if (opt->format == FORMAT_JSON) {
         fputs("{\"file\":", out);
-        print_json_string(out, path);
+        json_string_print(out, path);
         fputs(",\"functions\":[", out);
     }
     size_t shown = 0;

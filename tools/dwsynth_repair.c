@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "object/output_file.h"
+#include "sys/output_file.h"
 #include "repair/repair_file.h"
 
 static void repair_usage(FILE *out)

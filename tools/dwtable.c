@@ -10,7 +10,7 @@
  * ADDR is printed, under its FDE's header.
  *
  * With --sframe, the table is the .sframe section's (SFrame V1, V2, V3):
- * the readelf format is `readelf --sframe`'s (semantics/sframe_print), JSON
+ * the readelf format is `readelf --sframe`'s (semantics/print/sframe_print), JSON
  * the rows of H each SFrame FDE gives (semantics/sframe_parse).  A section
  * that does not decode, or whose FDEs do not make a table (the checks of
  * sframe_fde_table and sframe_section_check), is reported as
@@ -27,10 +27,10 @@
 #include "semantics/cfi_eval.h"
 #include "semantics/cfi_reader.h"
 #include "semantics/sframe_parse.h"
-#include "semantics/sframe_print.h"
+#include "semantics/print/sframe_print.h"
 #include "report/json_string.h"
 #include "report/table_json.h"
-#include "semantics/table_print.h"
+#include "semantics/print/table_print.h"
 
 enum format { FORMAT_READELF, FORMAT_JSON };
 
@@ -77,10 +77,10 @@ static void usage(FILE *out)
 static void print_row_readelf(struct entry_printer *p, const struct cfi_state *st)
 {
     if (!p->header_done) {
-        print_readelf_header(p->out, &p->cols, p->ra_column);
+        table_print_readelf_header(p->out, &p->cols, p->ra_column);
         p->header_done = 1;
     }
-    print_readelf_row(p->out, st->loc, &st->cfa, st->col, UNWIND_MAX_COLUMNS, &p->cols);
+    table_print_readelf_row(p->out, st->loc, &st->cfa, st->col, UNWIND_MAX_COLUMNS, &p->cols);
 }
 
 /* --- JSON ----------------------------------------------------------------- */
@@ -92,7 +92,7 @@ static void print_row_json(struct entry_printer *p, const struct cfi_state *st, 
         fputc(',', out);
     fprintf(out, "{\"start\":%llu,\"end\":%llu,\"cfa\":", (unsigned long long)st->loc,
             (unsigned long long)end);
-    print_json_rule(out, &st->cfa, 1);
+    table_json_rule(out, &st->cfa, 1);
     fputs(",\"registers\":{", out);
     int first = 1;
     for (unsigned c = 0; c < UNWIND_MAX_COLUMNS; c++) {
@@ -105,7 +105,7 @@ static void print_row_json(struct entry_printer *p, const struct cfi_state *st, 
             name = label;
         }
         fprintf(out, "%s\"%s\":", first ? "" : ",", name);
-        print_json_rule(out, &st->col[c], 0);
+        table_json_rule(out, &st->col[c], 0);
         first = 0;
     }
     fputs("}}", out);
@@ -146,7 +146,7 @@ static void print_entry_header(FILE *out, const struct cfi_entry *e, enum format
             const struct cfi_cie *c = e->cie;
             fprintf(out, "{\"type\":\"cie\",\"offset\":%llu,\"augmentation\":",
                     (unsigned long long)e->offset);
-            print_json_string(out, c->augmentation);
+            json_string_print(out, c->augmentation);
             fprintf(out, ",\"version\":%u,\"code_align\":%llu,\"data_align\":%lld,\"ra\":%u,"
                          "\"signal_frame\":%s,\"rows\":[",
                     c->version, (unsigned long long)c->code_align, (long long)c->data_align,
@@ -235,7 +235,7 @@ static int print_section(const struct cfi_section *s, const struct options *opt,
     int rc = 0, any_json = 0;
     if (opt->format == FORMAT_JSON) {
         fprintf(out, "%s{\"section\":", (*any_section)++ ? "," : "");
-        print_json_string(out, s->name);
+        json_string_print(out, s->name);
         fputs(",\"entries\":[", out);
     } else if (!opt->have_address) {
         if (s->size == 0) {
@@ -277,7 +277,7 @@ static int print_file(const char *path, const struct options *opt, FILE *out)
     int status = EXIT_CLEAN, found = 0, printed_address = 0, any_section = 0;
     if (opt->format == FORMAT_JSON) {
         fputs("{\"file\":", out);
-        print_json_string(out, path);
+        json_string_print(out, path);
         fputs(",\"sections\":[", out);
     }
     for (size_t i = 0; i < ef.nsections && status == EXIT_CLEAN; i++) {
@@ -367,11 +367,11 @@ static void sframe_json_row(FILE *out, const struct unwind_row *r, int first)
 {
     fprintf(out, "%s{\"start\":%llu,\"end\":%llu,\"cfa\":", first ? "" : ",", (unsigned long long)r->start,
             (unsigned long long)r->end);
-    print_json_rule(out, &r->cfa, 1);
+    table_json_rule(out, &r->cfa, 1);
     fputs(",\"registers\":{\"rbp\":", out);
-    print_json_rule(out, &r->reg[6], 0);
+    table_json_rule(out, &r->reg[6], 0);
     fputs(",\"ra\":", out);
-    print_json_rule(out, &r->reg[16], 0);
+    table_json_rule(out, &r->reg[16], 0);
     fputs("}}", out);
 }
 
@@ -422,7 +422,7 @@ static int sframe_json(FILE *out, const struct sframe_view *v, const char *name,
     struct sframe_header h;
     int rc = 0, nentries = 0;
     fputs("{\"section\":", out);
-    print_json_string(out, name);
+    json_string_print(out, name);
     if (sframe_header_read(v, &h, err) != 0) {
         fputs("}", out);
         return -1;
@@ -464,7 +464,7 @@ static int print_sframe_file(const char *path, const struct options *opt, FILE *
     int rc, covered = 0, status = EXIT_CLEAN;
     if (opt->format == FORMAT_JSON) {
         fputs("{\"file\":", out);
-        print_json_string(out, path);
+        json_string_print(out, path);
         fputs(",\"sections\":[", out);
         rc = sframe_json(out, &v, opt->sframe, opt, &covered, &e);
         fputs("]}\n", out);

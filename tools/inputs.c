@@ -16,7 +16,7 @@
 
 #include "shard.h"
 #include "kit/grow.h"
-#include "object/error.h"
+#include "sys/error.h"
 
 static struct input_file *grow(struct input_list *list)
 {

@@ -10,7 +10,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
-#include "object/identity.h"
+#include "runtime/identity.h"
 #include "report/json_record.h"
 
 /* Where a record is: its name (owned), and its input, line and offset

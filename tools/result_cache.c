@@ -18,7 +18,8 @@
 
 #include "cli.h"
 #include "object/elf_file.h"
-#include "object/error.h"
+#include "object/identity.h"
+#include "sys/error.h"
 #include "runtime/trusted_path.h"
 
 #define ENTRY_MAGIC "dwcheck\x1a"
@@ -35,7 +36,7 @@ struct entry_header {
 };
 
 /* The identity of a file without a build-id: a kind of its own, beside
- * object/identity's DWU_IDENTITY_*. */
+ * runtime/identity's DWU_IDENTITY_*. */
 enum { IDENTITY_CONTENT_HASH = DWU_IDENTITY_HDR_HASH + 1 };
 
 struct result_cache {

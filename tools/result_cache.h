@@ -5,7 +5,7 @@
  *
  * The key.  A result depends on the file's bytes, on the dwcheck that
  * audited it and on the options that change results.  An entry is keyed by
- *   - the file's identity: its GNU build-id (object/identity.h's, read the
+ *   - the file's identity: its GNU build-id (runtime/identity.h's, read the
  *     way the runtime reads it), and its size; a file without a build-id by
  *     a 64-bit FNV-1a hash of all its bytes (dwu_fnv1a: not the hash of
  *     .eh_frame_hdr that object_identity falls back to, which stays the same
@@ -57,8 +57,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "object/identity.h"
-#include "verify/check.h"
+#include "runtime/identity.h"
+#include "verify/audit/check.h"
 
 struct result_cache;
 

@@ -12,7 +12,7 @@
 #include "baseline.h"
 #include "cli.h"
 #include "object/elf_file.h"
-#include "object/output_file.h"
+#include "sys/output_file.h"
 #include "report/json_record.h"
 #include "report/text_report.h"
 

@@ -25,7 +25,7 @@
  * in the HTML report's writing, stdout's errors and --fail-on.
  *
  * Baselines (tools/baseline): with one, each finding is matched by its
- * identity (verify/finding_identity).  Findings the baseline knows, and
+ * identity (verify/audit/finding_identity).  Findings the baseline knows, and
  * suppressed ones, are left out of the text, JSON and HTML outputs and of
  * the totals (so --fail-on counts new findings only); they are counted on
  * a `baseline:` line, after the entries no longer found (`baseline:

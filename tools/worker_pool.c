@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "object/error.h"
+#include "sys/error.h"
 
 struct worker_pool {
     unsigned jobs;          /* workers started */

@@ -13,15 +13,15 @@
 
 #include "kit/sorted_search.h"
 #include "object/debug_info.h"
-#include "object/error.h"
+#include "sys/error.h"
 #include "semantics/abi.h"
 #include "semantics/cfi_eval.h"
 #include "synth/emit_row.h"
-#include "synth/functions.h"
+#include "synth/function_index.h"
 #include "synth/synthesize.h"
-#include "verify/audit_file.h"
-#include "verify/slot_truth.h"
-#include "verify/transfers.h"
+#include "verify/audit/audit_input.h"
+#include "verify/rules/slot_truth.h"
+#include "verify/rules/frame_exit.h"
 
 const char *provenance_name(enum provenance p)
 {
@@ -167,7 +167,7 @@ static int not_an_abi_entry(const struct abs_state *st)
     if (!(sp->kind == AV_CFA && sp->off == -ABI_ENTRY_CFA_OFFSET))
         return 1;
     for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++)
-        if (holds_entry(st->reg[abi_callee_saved_regs[i]], abi_callee_saved_regs[i]) == RULE_FAILS)
+        if (slot_truth_holds_entry(st->reg[abi_callee_saved_regs[i]], abi_callee_saved_regs[i]) == RULE_FAILS)
             return 1;
     return 0;
 }
@@ -202,8 +202,8 @@ static void at_address(void *arg, const struct check_at *at)
             return;   /* alignment, never executed (a trap that code falls into is reached) */
         char why[96];
         if (at->reached == 1 && at->insn->flow == IR_FLOW_RET &&
-            transfer_ret(at->state, why, sizeof why) == RULE_FAILS &&
-            !transfer_ret_is_push_jump(synth_session_previous(at->session, at->insn), at->insn)) {
+            frame_exit_ret(at->state, why, sizeof why) == RULE_FAILS &&
+            !frame_exit_is_push_jump(synth_session_previous(at->session, at->insn), at->insn)) {
             /* A ret that pops a word of its own frame (V8's prologue
              * helpers): no row describes where control goes. */
             if (fi != (size_t)-1)
@@ -377,7 +377,7 @@ static void name_fde(struct validated_fde *f, const struct synth_program *prog, 
 }
 
 /* Name the repaired and added FDEs. */
-static void name_fdes(struct validated_table *vt, struct audit_file *af)
+static void name_fdes(struct validated_table *vt, struct audit_input *af)
 {
     struct debug_info di;
     int have = debug_info_open(&di, &af->ef) == 0;
@@ -389,7 +389,7 @@ static void name_fdes(struct validated_table *vt, struct audit_file *af)
 }
 
 /* The file's FDEs, each kept or repaired. */
-static int lay_out_fdes(struct collector *k, struct audit_file *af, int every_table, size_t *cap, char *err,
+static int lay_out_fdes(struct collector *k, struct audit_input *af, int every_table, size_t *cap, char *err,
                         size_t errlen)
 {
     const struct cfi_section *eh = &af->prog.eh;
@@ -458,7 +458,7 @@ static int covered_between(struct fde_lookup *l, uint64_t lo, uint64_t hi)
  * nor one whose every new row would end the stack: no table is better than
  * a guess.  (A piece split off by an FDE between may still be all such
  * rows: never wrong, only of no use.) */
-static int lay_out_added(struct collector *k, struct audit_file *af, size_t *cap)
+static int lay_out_added(struct collector *k, struct audit_input *af, size_t *cap)
 {
     struct validated_table *vt = k->vt;
     const struct unwind_table *a = &k->added;
@@ -501,7 +501,7 @@ static int lay_out_added(struct collector *k, struct audit_file *af, size_t *cap
     return 0;
 }
 
-int validated_table_build(struct audit_file *af, const struct check_options *opt, int every_table,
+int validated_table_build(struct audit_input *af, const struct check_options *opt, int every_table,
                           struct validated_table *vt, struct check_result *r, char *err, size_t errlen)
 {
     memset(vt, 0, sizeof *vt);
@@ -522,7 +522,7 @@ int validated_table_build(struct audit_file *af, const struct check_options *opt
         o = *opt;
     o.at = at_address;
     o.at_arg = &k;
-    int rc = check_audit_file(af, &o, r, err, errlen);
+    int rc = check_audit_input(af, &o, r, err, errlen);
     size_t cap = 0;
     if (rc == 0 && k.oom)
         rc = error_set(err, errlen, "out of memory");

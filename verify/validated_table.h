@@ -3,7 +3,7 @@
  * validated_table: H_valid, the table a file's unwinders should have.
  *
  * Purpose: what users need is stacks that are right, not only a report that
- * they are wrong.  The audit (verify/check) judges every rule of every DWARF
+ * they are wrong.  The audit (verify/audit/check) judges every rule of every DWARF
  * row in synthesis's state; this module takes those verdicts, address by
  * address, and builds the table the encoders and the eh_elf compiler write:
  *   - DWARF's row where its rules hold or are undecided;
@@ -30,7 +30,7 @@
  *
  * Users: dwsynth repair (repair/), and the eh_elf compiler with --repair.
  * The table borrows expressions from the audited file's sections: keep the
- * audit_file open while it is used.
+ * audit_input open while it is used.
  */
 #ifndef DWCHECK_VALIDATED_TABLE_H
 #define DWCHECK_VALIDATED_TABLE_H
@@ -40,7 +40,7 @@
 
 #include "semantics/cfi_reader.h"
 #include "semantics/unwind_table.h"
-#include "verify/check.h"
+#include "verify/audit/check.h"
 
 enum provenance { PROVENANCE_PROVED, PROVENANCE_UNCHECKED, PROVENANCE_SYNTHESISED, PROVENANCES };
 
@@ -76,17 +76,17 @@ struct validated_table {
                                       would end the stack */
 };
 
-struct audit_file;
+struct audit_input;
 
 /*
- * Audit AF (into R, as check_audit_file does, with OPT's prover settings)
+ * Audit AF (into R, as check_audit_input does, with OPT's prover settings)
  * and build its validated table into VT: the tables of the repaired and
  * added FDEs, and with EVERY_TABLE those of the kept ones too (DWARF's rows,
  * each proved or unchecked: what the eh_elf compiler needs).  Returns 0, or
  * -1 with a reason in ERR (out of memory, a malformed FDE).  Release VT
  * with validated_table_release, R with check_result_release.
  */
-int validated_table_build(struct audit_file *af, const struct check_options *opt, int every_table,
+int validated_table_build(struct audit_input *af, const struct check_options *opt, int every_table,
                           struct validated_table *vt, struct check_result *r, char *err, size_t errlen);
 void validated_table_release(struct validated_table *vt);
 

@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "annotate/cfi_plan.h"
-#include "semantics/cfi_text.h"
+#include "semantics/print/cfi_text.h"
 #include "semantics/abi.h"
 #include "synth/abstract_state.h"
 #include "synth/synthesize.h"

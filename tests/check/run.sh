@@ -53,7 +53,7 @@ all_checked() {
         ok "$1: every instruction checked, clean" || not_ok "$1: every instruction checked, clean (exit $rc)" "$json"
 }
 # clean_but NAME FILE REASON COUNT: no finding, exit 0, and exactly COUNT
-# addresses left unchecked for REASON (its id, verify/finding.c: what must
+# addresses left unchecked for REASON (its id, verify/audit/finding.c: what must
 # not be decided there).
 clean_but() {
     local json rc
@@ -145,9 +145,9 @@ out=$("$dwcheck" "$work/missing" "$buggy" 2>&1); rc=$?
 [ "$rc" -eq 2 ] && grep -q "^dwcheck: $work/missing: No such file" <<< "$out" && grep -q "stale_cfa" <<< "$out" &&
     ok "unreadable file: exit 2, the others still audited" || not_ok "unreadable file: exit 2 (got $rc)" "$out"
 "$dwcheck" --format=xml "$shapes" > /dev/null 2>&1; [ $? -eq 2 ] && ok "usage error: exit 2" || not_ok "usage error: exit 2"
-# --help names every kind of finding the checker has (verify/finding.c's table).
+# --help names every kind of finding the checker has (verify/audit/finding.c's table).
 help=$("$dwcheck" --help | tr -s ' \n' ' ')
-kinds=$(grep -o 'KIND(FINDING_[A-Z_]*, "[a-z-]*"' verify/finding.c | sed 's/.*"\(.*\)"/\1/')
+kinds=$(grep -o 'KIND(FINDING_[A-Z_]*, "[a-z-]*"' verify/audit/finding.c | sed 's/.*"\(.*\)"/\1/')
 missing=$(for k in $kinds; do grep -qw -- "$k" <<< "$help" || echo "$k"; done)
 [ "$(wc -w <<< "$kinds")" -ge 10 ] && [ -z "$missing" ] && ok "--help names all $(wc -w <<< "$kinds") kinds of finding" ||
     not_ok "--help names every kind of finding" "missing: $missing"
@@ -415,7 +415,7 @@ page=$html/index.html
 #     rules, never text split again.  A rule held in another register prints
 #     "r0 (rax)" (tests/check/register_rule.s); split at its space it shifted
 #     the HTML's columns by one and lost ra's.  And JSON keys the unchecked
-#     reasons by their ids (verify/finding.c).
+#     reasons by their ids (verify/audit/finding.c).
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/register_rule.so" tests/check/register_rule.s || exit 1
 html=$work/html-register-rule
 rm -rf "$html"

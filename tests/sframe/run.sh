@@ -29,7 +29,7 @@
 #      exits 2 with `dwtable: FILE: .sframe at offset 0xN: reason`, and each
 #      targeted one with the reason its mutation calls for; every JSON
 #      document printed parses;
-#   5. dwcheck's audit of .sframe (verify/sframe_check; the JSON lines judged
+#   5. dwcheck's audit of .sframe (verify/sframe/sframe_check; the JSON lines judged
 #      by tests/sframe/sframe_audit.py): over the corpus of part 1 and the
 #      annotate tests' assembly, every SFrame row checked and no error of
 #      an SFrame kind but the DWARF rows' own, repeated, with every other
@@ -227,7 +227,7 @@ else
 fi
 
 # ---- 5. dwcheck: every SFrame row judged in the synthesised states --------------
-# (verify/sframe_check; tests/sframe/sframe_audit.py judges the JSON lines)
+# (verify/sframe/sframe_check; tests/sframe/sframe_audit.py judges the JSON lines)
 dwcheck=$build/bin/dwcheck
 audit=$here/sframe_audit.py
 mkdir -p "$work/nosf" "$work/audit"

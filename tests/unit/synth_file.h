@@ -14,7 +14,7 @@
 
 #include "object/elf_file.h"
 #include "semantics/cfi_reader.h"
-#include "synth/functions.h"
+#include "synth/function_index.h"
 #include "synth/synthesize.h"
 
 struct synth_file {

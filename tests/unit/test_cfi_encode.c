@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "object/elf_file.h"
-#include "semantics/cfi_encode.h"
+#include "semantics/write/cfi_encode.h"
 #include "semantics/cfi_eval.h"
 #include "semantics/cfi_reader.h"
 #include "semantics/dwarf_constants.h"

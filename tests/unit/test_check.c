@@ -1,5 +1,5 @@
 /*
- * Unit tests for verify/check: the audit's judgement of each row, through
+ * Unit tests for verify/audit/check: the audit's judgement of each row, through
  * check_file.
  *
  * A hand-written function with correct CFI (two callee-saved registers
@@ -24,8 +24,8 @@
 #include <cmocka.h>
 
 #include "semantics/abi.h"
-#include "verify/check.h"
-#include "verify/finding.h"
+#include "verify/audit/check.h"
+#include "verify/audit/finding.h"
 #define TEST_DIR_BESIDE_SELF "check"
 #include "tests/unit/test_shell.h"
 

@@ -25,7 +25,7 @@
 
 #include "object/elf_file.h"
 #include "semantics/cfi_reader.h"
-#include "semantics/debug_frame_write.h"
+#include "semantics/write/debug_frame_write.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/eh_frame_parse.h"
 

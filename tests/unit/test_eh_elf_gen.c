@@ -26,7 +26,7 @@
 #include <cmocka.h>
 
 #include "compile/eh_elf_gen.h"
-#include "object/identity.h"
+#include "runtime/identity.h"
 #include "runtime/dwarf_fallback.h"
 #include "runtime/dwunwind.h"
 #include "tests/unwind/synthetic_memory.h"

@@ -21,7 +21,7 @@
 #include "semantics/cfi_reader.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/eh_frame_parse.h"
-#include "semantics/eh_frame_write.h"
+#include "semantics/write/eh_frame_write.h"
 
 #define EH_PE_INDIRECT 0x80   /* DW_EH_PE_indirect: dwarf_constants.h has no name for it */
 

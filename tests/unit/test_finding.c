@@ -1,5 +1,5 @@
 /*
- * Unit tests for verify/finding.h and the cells of verify/excerpt.h: the
+ * Unit tests for verify/audit/finding.h and the cells of verify/audit/excerpt.h: the
  * tables of finding kinds (every text said: what, why, how to fix) and of
  * unchecked reasons are complete and their names usable as keys
  * (kebab-case, unique); a finding's place prints as
@@ -18,10 +18,10 @@
 
 #include "semantics/abi.h"
 #include "semantics/unwind_table.h"
-#include "verify/excerpt.h"
-#include "verify/finding.h"
-#include "verify/finding_identity.h"
-#include "verify/rule_words.h"
+#include "verify/audit/excerpt.h"
+#include "verify/audit/finding.h"
+#include "verify/audit/finding_identity.h"
+#include "verify/audit/rule_words.h"
 
 /* Lower-case letters and single inner dashes: usable as a JSON key, a SARIF rule id. */
 static int kebab_case(const char *s)
@@ -162,7 +162,7 @@ static void test_excerpt_cells(void **state)
     assert_string_equal(buf, "s");
 }
 
-/* The words of a finding's `table:` and `code:` lines (verify/rule_words). */
+/* The words of a finding's `table:` and `code:` lines (verify/audit/rule_words). */
 static void test_rule_words(void **state)
 {
     (void)state;

@@ -1,5 +1,5 @@
 /*
- * Unit tests for verify/prover: a rule, a state, a verdict.  The states
+ * Unit tests for verify/rules/prover: a rule, a state, a verdict.  The states
  * are written by hand (abstract_state's entry state and slots), the rules
  * as DWARF expression bytes, and every verdict is asked twice: with the
  * exact linear stage first (the default) and with every rule sent to z3
@@ -16,7 +16,7 @@
 #include "semantics/abi.h"
 #include "semantics/dwarf_constants.h"
 #include "synth/abstract_state.h"
-#include "verify/prover.h"
+#include "verify/rules/prover.h"
 
 static struct unwind_rule cfa_expression(const uint8_t *bytes, size_t len)
 {

@@ -1,5 +1,5 @@
 /*
- * Unit tests for semantics/sframe_write: tables of H written as .sframe
+ * Unit tests for semantics/write/sframe_write: tables of H written as .sframe
  * bytes, read back by semantics/sframe_parse (the reader the writer
  * inverts), and compared address by address with the table they came from,
  * restricted to SFrame's columns (CFA, rbp, ra):
@@ -32,7 +32,7 @@
 #include "semantics/abi.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/sframe_parse.h"
-#include "semantics/sframe_write.h"
+#include "semantics/write/sframe_write.h"
 
 #define SECTION_ADDR 0x3000
 #define UNCHANGED 0x7fffffffffffffffLL   /* rbp not tracked */

@@ -1,5 +1,5 @@
 /*
- * Unit tests for verify/slot_truth: what a state says of a register's save
+ * Unit tests for verify/rules/slot_truth: what a state says of a register's save
  * in a slot it does not track.  The states are written by hand: after an
  * epilogue's pops (rsp = CFA-8) the saves lie in the red zone, where a rule
  * may still name them; beyond the red zone a slot is dead; at or above the
@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "semantics/abi.h"
-#include "verify/slot_truth.h"
+#include "verify/rules/slot_truth.h"
 
 /* The state at a ret after `pop %rbx`: rsp = CFA-8, rbx holds its entry
  * value again, and synthesis has lost the slot it was popped from. */

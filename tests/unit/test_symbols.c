@@ -27,14 +27,14 @@
  *     (libstdc++ and libgcc_s frames), std::sort, -O2 .cold and .isra parts.
  * For every callchain line of an object file, the test converts perf's
  * printed address back to an address of the object, by the object's
- * program headers read here with libelf (not by symbols.c), and asks the
+ * program headers read here with libelf (not by symbol_table.c), and asks the
  * table for the printed address, the symbol and the offset: each must be
  * perf's.  Kernel lines are asked of the kallsyms table, [vdso] lines of
  * the vdso's.  The agreements are printed per object; all must agree, and
  * the cases above must have been met, among them lines where the tree's
  * descent names a symbol that a later-starting one overlaps (a lookup of
  * the last symbol starting at or before the address would differ).  A
- * mechanism removed from symbols.c fails here: demangling (the C++ and
+ * mechanism removed from symbol_table.c fails here: demangling (the C++ and
  * libstdc++ lines), the address conversion (c_nopie, c_lld), the choice
  * among aliases (alias_target, libc's __GI___qsort_r), the tree (some 700
  * lines of the asm functions).
@@ -61,7 +61,7 @@
 
 #include "profile/demangle.h"
 #include "profile/symbol_store.h"
-#include "profile/symbols.h"
+#include "profile/symbol_table.h"
 
 /* Beside the test (the build's tests/): its store is a cache dwperf uses
  * only where no other user can write (runtime/trusted_path.h), not /tmp. */
@@ -240,7 +240,7 @@ static int group_teardown(void **state)
 
 static void expect_demangled(const char *mangled, const char *want)
 {
-    char *got = symbol_demangle(mangled);
+    char *got = demangle_symbol(mangled);
     if (!want) {
         if (got)
             fail_msg("%s: demangled to \"%s\", perf leaves it", mangled, got);
