@@ -14,14 +14,28 @@
 //              destructors and C cleanups, stops at the frame of setjmp
 //   accessors  _Unwind_FindEnclosingFunction, _Unwind_Find_FDE
 //   thread     pthread_exit in a thread: destructors run (glibc's unwinder)
+//   types      thrown by value (int, a struct, a class hierarchy caught by
+//              its base, a pointer), each caught by its type
+//   inhandler  a throw inside a catch handler, caught further up, the
+//              first exception then destroyed (its destructor runs)
+//   eptr       std::exception_ptr: current_exception, rethrow_exception
+//   threads    8 threads throwing and catching at once, 2,000 times each
+//   dlopen     a throw from a dlopen'ed library (libthrows.so beside
+//              this program), caught here, destructors in it run
+//   foreign    a foreign exception (another language's class) through
+//              C++ frames: catch(...) takes it, destructors run
 //   uncaught   an exception nobody catches: std::terminate
+//   noexcept   a throw through a noexcept function: std::terminate
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <cstdlib>
 #include <cstring>
 #include <csetjmp>
 #include <dlfcn.h>
 #include <pthread.h>
+#include <unistd.h>
 #include <stdexcept>
 #include <unwind.h>
 
@@ -252,6 +266,144 @@ static void case_thread()
     std::printf("thread joined\n");
 }
 
+struct Base {
+    virtual ~Base() = default;
+    virtual const char *name() const { return "Base"; }
+};
+struct Derived : Base {
+    const char *name() const override { return "Derived"; }
+};
+struct Value {
+    int a, b;
+};
+
+static void case_types()
+{
+    try { throw 42; } catch (int v) { std::printf("int %d\n", v); }
+    try { throw Value{1, 2}; } catch (Value v) { std::printf("Value %d %d\n", v.a, v.b); }
+    try { throw Derived(); } catch (const Base &b) { std::printf("by base: %s\n", b.name()); }
+    static int target = 7;
+    try { throw &target; } catch (int *p) { std::printf("pointer to %d\n", *p); }
+    try { throw 1.5; } catch (int) { std::printf("wrong\n"); } catch (double d) { std::printf("double %.1f\n", d); }
+}
+
+struct Loud : std::runtime_error {
+    explicit Loud(const char *w) : std::runtime_error(w) {}
+    ~Loud() override { std::printf("~Loud %s\n", what()); }
+};
+
+static void case_inhandler()
+{
+    try {
+        try {
+            Noisy guard{1};
+            throw Loud("first");
+        } catch (const Loud &e) {
+            std::printf("handling %s\n", e.what());
+            deep(2);
+        }
+    } catch (const std::exception &e) {
+        std::printf("caught: %s\n", e.what());
+    }
+}
+
+static void case_eptr()
+{
+    std::exception_ptr p;
+    try {
+        deep(1);
+    } catch (...) {
+        p = std::current_exception();
+    }
+    std::printf("kept: %s\n", p ? "yes" : "no");
+    try {
+        std::rethrow_exception(p);
+    } catch (const std::exception &e) {
+        std::printf("rethrown: %s\n", e.what());
+    }
+}
+
+static std::atomic<long> caught_in_threads;
+
+static void *throwing_thread(void *)
+{
+    for (int i = 0; i < 2000; i++) {
+        try {
+            if (i >= 0)
+                throw i;
+        } catch (int v) {
+            if (v == i)
+                caught_in_threads++;
+        }
+    }
+    return nullptr;
+}
+
+static void case_threads()
+{
+    pthread_t t[8];
+    for (auto &x : t)
+        pthread_create(&x, nullptr, throwing_thread, nullptr);
+    for (auto &x : t)
+        pthread_join(x, nullptr);
+    std::printf("caught in threads: %ld\n", caught_in_threads.load());
+}
+
+static void case_dlopen()
+{
+    char path[4096];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 32);
+    if (n <= 0)
+        return;
+    path[n] = 0;
+    std::strcpy(std::strrchr(path, '/') + 1, "libthrows.so");
+    void *h = dlopen(path, RTLD_NOW);
+    auto thrower = h ? reinterpret_cast<void (*)(int)>(dlsym(h, "library_throw")) : nullptr;
+    if (!thrower) {
+        std::printf("no library: %s\n", dlerror());
+        return;
+    }
+    try {
+        thrower(3);
+    } catch (const std::exception &e) {
+        std::printf("caught from the library: %s\n", e.what());
+    }
+    dlclose(h);
+}
+
+static void foreign_cleanup(_Unwind_Reason_Code, struct _Unwind_Exception *) {}
+
+__attribute__((noinline)) static void raise_foreign(int n)
+{
+    Noisy guard{n};
+    if (n == 0) {
+        static struct _Unwind_Exception e;
+        std::memset(&e, 0, sizeof e);
+        e.exception_class = 0x464f524e4c414e47ull;   /* "FORNLANG": not C++'s */
+        e.exception_cleanup = foreign_cleanup;
+        _Unwind_RaiseException(&e);
+        std::printf("not raised\n");
+        return;
+    }
+    raise_foreign(n - 1);
+    asm volatile("");
+}
+
+static void case_foreign()
+{
+    try {
+        raise_foreign(3);
+    } catch (...) {
+        std::printf("caught a foreign exception with catch(...)\n");
+    }
+}
+
+__attribute__((noinline)) static void no_throw() noexcept
+{
+    Noisy guard{9};
+    deep(1);
+}
+
 int main(int argc, char **argv)
 {
     std::setvbuf(stdout, nullptr, _IONBF, 0);
@@ -267,7 +419,14 @@ int main(int argc, char **argv)
         else if (!std::strcmp(c, "forced")) case_forced();
         else if (!std::strcmp(c, "accessors")) case_accessors();
         else if (!std::strcmp(c, "thread")) case_thread();
+        else if (!std::strcmp(c, "types")) case_types();
+        else if (!std::strcmp(c, "inhandler")) case_inhandler();
+        else if (!std::strcmp(c, "eptr")) case_eptr();
+        else if (!std::strcmp(c, "threads")) case_threads();
+        else if (!std::strcmp(c, "dlopen")) case_dlopen();
+        else if (!std::strcmp(c, "foreign")) case_foreign();
         else if (!std::strcmp(c, "uncaught")) deep(2);
+        else if (!std::strcmp(c, "noexcept")) no_throw();
         else return 2;
     }
     return 0;

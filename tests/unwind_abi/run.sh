@@ -12,6 +12,10 @@
 #      _Unwind_ForcedUnwind with a stop function as glibc's (destructors
 #      and C cleanups run), _Unwind_Find_FDE, pthread_exit (glibc's own
 #      unwinder: libgcc_s's, whose personality calls reach the drop-in);
+#      thrown by value and type, a throw inside a handler,
+#      std::exception_ptr, 8 threads throwing at once, a throw from a
+#      dlopen'ed library, a foreign exception caught by catch(...), a throw
+#      through noexcept (std::terminate);
 #      callee-saved registers intact at the catch (tests/repair/thrower.cc);
 #   3. the routing happened: LD_DEBUG=bindings shows each call bound to the
 #      drop-in (lazy binding: bound when called), and glibc's forced
@@ -66,12 +70,16 @@ for cxx in "${compilers[@]}"; do
         "$work/c_frames.o" -ldl ||
         { not_ok "building exceptions.cc with $cxx" "$(tail -5 "$log")"; finish unwind-abi; }
 done
+# The library the dlopen case loads, beside the programs.
+step c++ -O2 -fPIC -shared -o "$work/bin/libthrows.so" "$here/library_throw.cc" ||
+    { not_ok "building library_throw.cc" "$(tail -5 "$log")"; finish unwind-abi; }
 # thrower.cc against a C library with tables: the registers at the catch.
 step cc -O2 -fPIC -shared -o "$work/bin/libnotables.so" tests/repair/notables.c &&
 step c++ -O2 -o "$work/bin/thrower" tests/repair/thrower.cc -L"$work/bin" -lnotables -Wl,-rpath,'$ORIGIN' ||
     { not_ok "building thrower.cc" "$(tail -5 "$log")"; finish unwind-abi; }
 
-cases=(throw rethrow phases nested cframes uncaught backtrace forced accessors thread)
+cases=(throw rethrow phases nested cframes uncaught backtrace forced accessors thread types inhandler eptr threads dlopen
+       foreign noexcept)
 # run NAME PROGRAM ARGS...: output and exit status in out/NAME.
 run() {
     local name=$1; shift
