@@ -158,7 +158,7 @@ static inline size_t row_set(uint64_t pc)
 }
 
 /* C, its rows dropped when what objects unwind with has changed since. */
-static inline struct row_cache *current(struct row_cache *c)
+static inline struct row_cache *with_current_rows(struct row_cache *c)
 {
     unsigned long version = dwu_objects_version();
     if (c->version != version) {
@@ -202,14 +202,14 @@ static struct row_cache *take_row_cache(int *owned)
             mine.busy = 1;
             __asm__ volatile("" ::: "memory");   /* a handler from here on finds it taken */
             *owned = 1;
-            return current(&owned_caches[mine.slot - 1]);
+            return with_current_rows(&owned_caches[mine.slot - 1]);
         }
     }
     for (size_t i = 0; i < ROW_CACHE_TRIES; i++) {
         struct row_cache *c = &row_caches[(first + i) % ROW_CACHES];
         if (atomic_exchange_explicit(&c->taken, 1, memory_order_acquire))
             continue;
-        return current(c);
+        return with_current_rows(c);
     }
     return NULL;
 }
