@@ -27,7 +27,9 @@
 
 #define MAX_FRAMES 256
 #define MAX_SAMPLES 4096
-#define REPS 64
+#ifndef REPS
+#define REPS 64   /* calls timed per sample; tests/unwind/run.sh builds it with 1 */
+#endif
 #define WARM_UP 2   /* calls whose walks load the eh_elfs and fill the caches: not counted */
 
 static void *(*real_memset)(void *, int, size_t);

@@ -586,7 +586,8 @@ static int by_frame_then_body(const void *a, const void *b)
  * processor predicts, rather than loads of the descriptor that the next
  * frame's address would wait for: dwu_backtrace's walk.  Returns 1 after a
  * step, 2 at the outermost frame, 0 for a row it does not take (the full
- * step then).  The switch is already open (write_lookup).
+ * step then: DRAP rows too, whose slot reads the walk bounds-checks).  The
+ * switch is already open (write_lookup).
  */
 static int write_trace(FILE *out, const uint64_t *frame, size_t nbodies)
 {
@@ -595,7 +596,7 @@ static int write_trace(FILE *out, const uint64_t *frame, size_t nbodies)
         return -1;
     size_t n = 0;
     for (size_t i = 0; i < nbodies; i++)
-        if (frame[i] & DWU_FRAME_SIMPLE)
+        if ((frame[i] & (DWU_FRAME_SIMPLE | DWU_FRAME_CFA_DEREF | DWU_FRAME_RBP_AT_RBP)) == DWU_FRAME_SIMPLE)
             b[n++] = (struct by_frame){frame[i], i};
     qsort(b, n, sizeof *b, by_frame_then_body);
     for (size_t i = 0; i < n; i++) {

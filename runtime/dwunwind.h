@@ -242,8 +242,12 @@ void dwu_space_prefetch(const struct dwu_space *space, const struct dwu_regs *re
  * stay valid until the mapping is replaced or the space destroyed. */
 int dwu_space_mapping_at(const struct dwu_space *space, uint64_t addr, struct dwu_mapping *m, int *status);
 
-/* The entry point every eh_elf exports, and its ABI version. */
-#define DWU_EH_ELF_ABI 2   /* 2: unreadable save slots leave registers unknown; frame and trace */
+/* The entry point every eh_elf exports, and its ABI version.  The runtime
+ * loads eh_elfs of versions DWU_EH_ELF_ABI_OLDEST to DWU_EH_ELF_ABI (what an
+ * older one's entries return, a newer runtime reads alike); an older
+ * runtime refuses a newer eh_elf, whose descriptors it would misread. */
+#define DWU_EH_ELF_ABI 3   /* 3: frame descriptors of DRAP rows (DWU_FRAME_CFA_DEREF, _RBP_AT_RBP) */
+#define DWU_EH_ELF_ABI_OLDEST 2   /* 2: unreadable save slots leave registers unknown; frame and trace */
 #define DWU_EH_ELF_STEP "dwu_eh_elf_step"
 #define DWU_EH_ELF_VERSION "dwu_eh_elf_abi"
 #define DWU_EH_ELF_IDENTITY "dwu_eh_elf_identity"   /* kind, length, bytes: see identity.h */
@@ -254,8 +258,9 @@ typedef int (*dwu_eh_elf_step_fn)(uint64_t pc, const struct dwu_regs *in, struct
 
 /* The second entry point: the row at PC (an own address) as a descriptor
  * of what an IP-only walk applies, or 0 when it cannot (or no row covers
- * PC): CFA = rsp or rbp + a 16-bit offset, the return address at CFA +
- * offset, rbp unchanged or at CFA + offset.  The data the trace entry
+ * PC): CFA = rsp or rbp + a 16-bit offset (or the word there: GCC's
+ * DRAP, a realigned frame's CFA kept in its slot), the return address at
+ * CFA + offset, rbp unchanged or at CFA + offset (or at rbp + offset).  The data the trace entry
  * below is generated from; dwu_backtrace keeps and applies them (an eh_elf
  * without this entry is walked with the trace entry alone). */
 #define DWU_EH_ELF_FRAME "dwu_eh_elf_frame"
@@ -264,6 +269,8 @@ typedef uint64_t (*dwu_eh_elf_frame_fn)(uint64_t pc);
 #define DWU_FRAME_CFA_RBP 2u          /* CFA = rbp + offset (else rsp + offset) */
 #define DWU_FRAME_RBP_SAVED 4u        /* rbp saved at CFA + offset (else unchanged) */
 #define DWU_FRAME_END 8u              /* the return address is undefined: the outermost frame */
+#define DWU_FRAME_CFA_DEREF 16u       /* CFA = the word at rsp or rbp + offset (ABI 3) */
+#define DWU_FRAME_RBP_AT_RBP 32u      /* rbp saved at rbp + offset, not CFA + offset (ABI 3) */
 #define DWU_FRAME_CFA_OFFSET(d) ((int64_t)(int16_t)(uint16_t)((d) >> 16))
 #define DWU_FRAME_RA_OFFSET(d) ((int64_t)(int16_t)(uint16_t)((d) >> 32))
 #define DWU_FRAME_RBP_OFFSET(d) ((int64_t)(int16_t)(uint16_t)((d) >> 48))

@@ -657,7 +657,7 @@ static int check_abi(const struct image *im, const struct dwu_identity *id)
     const Elf64_Phdr *l = load_of(im, abi->st_value, 4, FILE_BYTES, PF_R);
     uint32_t version;
     if (abi->st_size < 4 || !l || (l->p_flags & PF_W) || read_vaddr(im, abi->st_value, &version, 4) != 0 ||
-        version != DWU_EH_ELF_ABI)
+        version < DWU_EH_ELF_ABI_OLDEST || version > DWU_EH_ELF_ABI)
         return -1;
     uint8_t bytes[2 + DWU_IDENTITY_MAX] = {0};
     uint64_t n = identity->st_size < sizeof bytes ? identity->st_size : sizeof bytes;

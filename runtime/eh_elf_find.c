@@ -149,7 +149,7 @@ static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identit
     const unsigned *abi = dlsym(h, DWU_EH_ELF_VERSION);
     const uint8_t *identity = dlsym(h, DWU_EH_ELF_IDENTITY);
     void *step = dlsym(h, DWU_EH_ELF_STEP), *trace = dlsym(h, DWU_EH_ELF_TRACE), *frame = dlsym(h, DWU_EH_ELF_FRAME);
-    if (!abi || *abi != DWU_EH_ELF_ABI || !step || !trace || !identity ||
+    if (!abi || *abi < DWU_EH_ELF_ABI_OLDEST || *abi > DWU_EH_ELF_ABI || !step || !trace || !identity ||
         !dwu_identity_equal(id, identity)) {
         dlclose(h);
         if (name != by_fd || fresh)

@@ -316,11 +316,12 @@ static inline __attribute__((no_sanitize("address"))) int read_word(struct dwu_s
 }
 
 /* Whether the descriptor D may be applied again and again by
- * repeat_walk: simple, not the outermost frame's, its CFA above rsp (so
- * that each step moves up the stack). */
+ * repeat_walk: simple, its CFA rsp plus an offset above rsp (so that each
+ * step moves up the stack; not the outermost frame's, not a DRAP frame's). */
 static inline int repeatable(uint64_t d)
 {
-    return (d & (DWU_FRAME_SIMPLE | DWU_FRAME_CFA_RBP | DWU_FRAME_END)) == DWU_FRAME_SIMPLE &&
+    return (d & (DWU_FRAME_SIMPLE | DWU_FRAME_CFA_RBP | DWU_FRAME_END | DWU_FRAME_CFA_DEREF | DWU_FRAME_RBP_AT_RBP)) ==
+               DWU_FRAME_SIMPLE &&
            DWU_FRAME_CFA_OFFSET(d) > 0;
 }
 
@@ -461,9 +462,15 @@ next_frames:
         if (d & DWU_FRAME_END)
             return n;
         uint64_t cfa = ((d & DWU_FRAME_CFA_RBP) ? rbp : rsp) + (uint64_t)DWU_FRAME_CFA_OFFSET(d);
+        /* A DRAP frame's CFA, read from its slot (an unreadable slot: the
+         * full walk says where it stops) */
+        if (__builtin_expect(d & DWU_FRAME_CFA_DEREF, 0) && read_word(bounds, lo, span, cfa, &cfa) != 0)
+            return -1;
         if (read_word(bounds, lo, span, cfa + (uint64_t)DWU_FRAME_RA_OFFSET(d), &rip) != 0)
             return n;   /* DWU_EMEM */
-        if ((d & DWU_FRAME_RBP_SAVED) && read_word(bounds, lo, span, cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d), &rbp) != 0)
+        if ((d & DWU_FRAME_RBP_SAVED) &&
+            read_word(bounds, lo, span, ((d & DWU_FRAME_RBP_AT_RBP) ? rbp : cfa) + (uint64_t)DWU_FRAME_RBP_OFFSET(d),
+                      &rbp) != 0)
             return -1;  /* rbp unknown in the caller: the full walk says what follows */
         rsp = cfa;
         if (rsp <= sp)

@@ -38,7 +38,7 @@
 #include "semantics/cfi_reader.h"
 
 
-static long differences, fallback_differences, frame_differences, simple_rows;
+static long differences, fallback_differences, frame_differences, simple_rows, drap_rows;
 static dwu_eh_elf_frame_fn frame;   /* the eh_elf's descriptors for IP-only walks */
 static dwu_eh_elf_trace_fn trace;   /* and those rows applied: dwu_backtrace's walk */
 static long trace_differences;
@@ -62,7 +62,9 @@ static void compare_trace(dwu_eh_elf_step_fn step, uint64_t pc, uint64_t d, uint
     in.r[DWU_RIP] = pc;
     uint64_t rip = pc, rsp = in.r[DWU_RSP], rbp = in.r[DWU_RBP];
     int t = trace(pc, &rip, &rsp, &rbp);
-    int same = (t != 0) == ((d & DWU_FRAME_SIMPLE) != 0);
+    /* the trace entry takes the simple rows but DRAP frames' */
+    int takes = (d & (DWU_FRAME_SIMPLE | DWU_FRAME_CFA_DEREF | DWU_FRAME_RBP_AT_RBP)) == DWU_FRAME_SIMPLE;
+    int same = (t != 0) == takes;
     if (same && t != 0) {
         int a = step(pc, &in, &out, NULL);
         same = t == 2 ? a == DWU_END
@@ -158,17 +160,20 @@ static void compare_frame(uint64_t pc, uint64_t d, const struct dwu_regs *in, in
     if (!(d & DWU_FRAME_SIMPLE))
         return;
     simple_rows++;
+    drap_rows += (d & DWU_FRAME_CFA_DEREF) != 0;
     int same;
     uint64_t cfa = (d & DWU_FRAME_CFA_RBP ? in->r[DWU_RBP] : in->r[DWU_RSP]) + (uint64_t)DWU_FRAME_CFA_OFFSET(d);
     uint64_t ra, rbp = in->r[DWU_RBP];
     int rbp_known = 1;
     if (d & DWU_FRAME_END) {
         same = a == DWU_END;
-    } else if (synthetic_read(NULL, cfa + (uint64_t)DWU_FRAME_RA_OFFSET(d), &ra) != 0) {
+    } else if (((d & DWU_FRAME_CFA_DEREF) && synthetic_read(NULL, cfa, &cfa) != 0) ||
+               synthetic_read(NULL, cfa + (uint64_t)DWU_FRAME_RA_OFFSET(d), &ra) != 0) {
         same = a == DWU_EMEM;
     } else {
+        uint64_t rbp_base = d & DWU_FRAME_RBP_AT_RBP ? in->r[DWU_RBP] : cfa;
         if (d & DWU_FRAME_RBP_SAVED)
-            rbp_known = synthetic_read(NULL, cfa + (uint64_t)DWU_FRAME_RBP_OFFSET(d), &rbp) == 0;
+            rbp_known = synthetic_read(NULL, rbp_base + (uint64_t)DWU_FRAME_RBP_OFFSET(d), &rbp) == 0;
         same = a == DWU_OK && out->r[DWU_RSP] == cfa && out->r[DWU_RIP] == ra &&
                !(out->valid & (1u << DWU_RBP)) == !rbp_known && (!rbp_known || out->r[DWU_RBP] == rbp);
     }
@@ -312,11 +317,11 @@ int main(int argc, char **argv)
             covered = t[i].end;
     }
     printf("%s: %ld rows (%ld addresses) and %ld gaps between FDEs: %ld differences, %ld with the DWARF "
-           "fallback, %ld with the frame descriptors of %ld simple addresses, %ld with the trace entry "
+           "fallback, %ld with the frame descriptors of %ld simple addresses (%ld of DRAP frames), %ld with the trace entry "
            "(statuses: ok %ld, end %ld, "
            "enoinfo %ld, emem %ld, ereg %ld, ebadrule %ld)\n",
            argv[1], rows, addresses, gaps, differences, fallback_differences, frame_differences, simple_rows,
-           trace_differences,
+           drap_rows, trace_differences,
            statuses[DWU_OK - DWU_ELOOP],
            statuses[DWU_END - DWU_ELOOP], statuses[DWU_ENOINFO - DWU_ELOOP], statuses[DWU_EMEM - DWU_ELOOP],
            statuses[DWU_EREG - DWU_ELOOP], statuses[DWU_EBADRULE - DWU_ELOOP]);

@@ -67,7 +67,7 @@ for lib in "$libc" "$libstdcxx" "$libz3"; do
 done
 # The corpus: no verification errors (no --force), and every row agrees.
 corpus=$(find "$build/corpus" -type f -perm -u+x | sort)
-compiled=0 refused=() differ=()
+compiled=0 refused=() differ=() drap=0
 for bin in $corpus; do
     if ! "$dwcompile" -q -o "$work/corpus.eh_elf.so" "$bin" > "$work/corpus.log" 2>&1; then
         refused+=("$bin")
@@ -75,8 +75,16 @@ for bin in $corpus; do
         differ+=("$out")
     else
         compiled=$((compiled + 1))
+        drap=$((drap + $(sed -nE 's/.*simple addresses \(([0-9]+) of DRAP frames\).*/\1/p' <<< "$out")))
     fi
 done
+# GCC's DRAP frames (corpus/aligned_locals.c at -O0) are among the rows
+# compared as descriptors, not left to the full step.
+if [ "$drap" -gt 0 ]; then
+    ok "corpus: $drap addresses of DRAP frames have descriptors, each applied as the step does"
+else
+    not_ok "corpus: DRAP frames have descriptors" "none among the corpus' rows"
+fi
 if [ -n "$corpus" ] && [ ${#refused[@]} -eq 0 ] && [ ${#differ[@]} -eq 0 ]; then
     ok "corpus: $compiled eh_elfs built without --force, every row identical to the interpreter's and the DWARF fallback's, each file accepted"
 else
@@ -150,6 +158,31 @@ if [ $rc -eq 0 ] && grep -q ", 0 with an eh_elf" <<< "$out" && grep -q "; 0 mism
 else
     not_ok "a stale eh_elf is ignored (its identity differs)" "$out"
 fi
+
+# eh_elf ABI versions: one of the oldest version the runtime reads
+# (DWU_EH_ELF_ABI_OLDEST, whose descriptors are a subset) is used; one of a
+# version newer than the runtime's, whose descriptors it might misread, is
+# refused, and the DWARF fallback unwinds.
+oldest=$(sed -nE 's/^#define DWU_EH_ELF_ABI_OLDEST ([0-9]+).*/\1/p' runtime/dwunwind.h)
+current=$(sed -nE 's/^#define DWU_EH_ELF_ABI ([0-9]+).*/\1/p' runtime/dwunwind.h)
+for version in "$oldest" $((current + 1)); do
+    mkdir -p "$work/abi$version"
+    sed "s/^const unsigned dwu_eh_elf_abi = DWU_EH_ELF_ABI;/const unsigned dwu_eh_elf_abi = $version;/" \
+        "$work/check_unwind.c" > "$work/abi$version.c"
+    if ! grep -q "dwu_eh_elf_abi = $version;" "$work/abi$version.c" ||
+       ! cc -O2 -fPIC -shared -o "$work/abi$version/check_unwind.eh_elf.so" "$work/abi$version.c"; then
+        not_ok "an eh_elf of ABI $version" "cannot build it from the emitted C"
+        continue
+    fi
+    out=$(DWUNWIND_PATH=$work/abi$version "$exe" 2>&1); rc=$?
+    if [ "$version" -le "$current" ]; then
+        expect_identical "an eh_elf of ABI $version (the oldest read; this runtime's is $current) is used" "$out" $rc 1
+    elif [ $rc -eq 0 ] && grep -q ", 0 with an eh_elf" <<< "$out" && grep -q "; 0 mismatches" <<< "$out"; then
+        ok "an eh_elf of ABI $version (newer than this runtime's $current) is refused"
+    else
+        not_ok "an eh_elf of ABI $version (newer than this runtime's $current) is refused" "$out"
+    fi
+done
 
 # The registry built again (as after a dlopen) finds the same eh_elfs, loaded
 # once (their names are /proc/self/fd/N), and takes none for an object.
@@ -342,6 +375,43 @@ if [ -z "${SAN_FLAGS:-}" ]; then
         ok "sampled stacks, live and recorded: $(grep -o '[0-9]* frames checked' <<< "$out" | awk '{ n += $1 } END { print n }') frames and $(grep -o '[0-9]* compared' <<< "$out" | awk '{ print $1 }') callee-saved registers agree with libunwind and libgcc"
     else
         not_ok "sampled stacks (exit $rc)" "$(grep -v '^  ' <<< "$out" | head -40)"
+    fi
+    # dwu_backtrace inside the corpus programs (make bench's
+    # bench/backtrace_preload.c, untimed: at each memset the program
+    # calls), with eh_elfs and without: the frames unw_backtrace finds.
+    # aligned_locals' DRAP frames and alloca_vla's frames of changing size
+    # are among them.
+    lib=$(cd "$build/lib" && pwd)
+    preload=$work/backtrace_preload.so
+    if cc -O2 -fPIC -shared -DREPS=1 -I. -o "$preload" bench/backtrace_preload.c -L"$lib" -ldwunwind -lunwind \
+          -ldl -Wl,-rpath,"$lib"; then
+        for mode in eh_elfs dwarf; do
+            samples=0 programs=0 bad=()
+            for prog in "$build"/corpus/{gcc,clang}/{O0,O2}/{aligned_locals,alloca_vla,large_frames}; do
+                [ -x "$prog" ] || continue
+                path=$work/no-eh-elfs
+                if [ $mode = eh_elfs ]; then
+                    path=$work/preload_eh/$(basename "$(dirname "$(dirname "$prog")")")-$(basename "$(dirname "$prog")")
+                    mkdir -p "$path" && ln -sf "$(cd "$eh" && pwd)/libc.so.6.eh_elf.so" "$path/" &&
+                        "$dwcompile" -q -o "$path/$(basename "$prog").eh_elf.so" "$prog" > /dev/null 2>&1
+                fi
+                line=$(DWUNWIND_PATH=$path LD_PRELOAD=$preload "$prog" 2>&1 >/dev/null | grep '^backtrace_preload:')
+                n=$(sed -nE 's/.*: ([0-9]+) samples,.* 0 mismatches$/\1/p' <<< "$line")
+                [ -n "$line" ] || continue   # the program calls no memset through its PLT
+                if [ -n "$n" ]; then
+                    samples=$((samples + n)) programs=$((programs + 1))
+                else
+                    bad+=("$prog: $line")
+                fi
+            done
+            if [ ${#bad[@]} -eq 0 ] && [ "$programs" -ge 6 ]; then
+                ok "$mode: dwu_backtrace in $programs corpus programs at $samples calls: the frames unw_backtrace finds"
+            else
+                not_ok "$mode: dwu_backtrace in corpus programs ($programs agree)" "$(printf '%s\n' "${bad[@]}")"
+            fi
+        done
+    else
+        not_ok "dwu_backtrace in corpus programs: bench/backtrace_preload.c does not build"
     fi
 fi
 
