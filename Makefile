@@ -498,6 +498,13 @@ $(BUILD)/tests/check_space: tests/unwind/check_space.c tests/unwind/frames.c tes
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -I. tests/unwind/check_space.c tests/unwind/frames.c \
 	    $(RUNTIME_A) -ldl -lpthread -o $@
 
+# unwind.c built in again with its test hook (the archive's copy is then
+# not linked): a handler made to interrupt a walk where it holds its cache.
+$(BUILD)/tests/nested_walk: tests/unwind/nested_walk.c runtime/unwind.c tests/unwind/libgcc_walk.c $(RUNTIME_A)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -I. -DDWU_TEST_NESTED_WALK tests/unwind/nested_walk.c \
+	    runtime/unwind.c tests/unwind/libgcc_walk.c $(RUNTIME_A) $(LIBGCC_FIRST) -ldl -lpthread -o $@
+
 $(BUILD)/tests/fabricated_stacks: tests/unwind/fabricated_stacks.c $(RUNTIME_A)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g $(WARN) $(SAN_FLAGS) -I. $< $(RUNTIME_A) -ldl -lpthread -o $@
@@ -517,7 +524,7 @@ $(BUILD)/tests/eh_elf_check: tests/unwind/eh_elf_check.c $(BUILD)/pic/runtime/eh
 
 # Without the sanitizers, also make bench's sampled stacks, briefly (run.sh, 7.).
 check-unwind: $(TOOL_BINS) $(BUILD)/tests/check_unwind $(BUILD)/tests/check_space $(BUILD)/tests/eh_elf_equiv $(BUILD)/tests/eh_elf_check \
-		$(BUILD)/tests/fabricated_stacks corpus \
+		$(BUILD)/tests/fabricated_stacks $(BUILD)/tests/nested_walk corpus \
 		$(if $(SAN),,$(BUILD)/bench/unwind_bench)
 	@SAN_FLAGS="$(SAN_FLAGS)" tests/unwind/run.sh $(BUILD)
 

@@ -214,6 +214,17 @@ static struct row_cache *take_row_cache(int *owned)
     return NULL;
 }
 
+/* tests/unwind/nested_walk.c builds this file with DWU_TEST_NESTED_WALK:
+ * its hook runs where a walk holds its row cache, and raises the signal
+ * whose handler walks too (a handler interrupting a walk there, made to
+ * happen).  Nothing in the library's own build. */
+#ifdef DWU_TEST_NESTED_WALK
+void dwu_test_cache_taken(const void *cache);
+#define CACHE_TAKEN(c) dwu_test_cache_taken(c)
+#else
+#define CACHE_TAKEN(c) ((void)0)
+#endif
+
 static void give_back_row_cache(struct row_cache *c, int owned)
 {
     if (owned) {
@@ -522,6 +533,7 @@ int dwu_backtrace_walk(void **ips, int max, struct dwu_regs *regs, int *no_info)
     dwu_stack_bounds_init(&bounds, regs->r[DWU_RSP]);
     int owned;
     struct row_cache *rows = take_row_cache(&owned);
+    CACHE_TAKEN(rows);
     int n = trace_walk(ips, max, regs, &objects, rows, &bounds, no_info);
     give_back_row_cache(rows, owned);
     if (n >= 0)

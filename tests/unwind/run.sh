@@ -465,6 +465,16 @@ else
     not_ok "fabricated stacks: the test program's eh_elf"
 fi
 
+# A handler that interrupts dwu_backtrace where the walk holds its
+# thread's row cache, made to happen there (tests/unwind/nested_walk.c),
+# walks with another cache, and both walks find libgcc's frames.
+out=$("$build/tests/nested_walk" 2>&1); rc=$?
+if [ $rc -eq 0 ]; then
+    ok "$out"
+else
+    not_ok "a handler interrupting a walk that holds its cache (exit $rc)" "$out"
+fi
+
 # 8. make install: a program built with pkg-config against the shared library.
 prefix=$(cd "$work" && pwd)/prefix
 if make -s install PREFIX="$prefix" BUILD="$build" > "$work/install.log" 2>&1 &&
