@@ -250,6 +250,36 @@ for i in 1 2; do sed "s/\"addresses_checked\":[0-9]*/\"addresses_checked\":92233
     > "$work/bad.json"
 malformed "counts whose sum passes 2^64 - 1" "2: the sum of addresses_checked over the inputs passes 2^64 - 1"
 
+# A line changed between the two passes (pass 1 checks each line, pass 2
+# reads it again to print it; tests/merge/change_on_reopen.c changes one
+# digit of the second line as pass 2 opens the file): refused before any
+# of it is printed, FILE:LINE, exit 2; the first line was printed.  The
+# same merge without the change prints both.
+head -2 "$work/single-json.out" > "$work/changing.json"
+second=$(sed -n 2p "$work/changing.json")
+second_file=$(sed -nE 's/^\{"file":"([^"]*)".*/\1/p' <<< "$second")
+first_file=$(head -1 "$work/changing.json" | sed -nE 's/^\{"file":"([^"]*)".*/\1/p')
+at=$(( $(head -1 "$work/changing.json" | wc -c) + $(grep -bo '"fdes":[0-9]' <<< "$second" | head -1 | cut -d: -f1) + 7 ))
+if cc -O1 -fPIC -shared -o "$work/change_on_reopen.so" "$(dirname "$0")/change_on_reopen.c" -ldl &&
+   [ -n "$first_file" ] && [ -n "$second_file" ]; then
+    run unchanged --merge --format=json "$work/changing.json"
+    CHANGE_FILE=$work/changing.json CHANGE_AT=$at LD_PRELOAD=$work/change_on_reopen.so \
+        ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
+        "$dwcheck_binary" --merge --format=json "$work/changing.json" > "$work/changed.out" 2> "$work/changed.err"
+    rc=$?
+    if [ "$(grep -c '"file"' "$work/unchanged.out")" -eq 2 ] && [ $rc -eq 2 ] &&
+       [ "$(cat "$work/changed.err")" = "dwcheck: $work/changing.json:2: changed while being merged" ] &&
+       grep -qF "\"file\":\"$first_file\"" "$work/changed.out" &&
+       ! grep -qF "\"file\":\"$second_file\"" "$work/changed.out" && ! cmp -s "$work/changing.json" <(head -2 "$work/single-json.out"); then
+        ok "a line changed between the passes: $(cat "$work/changed.err"), exit 2, none of it printed"
+    else
+        not_ok "a line changed between the passes: FILE:LINE, exit 2, none of it printed (exit $rc)" \
+            "$(cat "$work/changed.err")"
+    fi
+else
+    not_ok "a line changed between the passes: the test's shim and input"
+fi
+
 # Memory: a line's findings are read one at a time, so that refusing a
 # line of 100,000 findings (78 MB) whose last is malformed costs about the
 # line (reading it whole cost 16 times its size); and merging a line of
