@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// A C++ throw caught 20 frames up, timed: what bench/unwind_abi.sh runs
-// with libgcc_s's _Unwind_RaiseException and with the drop-in's
-// (LD_PRELOAD).  Each of the 20 frames holds an object with a destructor
-// (a cleanup for phase 2), as real code does.  Prints
-//   throw_catch: 20 frames, N throws, X ns per throw
+// A C++ throw caught DEPTH frames up (1, 5, 20, 100 ...), timed: what
+// bench/unwind_abi.sh runs with libgcc_s's _Unwind_RaiseException and
+// with the drop-in's (LD_PRELOAD).  Each frame holds an object with a
+// destructor (a cleanup for phase 2), as real code does; DEPTH counts the
+// catching frame (main's), so that 1 is a throw caught where it is thrown.
+//   throw_catch [THROWS [DEPTH]]   (20000, 20)
+// prints
+//   throw_catch: DEPTH frames, N throws, X ns per throw
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -24,15 +27,28 @@ __attribute__((noinline)) static void frame(int n)
     asm volatile("");
 }
 
+// DEPTH - 1 frames of frame(), the last throwing; or, for 1, the throw here.
+static void throw_from(int depth)
+{
+    if (depth <= 1)
+        throw 0;
+    frame(depth - 2);
+}
+
 int main(int argc, char **argv)
 {
-    const int depth = 20, throws = argc > 1 ? std::atoi(argv[1]) : 20000;
+    const int throws = argc > 1 ? std::atoi(argv[1]) : 20000, depth = argc > 2 ? std::atoi(argv[2]) : 20;
+    if (throws <= 0 || depth <= 0) {
+        std::fprintf(stderr, "usage: throw_catch [THROWS [DEPTH]]\n");
+        return 2;
+    }
     for (int i = 0; i < throws / 10; i++)   // warm: objects found, rows kept
-        try { frame(depth - 2); } catch (int) {}
+        try { Guard g{i}; throw_from(depth); } catch (int) {}
     auto start = std::chrono::steady_clock::now();
     for (int i = 0; i < throws; i++)
         try {
-            frame(depth - 2);   // main's and this loop's frame make 20
+            Guard g{i};
+            throw_from(depth);
         } catch (int) {
         }
     double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
