@@ -30,10 +30,13 @@ struct cache_entry {
     struct counterexample cx;
 };
 
-/* The z3 context, shared by the provers of a process (one per file, one
- * after the other: a worker audits many files): made on the first query,
- * made anew every CONTEXT_RULES rules, so that memory stays bounded, and
- * kept to the end of the process. */
+/* The z3 context of the prover in use (one per file, one after the other:
+ * a worker audits many files): made on its first query, made anew every
+ * CONTEXT_RULES rules, so that memory stays bounded, and dropped with the
+ * prover.  A file's verdicts and counterexamples then never depend on the
+ * files its worker audited before it (the models z3 picks follow its
+ * context's history: a whole-system run gave libmvec another
+ * counterexample than an audit of libmvec alone). */
 static struct {
     Z3_context ctx;
     Z3_solver solver;
@@ -144,6 +147,7 @@ void prover_free(struct prover *p)
     for (size_t i = 0; i < CACHE_SLOTS; i++)
         free(p->cache[i].key);
     free(p);
+    context_drop();
 }
 
 void prover_stats_get(const struct prover *p, struct prover_stats *out)
