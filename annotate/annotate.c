@@ -242,7 +242,7 @@ struct insn_list {
     int oom;
 };
 
-static void collect_insn(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void collect_insn(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     (void)st;
     struct insn_list *l = arg;

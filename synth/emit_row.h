@@ -43,7 +43,7 @@ struct synth_row_exprs {
  * synthesis has none. */
 void synth_stack_end_row(struct unwind_row *row);
 
-void synth_row_from_state(const struct abs_state *st, struct unwind_row *row,
+void synth_row_from_state(const struct abstract_state *st, struct unwind_row *row,
                           struct synth_row_exprs *exprs);
 
 #endif

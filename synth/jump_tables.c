@@ -548,8 +548,8 @@ size_t jump_tables_from_values(struct known_tables *kt, const struct jump_tables
                       (p.add == (size_t)-1 || p.add >= blk->first);
         if (!pattern && jmp->aux != IR_AUX_JMP_REG)
             continue;
-        struct abs_state st = blk->in;
-        struct absval table = {0}, base = {0};
+        struct abstract_state st = blk->in;
+        struct abstract_value table = {0}, base = {0};
         for (size_t i = blk->first; i < j; i++) {
             if (pattern && i == p.load) {
                 table = st.reg[p.table_reg];
@@ -565,11 +565,11 @@ size_t jump_tables_from_values(struct known_tables *kt, const struct jump_tables
             /* An entry of a table of addresses, loaded in the block or
              * before it (one jump shared by every dispatch: CPython's
              * interpreter loop). */
-            struct absval target = st.reg[jmp->aux_reg[0]];
+            struct abstract_value target = st.reg[jmp->aux_reg[0]];
             if (target.kind != AV_TABLE_ENTRY || target.off <= 0)
                 continue;
             table = target;
-            base = (struct absval){AV_CONST, 0, 0};
+            base = (struct abstract_value){AV_CONST, 0, 0};
             for (size_t i = j; i-- > blk->first;) {
                 const struct ir_insn *in = &fc->insns[i];
                 if (!ir_writes_reg(in, jmp->aux_reg[0]))

@@ -108,8 +108,8 @@ static void run_known_flows(struct function_work *w, const struct synth_request 
 {
     struct pass *p = &w->pass;
     struct dataflow *df = &p->flow;
-    struct abs_state entry;
-    abs_state_entry(&entry);
+    struct abstract_state entry;
+    abstract_state_entry(&entry);
     /* Jumps from other fragments of the frame reach what the entry does not;
      * where both reach, the function's own paths decide — unless nothing is
      * known to enter at its start, when those jumps are its real entries. */
@@ -234,7 +234,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     return 0;
 }
 
-int synth_session_loop_entry(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out)
+int synth_session_loop_entry(const struct synth_session *ss, const struct ir_insn *in, struct abstract_state *out)
 {
     const struct function_code *code = ss->observed;
     if (!code || !ss->observed_cfg || in < code->insns || in >= code->insns + code->n)
@@ -242,7 +242,7 @@ int synth_session_loop_entry(const struct synth_session *ss, const struct ir_ins
     return loop_entry_state(ss->observed_cfg, (size_t)(in - code->insns), out);
 }
 
-int synth_session_every_path(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out)
+int synth_session_every_path(const struct synth_session *ss, const struct ir_insn *in, struct abstract_state *out)
 {
     const struct function_code *code = ss->observed;
     if (!code || !ss->observed_cfg || in < code->insns || in >= code->insns + code->n)

@@ -117,7 +117,7 @@ static int append_rules(struct unwind_table *t, uint8_t **prov, uint64_t start, 
 
 /* Synthesis's row in ST, with what it cannot recover `undefined` (never
  * wrong).  0, or -1 when it does not know the CFA either. */
-static int synthesised_row(const struct abs_state *st, struct unwind_row *row, struct synth_row_exprs *ex)
+static int synthesised_row(const struct abstract_state *st, struct unwind_row *row, struct synth_row_exprs *ex)
 {
     synth_row_from_state(st, row, ex);
     row->args_size = 0;
@@ -161,9 +161,9 @@ static int starts_function(const struct function_index *ix, uint64_t addr)
 /* Does state ST differ from a function's entry as the ABI has it (rsp at
  * CFA-8, each callee-saved register its entry value) where synthesis knows
  * the values? */
-static int not_an_abi_entry(const struct abs_state *st)
+static int not_an_abi_entry(const struct abstract_state *st)
 {
-    const struct absval *sp = &st->reg[ABI_RSP];
+    const struct abstract_value *sp = &st->reg[ABI_RSP];
     if (!(sp->kind == AV_CFA && sp->off == -ABI_ENTRY_CFA_OFFSET))
         return 1;
     for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++)

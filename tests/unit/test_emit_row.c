@@ -28,12 +28,12 @@
 #define BASE 0x1000
 #define MAX_INSNS 16
 
-static void apply(struct abs_state *s, struct ir_effect e)
+static void apply(struct abstract_state *s, struct ir_effect e)
 {
-    abs_state_apply(s, &e);
+    abstract_state_apply(s, &e);
 }
 
-static void push_state(struct abs_state *s, uint8_t r)
+static void push_state(struct abstract_state *s, uint8_t r)
 {
     apply(s, ir_set(ABI_RSP, ABI_RSP, -8));
     apply(s, ir_store(ABI_RSP, 0, r, 8));
@@ -41,9 +41,9 @@ static void push_state(struct abs_state *s, uint8_t r)
 
 /* lea 8(%rsp),%r10; and $-32,%rsp; push -8(%r10); push %rbp; mov %rsp,%rbp;
  * push %r10: GCC's DRAP prologue (the CFA in r10, then in its slot). */
-static void drap_prologue(struct abs_state *s)
+static void drap_prologue(struct abstract_state *s)
 {
-    abs_state_entry(s);
+    abstract_state_entry(s);
     apply(s, ir_set(ABI_R10, ABI_RSP, 8));
     apply(s, ir_and(ABI_RSP, -32));
     push_state(s, IR_REG_NONE);
@@ -58,10 +58,10 @@ static void drap_prologue(struct abs_state *s)
 static void test_entry_row(void **state)
 {
     (void)state;
-    struct abs_state s;
+    struct abstract_state s;
     struct unwind_row row;
     struct synth_row_exprs exprs;
-    abs_state_entry(&s);
+    abstract_state_entry(&s);
     memset(&row, 0xa5, sizeof row);
     synth_row_from_state(&s, &row, &exprs);
     assert_cfa_rule(row, ABI_RSP, 8);
@@ -76,7 +76,7 @@ static void test_entry_row(void **state)
 static void test_drap_row_expression_in_callers_buffer(void **state)
 {
     (void)state;
-    struct abs_state s;
+    struct abstract_state s;
     struct unwind_row row;
     struct synth_row_exprs exprs;
     drap_prologue(&s);
@@ -92,7 +92,7 @@ static void test_drap_row_expression_in_callers_buffer(void **state)
 static void test_rows_keep_their_own_expressions(void **state)
 {
     (void)state;
-    struct abs_state a, b;
+    struct abstract_state a, b;
     struct unwind_row ra, rb;
     struct synth_row_exprs ea, eb;
     drap_prologue(&a);
@@ -118,7 +118,7 @@ struct observed {
     int reached[MAX_INSNS];
 };
 
-static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void observe(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     (void)st;
     struct observed *o = arg;

@@ -236,7 +236,7 @@ static void test_offsets_from_the_table(void **state)
     /* The state the jump carries: rbx saved at CFA-16, in every case. */
     for (size_t k = 0; k < 4; k++) {
         const struct seen_insn *in = seen_at(&s, label(at("tables"), cases[k]));
-        assert_entry(abs_state_slot(&in->st, -16), ABI_RBX, 0);
+        assert_entry(abstract_state_slot(&in->st, -16), ABI_RBX, 0);
         assert_saved_at(*unwind_table_row_at(&s.t, in->addr), ABI_RBX, -16);
     }
     assert_decoy_unread(at("tables"), "rel_decoy", &s);

@@ -42,7 +42,7 @@ static void add_cause(struct agreement *a, const char *key, const char *file,
              (unsigned long long)addr);
 }
 
-static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void observe(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     struct file_check *fc = arg;
     struct agreement *a = fc->a;

@@ -51,7 +51,7 @@ size_t check_count(const struct check_result *r, enum severity at_least)
  * jump carries there (the last, final one of the flows). */
 struct table_case {
     uint64_t from, target;
-    struct abs_state state;
+    struct abstract_state state;
 };
 
 struct checker {
@@ -143,7 +143,7 @@ static void say(struct finding *f, int column, const struct unwind_rule *rule, c
  * for an `undefined` rule (imprecise when synthesis knows the value).  ST is
  * the state the verdict came from. */
 static void check_register(struct checker *c, const struct ir_insn *in, const struct unwind_row *dw,
-                           const struct unwind_row *syn, const struct abs_state *st, unsigned reg,
+                           const struct unwind_row *syn, const struct abstract_state *st, unsigned reg,
                            enum rule_verdict v)
 {
     const struct unwind_rule *rule = &dw->reg[reg], *mine = &syn->reg[reg];
@@ -154,7 +154,7 @@ static void check_register(struct checker *c, const struct ir_insn *in, const st
     /* No rule recovers the entry value, but the register's own value is
      * known: say what it holds instead ("rbx = 0x0"). */
     if (mine->kind == REG_RULE_UNKNOWN && reg < STATE_GPRS) {
-        absval_text(st->reg[reg], value, sizeof value);
+        abstract_value_text(st->reg[reg], value, sizeof value);
         if (value[0])
             snprintf(s, sizeof s, "%s = %s", name, value);
     }
@@ -249,7 +249,7 @@ static int bounds_a_switch(const struct checker *c, const struct ir_insn *in)
 
 /* A ret that does not pop the return address; a jump into another FDE
  * whose row does not hold in the jumping state (verify/rules/frame_exit). */
-static void check_transfer(struct checker *c, const struct ir_insn *in, const struct abs_state *st,
+static void check_transfer(struct checker *c, const struct ir_insn *in, const struct abstract_state *st,
                            const struct cfi_fde *fde)
 {
     struct check_result *r = c->r;
@@ -277,7 +277,7 @@ static void check_transfer(struct checker *c, const struct ir_insn *in, const st
 
 /* Keep the jump-table cases that leave the function (synth's exits), the
  * last state of each: the final one of the flows. */
-static void collect_table_case(void *arg, uint64_t from, uint64_t target, int kind, const struct abs_state *st)
+static void collect_table_case(void *arg, uint64_t from, uint64_t target, int kind, const struct abstract_state *st)
 {
     struct checker *c = arg;
     if (kind != SYNTH_EXIT_TABLE_CASE || !from)
@@ -298,7 +298,7 @@ static void collect_table_case(void *arg, uint64_t from, uint64_t target, int ki
         }
         c->cases[c->ncases++] = (struct table_case){from, target, {0}};
     }
-    abs_state_copy(&c->cases[k].state, st);
+    abstract_state_copy(&c->cases[k].state, st);
 }
 
 /* The current function's table cases into other FDEs, as jumps are checked. */
@@ -349,14 +349,14 @@ static void tell(struct checker *c, struct check_at *at, enum check_address what
     c->at(c->at_arg, at);
 }
 
-static void observe_row(struct checker *c, const struct ir_insn *in, const struct abs_state *st, int reached,
+static void observe_row(struct checker *c, const struct ir_insn *in, const struct abstract_state *st, int reached,
                         struct check_at *at);
 
-static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void observe(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     struct checker *c = arg;
     struct check_at at = {.insn = in, .state = st, .every = st, .reached = reached, .session = &c->prog->session};
-    struct abs_state every;
+    struct abstract_state every;
     if (c->at && reached && synth_session_every_path(&c->prog->session, in, &every))
         at.every = &every;
     at.entered_ordinarily = c->func_entered_ordinarily;
@@ -373,7 +373,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
 
 /* Judge the row AT->dwarf at IN in state ST: findings, counts, and AT's
  * verdicts and WHAT. */
-static void observe_row(struct checker *c, const struct ir_insn *in, const struct abs_state *st, int reached,
+static void observe_row(struct checker *c, const struct ir_insn *in, const struct abstract_state *st, int reached,
                         struct check_at *at)
 {
     struct check_result *r = c->r;
@@ -447,7 +447,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
          * back to rsp, and it names the caller's frame.  (Only in a
          * function entered the ordinary way: a .cold part's entry state is
          * its parent's, which synthesis may not know.) */
-        const struct absval *v = &st->reg[dw->cfa.reg];
+        const struct abstract_value *v = &st->reg[dw->cfa.reg];
         if (abi_callee_saved(dw->cfa.reg) && v->reg == dw->cfa.reg && v->off == 0 && at->entered_ordinarily) {
             struct unwind_row syn;
             struct synth_row_exprs syn_exprs;
@@ -482,8 +482,8 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
     enum rule_verdict cfa = rule_eval_cfa(&c->judge, &dw->cfa, st, in->addr, &answer);
     /* At the head of a loop whose turns disagree on a register, a CFA
      * the joined state cannot judge may fail on the loop's first turn. */
-    const struct abs_state *refuting = st;
-    struct abs_state first_turn;
+    const struct abstract_state *refuting = st;
+    struct abstract_state first_turn;
     if (cfa == RULE_UNDECIDED && synth_session_loop_entry(at->session, in, &first_turn) &&
         rule_eval_cfa(&c->judge, &dw->cfa, &first_turn, in->addr, &answer) == RULE_FAILS) {
         cfa = RULE_FAILS;

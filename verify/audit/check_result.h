@@ -21,7 +21,7 @@
 #include "verify/rules/expression_kind.h"
 #include "verify/audit/finding.h"
 
-struct abs_state;
+struct abstract_state;
 struct cfi_fde;
 struct ir_insn;
 struct synth_session;
@@ -81,11 +81,11 @@ enum check_address {
 struct check_at {
     enum check_address what;
     const struct ir_insn *insn;
-    const struct abs_state *state;
+    const struct abstract_state *state;
     const struct synth_session *session; /* synthesis's, showing this address: a rule STATE
                                             leaves undecided at a loop's head may fail on its
                                             first turn (synth_session_loop_entry) */
-    const struct abs_state *every;       /* the state on every path into it: STATE itself
+    const struct abstract_state *every;       /* the state on every path into it: STATE itself
                                             where that one holds on every path (a rule
                                             taken from synthesis into a table must hold
                                             there: synth_session_every_path) */

@@ -55,7 +55,7 @@ void excerpt_insn_text(struct synth_program *prog, const struct ir_insn *in, cha
 
 /* synth_insn_fn: keep a window of EXCERPT_BEFORE rows until the finding's
  * address, then that row and EXCERPT_AFTER more. */
-static void capture(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void capture(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     struct capture *c = arg;
     struct excerpt *x = c->x;

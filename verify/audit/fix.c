@@ -64,7 +64,7 @@ static uint32_t columns_differing(const struct unwind_row *a, const struct unwin
     return m;
 }
 
-static void collect(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void collect(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     struct fix_function *ff = arg;
     if (ff->n == ff->cap) {
@@ -90,7 +90,7 @@ static void collect(void *arg, const struct ir_insn *in, const struct abs_state 
             fi->as_entered |= 1u << r;
     /* Where a surer path's state is not every path's, the rules that
      * differ between the two are no rules to write. */
-    struct abs_state every;
+    struct abstract_state every;
     if (synth_session_every_path(&ff->prog->session, in, &every)) {
         struct unwind_row ranked, joined;
         struct synth_row_exprs ranked_exprs, joined_exprs;

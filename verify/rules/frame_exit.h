@@ -37,7 +37,7 @@
 
 /* Does the ret at this state return to the return address?  On RULE_FAILS,
  * WHY (SIZE bytes) says what it pops instead. */
-enum rule_verdict frame_exit_ret(const struct abs_state *st, char *why, size_t size);
+enum rule_verdict frame_exit_ret(const struct abstract_state *st, char *why, size_t size);
 
 /* Is the ret IN the jump of `push X; ret`: PREV, the instruction that falls
  * into it (NULL: none), a push of a whole word? */
@@ -61,12 +61,12 @@ struct cross_fde {
  * jump (then RULE_UNDECIDED).
  */
 enum rule_verdict frame_exit_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
-                                       const struct ir_insn *in, const struct abs_state *st,
+                                       const struct ir_insn *in, const struct abstract_state *st,
                                        struct cross_fde *out);
 
 /* The same for control that reaches TARGET from FDE FROM in state ST (a
  * case of a jump table, which the instruction does not name). */
 enum rule_verdict frame_exit_into(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
-                                  uint64_t target, const struct abs_state *st, struct cross_fde *out);
+                                  uint64_t target, const struct abstract_state *st, struct cross_fde *out);
 
 #endif

@@ -103,7 +103,7 @@ void sframe_check_close(struct sframe_check *s, struct check_sframe *out)
 
 /* What synthesis has for column K at ST, as a rule's text ("rbx = 0x0" when
  * no rule recovers a register whose own value is known). */
-static void synth_text(const struct abs_state *st, int k, char *buf, size_t size)
+static void synth_text(const struct abstract_state *st, int k, char *buf, size_t size)
 {
     struct unwind_row syn;
     struct synth_row_exprs exprs;
@@ -116,7 +116,7 @@ static void synth_text(const struct abs_state *st, int k, char *buf, size_t size
     table_print_reg_rule(buf, size, &syn.reg[reg]);
     char value[40];
     if (syn.reg[reg].kind == REG_RULE_UNKNOWN && reg < STATE_GPRS) {
-        absval_text(st->reg[reg], value, sizeof value);
+        abstract_value_text(st->reg[reg], value, sizeof value);
         if (value[0])
             snprintf(buf, size, "%s = %s", sf_column_name[k], value);
     }
@@ -155,7 +155,7 @@ static void rule_text(const struct unwind_row *row, int k, char *buf, size_t siz
 
 /* Column K of the SFrame ROW, which state ST at AT refutes (ANSWER): AT's
  * own, or the state a loop headed at AT is entered with. */
-static void report_mismatch(struct sframe_check *s, const struct check_at *at, const struct abs_state *st,
+static void report_mismatch(struct sframe_check *s, const struct check_at *at, const struct abstract_state *st,
                             const struct unwind_row *row, int k, const struct rule_answer *answer)
 {
     char rule[48], syn[96], eh[64] = "";
@@ -195,7 +195,7 @@ static int cfa_reads_entry_value(struct sframe_check *s, const struct check_at *
     if (cfa->kind != CFA_RULE_REG_OFFSET || cfa->reg >= STATE_GPRS || cfa->reg == ABI_RSP ||
         at->state->reg[cfa->reg].kind != AV_ENTRY)
         return 0;
-    const struct absval *v = &at->state->reg[cfa->reg];
+    const struct abstract_value *v = &at->state->reg[cfa->reg];
     if (!abi_callee_saved(cfa->reg) || v->reg != cfa->reg || v->off != 0 || !at->entered_ordinarily)
         return 2;
     char rule[48], syn[48];
@@ -246,8 +246,8 @@ static void judge_row(struct sframe_check *s, const struct check_at *at, const s
     verdict[SF_CFA] = (uint8_t)rule_eval_cfa(s->judge, &row->cfa, at->state, addr, &answer);
     /* At the head of a loop whose turns disagree on a register, a CFA
      * the joined state cannot judge may fail on the loop's first turn. */
-    const struct abs_state *refuting = at->state;
-    struct abs_state first_turn;
+    const struct abstract_state *refuting = at->state;
+    struct abstract_state first_turn;
     if (verdict[SF_CFA] == RULE_UNDECIDED && synth_session_loop_entry(at->session, at->insn, &first_turn) &&
         rule_eval_cfa(s->judge, &row->cfa, &first_turn, addr, &answer) == RULE_FAILS) {
         verdict[SF_CFA] = RULE_FAILS;
