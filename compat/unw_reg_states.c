@@ -25,8 +25,8 @@ struct lu_row {
 /* The FDE and CIE of the frame at PC, and the CIE's state.  0, or
  * -UNW_ENOINFO. */
 struct frame_program {
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     struct cfa_cie_params params;
     struct cfi_state cie_state;
     struct cfi_saved_row stack[UNWIND_REMEMBER_DEPTH];
@@ -37,15 +37,15 @@ static int frame_program_find(uint64_t pc, struct frame_program *p)
     const struct dwu_object *o = dwu_object_at(pc);
     struct cfa_error err;
     if (!o || !o->eh_frame_hdr ||
-        frame_find_fde_in_memory(o->readable_start, o->eh_frame_hdr, o->readable_end, pc - o->bias + o->table_bias,
-                                 &p->cie, &p->fde) != FRAME_FOUND)
+        eh_frame_find_fde_in_memory(o->readable_start, o->eh_frame_hdr, o->readable_end, pc - o->bias + o->table_bias,
+                                    &p->cie, &p->fde) != FRAME_FOUND)
         return -UNW_ENOINFO;
     p->params = cfa_cie_params_of(&p->cie, (uint64_t)(uintptr_t)p->cie.insns);
     struct cfa_program prog = {
         .insns = p->cie.insns, .len = p->cie.insns_len, .cie = &p->params,
         .saved = p->stack, .stack_cap = UNWIND_REMEMBER_DEPTH,
     };
-    cfi_state_init(&p->cie_state, 0);
+    cfa_program_state_init(&p->cie_state, 0);
     return cfa_program_run(&prog, &p->cie_state, &err) == 0 ? 0 : -UNW_EINVAL;
 }
 

@@ -38,12 +38,12 @@ static int stop_at_pc(void *arg, const struct cfi_state *st, uint64_t new_loc)
 
 int dwu_dwarf_row(const struct dwu_object *obj, uint64_t pc, struct cfi_state *row, int *signal)
 {
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     if (!obj->eh_frame_hdr)
         return DWU_ENOINFO;
-    switch (frame_find_fde_in_memory(obj->readable_start, obj->eh_frame_hdr, obj->readable_end, pc, &cie,
-                                     &fde)) {
+    switch (eh_frame_find_fde_in_memory(obj->readable_start, obj->eh_frame_hdr, obj->readable_end, pc, &cie,
+                                        &fde)) {
     case FRAME_FOUND: break;
     case FRAME_NOT_COVERED: return DWU_ENOINFO;
     default: return DWU_EBADRULE;
@@ -57,7 +57,7 @@ int dwu_dwarf_row(const struct dwu_object *obj, uint64_t pc, struct cfi_state *r
         .insns = cie.insns, .len = cie.insns_len, .cie = &params,
         .saved = stack, .stack_cap = UNWIND_REMEMBER_DEPTH,
     };
-    cfi_state_init(&cie_state, 0);
+    cfa_program_state_init(&cie_state, 0);
     if (cfa_program_run(&prog, &cie_state, &err) != 0)
         return DWU_EBADRULE;
     struct row_search search = {.pc = pc};

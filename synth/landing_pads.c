@@ -84,13 +84,13 @@ static int args_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
  * no CIE sets a size).  The instructions' own address is not known here,
  * so a pc-relative DW_CFA_set_loc (which compilers do not write) would
  * misplace the ranges.  -1 when out of memory. */
-static int find_args_sizes(struct landing_pads *lp, const struct cfi_fde *fde)
+static int find_args_sizes(struct landing_pads *lp, const struct eh_frame_fde *fde)
 {
     struct cfa_cie_params params = cfa_cie_params_of(fde->cie, 0);
     struct cfi_state st, cie_state;
     struct cfi_saved_row saved[UNWIND_REMEMBER_DEPTH];
     struct args_collector ac = {lp, 0, 0};
-    cfi_state_init(&cie_state, fde->pc_begin);
+    cfa_program_state_init(&cie_state, fde->pc_begin);
     st = cie_state;
     struct cfa_program prog = {
         .insns = fde->insns, .len = fde->insns_len, .cie = &params, .cie_state = &cie_state,

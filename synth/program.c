@@ -200,7 +200,8 @@ static int row_at(void *arg, const struct cfi_state *st, uint64_t new_loc)
  * return address at CFA-8: rsp, and the callee-saved registers it says are
  * saved (their entry values in those slots; the registers themselves
  * unknown, the code before may have used them).  Returns 0, or -1. */
-static int entry_row_state(struct cfi_eval *ev, const struct cfi_fde *fde, uint64_t addr, struct abstract_state *out)
+static int entry_row_state(struct cfi_eval *ev, const struct eh_frame_fde *fde, uint64_t addr,
+                           struct abstract_state *out)
 {
     struct row_at want = {.addr = addr};
     struct cfi_state final;

@@ -102,7 +102,7 @@ static struct unwind_table *read_tables(const struct cfi_section *eh, size_t *n,
     }
     struct unwind_table *t;
     struct cfa_error ce = {0};
-    const struct cfi_fde *bad = NULL;
+    const struct eh_frame_fde *bad = NULL;
     int rc = cfi_eval_all_tables(&ev, &t, n, &ce, &bad);
     if (rc == -2)
         snprintf(err, errlen, "out of memory");

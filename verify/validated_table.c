@@ -399,7 +399,7 @@ static int lay_out_fdes(struct collector *k, struct audit_input *af, int every_t
         return error_set(err, errlen, "out of memory");
     int rc = 0;
     for (size_t i = 0; af->prog.have_eh && i < eh->nfdes && rc == 0; i++) {
-        const struct cfi_fde *fde = &eh->fdes[i];
+        const struct eh_frame_fde *fde = &eh->fdes[i];
         struct validated_fde *f = new_fde(vt, cap);
         if (!f) {
             rc = error_set(err, errlen, "out of memory");

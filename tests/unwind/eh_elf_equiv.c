@@ -277,7 +277,7 @@ int main(int argc, char **argv)
     struct unwind_table *t;
     size_t n;
     struct cfa_error ce = {0};
-    const struct cfi_fde *bad = NULL;
+    const struct eh_frame_fde *bad = NULL;
     if (cfi_eval_all_tables(&ev, &t, &n, &ce, &bad) != 0) {
         fprintf(stderr, "eh_elf_equiv: %s: FDE for 0x%llx: %s\n", argv[1],
                 bad ? (unsigned long long)bad->pc_begin : 0ull, ce.reason ? ce.reason : "out of memory");

@@ -46,7 +46,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abstract_s
 {
     struct file_check *fc = arg;
     struct agreement *a = fc->a;
-    const struct cfi_fde *fde;
+    const struct eh_frame_fde *fde;
     const struct unwind_row *dw = fde_lookup_row(fc->dw, in->addr, &fde);
     if (!dw)
         return;

@@ -61,7 +61,7 @@ struct checker {
     const struct function_range *func;
     int func_entered_ordinarily;       /* FUNC starts in the ABI's entry state */
     size_t func_first_finding;     /* findings of the current function start here */
-    const struct cfi_fde *last_fde;    /* the row counted last: its FDE and start */
+    const struct eh_frame_fde *last_fde;    /* the row counted last: its FDE and start */
     uint64_t last_row_start;
     struct rule_judge judge;
     const struct synth_program *prog;
@@ -196,7 +196,7 @@ static void check_register(struct checker *c, const struct ir_insn *in, const st
  * are recovered.
  */
 static void check_call_site(struct checker *c, const struct ir_insn *in, const struct unwind_row *dw,
-                            const struct cfi_fde *fde)
+                            const struct eh_frame_fde *fde)
 {
     if ((in->flow != IR_FLOW_CALL && in->flow != IR_FLOW_CALL_INDIRECT) || !fde || fde->cie->signal_frame)
         return;
@@ -219,7 +219,7 @@ static void check_call_site(struct checker *c, const struct ir_insn *in, const s
 }
 
 /* The verdict V on a jump at FROM (in FDE FROM_FDE) into another FDE. */
-static void report_cross_fde(struct checker *c, uint64_t from, const struct cfi_fde *from_fde,
+static void report_cross_fde(struct checker *c, uint64_t from, const struct eh_frame_fde *from_fde,
                              enum rule_verdict v, const struct cross_fde *x)
 {
     if (!x->target_fde || v == RULE_UNDECIDED)
@@ -250,7 +250,7 @@ static int bounds_a_switch(const struct checker *c, const struct ir_insn *in)
 /* A ret that does not pop the return address; a jump into another FDE
  * whose row does not hold in the jumping state (verify/rules/frame_exit). */
 static void check_transfer(struct checker *c, const struct ir_insn *in, const struct abstract_state *st,
-                           const struct cfi_fde *fde)
+                           const struct eh_frame_fde *fde)
 {
     struct check_result *r = c->r;
     if (in->flow == IR_FLOW_RET) {
@@ -308,7 +308,7 @@ static void check_table_cases(struct checker *c)
         struct table_case *tc = &c->cases[k];
         if (synth_program_entered_ordinarily(c->prog, function_index_at(&c->prog->index, tc->target)))
             continue;   /* the data past a loosely bounded table, as synthesis reads it */
-        const struct cfi_fde *from = fde_lookup_fde(c->dw, tc->from);
+        const struct eh_frame_fde *from = fde_lookup_fde(c->dw, tc->from);
         struct cross_fde x;
         report_cross_fde(c, tc->from, from,
                          frame_exit_into(&c->judge, &c->targets, from, tc->target, &tc->state, &x), &x);
@@ -377,7 +377,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
                         struct check_at *at)
 {
     struct check_result *r = c->r;
-    const struct cfi_fde *fde = at->fde;
+    const struct eh_frame_fde *fde = at->fde;
     const struct unwind_row *dw = at->dwarf;
     at->what = CHECK_AT_KEPT;
     if (dw->reg[ABI_RA].kind == REG_RULE_UNDEFINED) {
@@ -388,7 +388,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
          * through here short.  (Where synthesis cannot say the CFA, after
          * `sub %reg,%rsp`, no rule it knows would do better: the validated
          * table ends the stack there itself.) */
-        const struct cfi_fde *same;
+        const struct eh_frame_fde *same;
         const struct unwind_row *first =
             reached == 1 ? fde_lookup_row(&c->targets, fde->pc_begin + endbr64_at(c, fde->pc_begin), &same) : NULL;
         struct unwind_row syn;

@@ -22,7 +22,7 @@
 #include "verify/audit/finding.h"
 
 struct abstract_state;
-struct cfi_fde;
+struct eh_frame_fde;
 struct ir_insn;
 struct synth_session;
 
@@ -91,7 +91,7 @@ struct check_at {
                                             there: synth_session_every_path) */
     int reached;                         /* synthesis's: 1 when a known path reaches it */
     int entered_ordinarily;              /* its function starts in the ABI's entry state */
-    const struct cfi_fde *fde;           /* NULL when uncovered */
+    const struct eh_frame_fde *fde;           /* NULL when uncovered */
     const struct unwind_row *dwarf;      /* the row there, as the table gives it */
     int whole_row;                       /* judged as the canonical row of a CFA of its own
                                             (verify/rules/own_cfa): a failure condemns the row */

@@ -65,7 +65,7 @@ static void capture(void *arg, const struct ir_insn *in, const struct abstract_s
     memset(&row, 0, sizeof row);
     row.address = in->addr;
     excerpt_insn_text(c->prog, in, row.insn, sizeof row.insn);
-    const struct cfi_fde *fde;
+    const struct eh_frame_fde *fde;
     const struct unwind_row *dw = fde_lookup_row(c->dw, in->addr, &fde);
     if (dw) {
         row.has_dwarf = 1;

@@ -161,7 +161,7 @@ int explain_address(struct audit_input *af, const struct check_options *opt, uin
     synth_program_observe(prog, fi, take_state, NULL, &at, &outcome);
     snprintf(out->reached, sizeof out->reached, "%s",
              at.found ? reached_text(at.reached) : "no instruction starts there");
-    const struct cfi_fde *fde;
+    const struct eh_frame_fde *fde;
     const struct unwind_row *dw = fde_lookup_row(&af->dw, address, &fde);
     if (fde) {
         out->covered = 1;

@@ -36,7 +36,7 @@ int frame_exit_is_push_jump(const struct ir_insn *prev, const struct ir_insn *in
            prev->effects[1].size == 8;
 }
 
-enum rule_verdict frame_exit_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
+enum rule_verdict frame_exit_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct eh_frame_fde *from,
                                        const struct ir_insn *in, const struct abstract_state *st,
                                        struct cross_fde *out)
 {
@@ -46,13 +46,13 @@ enum rule_verdict frame_exit_cross_fde(struct rule_judge *j, struct fde_lookup *
     return frame_exit_into(j, l, from, in->target, st, out);
 }
 
-enum rule_verdict frame_exit_into(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
+enum rule_verdict frame_exit_into(struct rule_judge *j, struct fde_lookup *l, const struct eh_frame_fde *from,
                                   uint64_t target, const struct abstract_state *st, struct cross_fde *out)
 {
     memset(out, 0, sizeof *out);
     if (!from || (target >= from->pc_begin && target - from->pc_begin < from->pc_range))
         return RULE_UNDECIDED;
-    const struct cfi_fde *to;
+    const struct eh_frame_fde *to;
     const struct unwind_row *row = fde_lookup_row(l, target, &to);
     if (!row || !to || to == from || to->cie->signal_frame || row->reg[ABI_RA].kind == REG_RULE_UNDEFINED)
         return RULE_UNDECIDED;

@@ -283,7 +283,7 @@ static int same_rule(const struct unwind_row *dw, const struct unwind_row *sf, i
 {
     int outermost = dw->reg[ABI_RA].kind == REG_RULE_UNDEFINED || sf->reg[ABI_RA].kind == REG_RULE_UNDEFINED;
     if (k == SF_CFA)
-        return outermost || cfa_rule_equal(&dw->cfa, &sf->cfa);
+        return outermost || unwind_cfa_rule_equal(&dw->cfa, &sf->cfa);
     const struct unwind_rule *a = &dw->reg[sf_column[k]], *b = &sf->reg[sf_column[k]];
     if (k == SF_RBP) {
         if (outermost)
@@ -397,7 +397,7 @@ static const char *missing_reason(const struct unwind_table *t, unsigned version
 
 /* The reason for FDE F's omission (in a section of VERSION), from its
  * table or its section; or NULL. */
-static const char *missing_fde_reason(struct fde_lookup *dw, struct elf_file *ef, const struct cfi_fde *f,
+static const char *missing_fde_reason(struct fde_lookup *dw, struct elf_file *ef, const struct eh_frame_fde *f,
                                       unsigned version, char *buf, size_t size)
 {
     struct unwind_table t;
@@ -423,7 +423,7 @@ void sframe_check_missing(struct sframe_check *s, struct fde_lookup *dw, struct 
     if (!s->tables.header_ok)
         return;   /* the whole section is malformed: said once */
     for (size_t i = 0; i < dw->n; i++) {
-        const struct cfi_fde *f = dw->by_pc[i];
+        const struct eh_frame_fde *f = dw->by_pc[i];
         uint64_t lo = f->pc_begin, hi = f->pc_begin + f->pc_range, gap_lo, gap_hi;
         enum sframe_coverage cov = sframe_tables_coverage(&s->tables, lo, hi, &gap_lo, &gap_hi);
         if (cov == SFRAME_COVERED)
