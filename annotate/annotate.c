@@ -409,7 +409,7 @@ static void report_finding(struct session *s, struct func_state *fs, const struc
                            size_t line)
 {
     struct annotate_result *r = s->r;
-    const char *sev = severity_name((enum severity)fd->severity);
+    const char *sev = finding_severity_name((enum severity)fd->severity);
     const char *kind = finding_kind_name((enum finding_kind)fd->kind);
     if (fs->fate == FATE_WITH_CFI) {
         message(r, "%s (line %zu): its CFI: %s: %s at line %zu (0x%llx): %s", fs->src->name,

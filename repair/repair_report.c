@@ -49,7 +49,8 @@ static const char *column_label(int col)
 static void text_row(FILE *out, const struct validated_fde *f, size_t i, struct fde_lookup *dw)
 {
     const struct unwind_row *row = &f->table.rows[i];
-    fprintf(out, "  0x%" PRIx64 "-0x%" PRIx64 "  %s", row->start, row->end, provenance_name(f->provenance[i]));
+    fprintf(out, "  0x%" PRIx64 "-0x%" PRIx64 "  %s", row->start, row->end,
+            validated_provenance_name(f->provenance[i]));
     const struct eh_frame_fde *fde;
     const struct unwind_row *old = f->fde ? fde_lookup_row(dw, row->start, &fde) : NULL;
     const char *sep = "  ";
@@ -106,7 +107,7 @@ static void json_row(FILE *out, const struct validated_fde *f, size_t i, struct 
 {
     const struct unwind_row *row = &f->table.rows[i];
     fprintf(out, "{\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"provenance\":\"%s\",\"rules\":{", row->start, row->end,
-            provenance_name(f->provenance[i]));
+            validated_provenance_name(f->provenance[i]));
     for (size_t c = 0; c < NSHOWN; c++) {
         fprintf(out, "%s\"%s\":", c ? "," : "", column_label(shown_columns[c]));
         table_json_rule(out, rule_of(row, shown_columns[c]), shown_columns[c] < 0);

@@ -131,8 +131,8 @@ static int index_of(const char *name, int n, const char *(*name_of)(int))
 }
 
 static const char *kind_name(int k) { return finding_kind_name((enum finding_kind)k); }
-static const char *severity_of(int s) { return severity_name((enum severity)s); }
-static const char *reason_id(int u) { return unchecked_reason_id((enum unchecked_reason)u); }
+static const char *severity_of(int s) { return finding_severity_name((enum severity)s); }
+static const char *reason_id(int u) { return finding_unchecked_reason_id((enum unchecked_reason)u); }
 static const char *family_name(int k) { return expression_kind_name((enum expression_kind)k); }
 static const char *what_name(int w)
 {

@@ -98,10 +98,10 @@ void report_text_finding(FILE *out, const char *path, const struct finding *f)
     /* As compilers print: the source line first where the line table
      * gives one, the object and the place in it at the end. */
     if (line_part(f->source))
-        fprintf(out, "%s: %s: %s: %s [%s: %s", f->source, severity_name(f->severity), finding_kind_name(f->kind),
-                f->message, path, where);
+        fprintf(out, "%s: %s: %s: %s [%s: %s", f->source, finding_severity_name(f->severity),
+                finding_kind_name(f->kind), f->message, path, where);
     else
-        fprintf(out, "%s: %s: %s: %s: %s", path, where, severity_name(f->severity), finding_kind_name(f->kind),
+        fprintf(out, "%s: %s: %s: %s: %s", path, where, finding_severity_name(f->severity), finding_kind_name(f->kind),
                 f->message);
     if (f->count > 1)
         fprintf(out, line_part(f->source) ? ", and %zu more addresses" : " (and %zu more addresses)", f->count - 1);
@@ -273,7 +273,7 @@ void report_json_file_begin(FILE *out, const char *path, const struct check_resu
             r->fdes, r->rows_checked, r->addresses_checked, r->unchecked_total);
     for (int u = 0; u < UNCHECKED_REASONS; u++) {
         fprintf(out, "%s", u ? "," : "");
-        json_string_print(out, unchecked_reason_id((enum unchecked_reason)u));
+        json_string_print(out, finding_unchecked_reason_id((enum unchecked_reason)u));
         fprintf(out, ":%zu", r->unchecked[u]);
     }
     fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,\"rets_checked\":%zu,"
@@ -303,7 +303,7 @@ void report_json_file_begin(FILE *out, const char *path, const struct check_resu
 void report_json_finding(FILE *out, const struct finding *f, int first)
 {
     fprintf(out, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"function\":", first ? "" : ",",
-            finding_kind_name(f->kind), severity_name(f->severity));
+            finding_kind_name(f->kind), finding_severity_name(f->severity));
     json_string_print(out, f->function);
     if (f->source[0]) {
         fputs(",\"source\":", out);
@@ -405,13 +405,14 @@ void report_text_summary(FILE *out, const struct report_totals *t)
     for (int per_rule = 0; per_rule < 2; per_rule++) {
         int header = 0;
         for (int u = 0; u < UNCHECKED_REASONS; u++) {
-            if (unchecked_reason_counts_rules((enum unchecked_reason)u) != per_rule ||
+            if (finding_unchecked_reason_counts_rules((enum unchecked_reason)u) != per_rule ||
                 !t->unchecked_by_reason[u])
                 continue;
             if (!header++)
                 fputs(per_rule ? "undecided register rules, at addresses checked:\n" : "unchecked addresses:\n",
                       out);
-            fprintf(out, "  %10zu  %s\n", t->unchecked_by_reason[u], unchecked_reason_text((enum unchecked_reason)u));
+            fprintf(out, "  %10zu  %s\n", t->unchecked_by_reason[u],
+                    finding_unchecked_reason_text((enum unchecked_reason)u));
         }
     }
     fprintf(out, "prover: %lu rules, %lu decided by exact linear evaluation, %lu answered from the cache; "

@@ -72,7 +72,7 @@ static int drap_slot_cfa(const struct abstract_state *st, int anchor, int64_t k,
     return 0;
 }
 
-void synth_stack_end_row(struct unwind_row *row)
+void emit_row_stack_end(struct unwind_row *row)
 {
     memset(&row->cfa, 0, sizeof row->cfa);
     row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = ABI_ENTRY_CFA_OFFSET};
@@ -81,13 +81,13 @@ void synth_stack_end_row(struct unwind_row *row)
     row->reg[ABI_RA].kind = REG_RULE_UNDEFINED;
 }
 
-void synth_row_from_state(const struct abstract_state *st, struct unwind_row *row,
-                          struct synth_row_exprs *exprs)
+void emit_row_from_state(const struct abstract_state *st, struct unwind_row *row,
+                         struct synth_row_exprs *exprs)
 {
     memset(&row->cfa, 0, sizeof row->cfa);
     memset(row->reg, 0, sizeof row->reg);
     if (st->outermost) {   /* clone's child */
-        synth_stack_end_row(row);
+        emit_row_stack_end(row);
         return;
     }
     const struct abstract_value rsp = st->reg[ABI_RSP], rbp = st->reg[ABI_RBP];

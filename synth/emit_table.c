@@ -52,7 +52,7 @@ static void append_row(struct emitter *em, const struct ir_insn *in, const struc
             em->oom = 1;
 }
 
-/* Whether executing IN in state PRE leaves the row synth_row_from_state
+/* Whether executing IN in state PRE leaves the row emit_row_from_state
  * builds unchanged: it only writes registers that are neither rsp, rbp nor
  * callee-saved, that held no frame address and get none. */
 static int keeps_row(const struct ir_insn *in, const struct abstract_state *pre)
@@ -104,7 +104,7 @@ static void emit_observer(void *arg, const struct ir_insn *in, const struct abst
     struct unwind_row row;
     struct synth_row_exprs exprs;
     if (reached) {
-        synth_row_from_state(st, &row, &exprs);
+        emit_row_from_state(st, &row, &exprs);
     } else {
         memset(&row, 0, sizeof row);
         row.cfa.kind = CFA_RULE_UNKNOWN;

@@ -465,8 +465,8 @@ static int add_label(struct address_taken_labels *lb, size_t t, size_t *cap)
  * function has such a jump; the count found, or (size_t)-1 when out of
  * memory.
  */
-size_t address_taken_labels_find(struct address_taken_labels *lb, const struct jump_tables *jt,
-                                 const struct cfg *g, struct elf_file *ef)
+size_t jump_tables_find_labels(struct address_taken_labels *lb, const struct jump_tables *jt,
+                               const struct cfg *g, struct elf_file *ef)
 {
     const struct function_code *fc = g->code;
     const struct function_range *f = fc->func;

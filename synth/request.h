@@ -41,7 +41,7 @@ struct synth_session {
      * shown, while it is (an observer may look at the instructions around
      * the one it is given); NULL otherwise. */
     const struct function_code *observed;
-    const struct cfg *observed_cfg;   /* its blocks, for synth_session_loop_entry */
+    const struct cfg *observed_cfg;   /* its blocks, for synthesize_loop_entry */
 };
 
 /* In callee_at's answer (bit 15 is r15's, which a callee must restore anyway). */

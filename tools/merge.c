@@ -71,7 +71,7 @@ static int add_counts(struct check_result *sum, const struct check_result *r, ch
     ADD(addresses_checked, "addresses_checked");
     ADD(unchecked_total, "unchecked");
     for (int u = 0; u < UNCHECKED_REASONS; u++)
-        ADD(unchecked[u], "unchecked_reasons.%s", unchecked_reason_id((enum unchecked_reason)u));
+        ADD(unchecked[u], "unchecked_reasons.%s", finding_unchecked_reason_id((enum unchecked_reason)u));
     ADD(sframe.rows_checked, "sframe.rows_checked");
     ADD(sframe.addresses_checked, "sframe.addresses_checked");
     ADD(sframe.unchecked, "sframe.unchecked");

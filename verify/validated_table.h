@@ -45,7 +45,7 @@
 enum provenance { PROVENANCE_PROVED, PROVENANCE_UNCHECKED, PROVENANCE_SYNTHESISED, PROVENANCES };
 
 /* The name of a provenance: "proved", "unchecked", "synthesised". */
-const char *provenance_name(enum provenance p);
+const char *validated_provenance_name(enum provenance p);
 
 /* One FDE of H_valid. */
 struct validated_fde {

@@ -258,7 +258,7 @@ static void expressions_as_escapes(void **state)
     free(buf);
 }
 
-/* ---- the DRAP row (synth_row_from_state) ------------------------------------- */
+/* ---- the DRAP row (emit_row_from_state) ------------------------------------- */
 
 static void push(struct abstract_state *s, uint8_t reg)
 {
@@ -285,18 +285,18 @@ static void drap_slot_once_saved(void **state)
     push(&s, IR_REG_NONE);
     push(&s, ABI_RBP);
     abstract_state_apply(&s, &mov);
-    synth_row_from_state(&s, &row, &exprs);
+    emit_row_from_state(&s, &row, &exprs);
     assert_int_equal(row.cfa.kind, CFA_RULE_REG_OFFSET);
     assert_int_equal(row.cfa.reg, ABI_R10);
     push(&s, ABI_R10);
-    synth_row_from_state(&s, &row, &exprs);
+    emit_row_from_state(&s, &row, &exprs);
     assert_int_equal(row.cfa.kind, CFA_RULE_EXPRESSION);
     assert_int_equal(row.cfa.expr_len, 3);
     assert_memory_equal(row.cfa.expr, ((const uint8_t[]){0x76, 0x78, 0x06}), 3);
     struct ir_effect load = ir_load(ABI_R10, ABI_RSP, 0), up = ir_set(ABI_RSP, ABI_RSP, 8);
     abstract_state_apply(&s, &load);
     abstract_state_apply(&s, &up);
-    synth_row_from_state(&s, &row, &exprs);
+    emit_row_from_state(&s, &row, &exprs);
     assert_int_equal(row.cfa.kind, CFA_RULE_REG_OFFSET);
     assert_int_equal(row.cfa.reg, ABI_R10);
 }

@@ -1,7 +1,7 @@
 /*
  * Unit tests for synth/abstract_state (the abstract interpreter's values, its
  * transfer function over IR effects, the effect of a call and join) and for
- * synth_row_from_state (the H row a state stands for).
+ * emit_row_from_state (the H row a state stands for).
  *
  * Everything is written in IR, the way the decoder lowers x86_64:
  *   push %r    ir_set(rsp, rsp, -8); ir_store(rsp, 0, r, 8)
@@ -104,7 +104,7 @@ static struct synth_row_exprs row_exprs;
 static void row_of(const struct abstract_state *s, struct unwind_row *row)
 {
     memset(row, 0xa5, sizeof *row);
-    synth_row_from_state(s, row, &row_exprs);
+    emit_row_from_state(s, row, &row_exprs);
 }
 
 /* push %rbp; mov %rsp,%rbp; push %rbx; push %r12; sub $24,%rsp
@@ -371,7 +371,7 @@ static void test_leave_epilogue(void **state)
     assert_int_equal(t.frame_pointer, 0);
 }
 
-/* ---- synth_row_from_state ------------------------------------------------ */
+/* ---- emit_row_from_state ------------------------------------------------ */
 
 static void test_row_rsp_based(void **state)
 {

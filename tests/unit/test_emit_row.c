@@ -63,7 +63,7 @@ static void test_entry_row(void **state)
     struct synth_row_exprs exprs;
     abstract_state_entry(&s);
     memset(&row, 0xa5, sizeof row);
-    synth_row_from_state(&s, &row, &exprs);
+    emit_row_from_state(&s, &row, &exprs);
     assert_cfa_rule(row, ABI_RSP, 8);
     assert_saved_at(row, ABI_RA, -8);
     for (unsigned c = 0; c < ABI_NCALLEE_SAVED; c++)
@@ -80,7 +80,7 @@ static void test_drap_row_expression_in_callers_buffer(void **state)
     struct unwind_row row;
     struct synth_row_exprs exprs;
     drap_prologue(&s);
-    synth_row_from_state(&s, &row, &exprs);
+    emit_row_from_state(&s, &row, &exprs);
     assert_int_equal(row.cfa.kind, CFA_RULE_EXPRESSION);
     assert_int_equal(row.cfa.expr_len, 3);
     assert_memory_equal(row.cfa.expr, ((const uint8_t[]){0x76, 0x78, 0x06}), 3);
@@ -99,11 +99,11 @@ static void test_rows_keep_their_own_expressions(void **state)
     drap_prologue(&b);
     push_state(&b, ABI_RBX);
     apply(&b, ir_set(ABI_RBP, ABI_RSP, 0));   /* the anchor moves: another offset */
-    synth_row_from_state(&a, &ra, &ea);
+    emit_row_from_state(&a, &ra, &ea);
     uint8_t first[SYNTH_EXPR_MAX];
     assert_int_equal(ra.cfa.kind, CFA_RULE_EXPRESSION);
     memcpy(first, ra.cfa.expr, ra.cfa.expr_len);
-    synth_row_from_state(&b, &rb, &eb);
+    emit_row_from_state(&b, &rb, &eb);
     assert_int_equal(rb.cfa.kind, CFA_RULE_EXPRESSION);
     assert_memory_not_equal(rb.cfa.expr, first, ra.cfa.expr_len);
     assert_memory_equal(ra.cfa.expr, first, ra.cfa.expr_len);

@@ -327,7 +327,7 @@ static void test_label_addresses_position_independent(void **state)
 
 /* Built without PIE, GCC takes a label's address as an immediate (movq
  * $.L4, 8(%rsp)), not with a lea: the decoder notes the immediate
- * (IR_AUX_MOV_IMM) and address_taken_labels_find takes it for a label.
+ * (IR_AUX_MOV_IMM) and jump_tables_find_labels takes it for a label.
  * (Without that, pick's labels are left to the unreached-block guess.) */
 static void test_label_addresses_absolute(void **state)
 {

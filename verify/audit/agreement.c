@@ -61,7 +61,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abstract_s
     struct unwind_row syn;
     struct synth_row_exprs syn_exprs;
     if (reached)
-        synth_row_from_state(st, &syn, &syn_exprs);
+        emit_row_from_state(st, &syn, &syn_exprs);
     if (!reached || syn.cfa.kind == CFA_RULE_UNKNOWN) {
         add_cause(a, reached ? "no row: CFA unknown"
                      : st ? "no row: unreached code" : "no row: function not synthesisable",

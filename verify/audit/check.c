@@ -254,7 +254,7 @@ static void check_transfer(struct checker *c, const struct ir_insn *in, const st
 {
     struct check_result *r = c->r;
     if (in->flow == IR_FLOW_RET) {
-        if (frame_exit_is_push_jump(synth_session_previous(&c->prog->session, in), in)) {
+        if (frame_exit_is_push_jump(synthesize_previous_insn(&c->prog->session, in), in)) {
             add_finding(c, FINDING_RET_JUMP, -1, in->addr, NULL, NULL,
                         "this ret pops the word the push before it wrote: a jump through the stack, "
                         "the frame still in place");
@@ -357,7 +357,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abstract_s
     struct checker *c = arg;
     struct check_at at = {.insn = in, .state = st, .every = st, .reached = reached, .session = &c->prog->session};
     struct abstract_state every;
-    if (c->at && reached && synth_session_every_path(&c->prog->session, in, &every))
+    if (c->at && reached && synthesize_every_path(&c->prog->session, in, &every))
         at.every = &every;
     at.entered_ordinarily = c->func_entered_ordinarily;
     memset(at.verdict, RULE_HOLDS, sizeof at.verdict);
@@ -395,7 +395,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
         struct synth_row_exprs syn_exprs;
         if (first && first->reg[ABI_RA].kind != REG_RULE_UNDEFINED &&
             slot_holds_entry(st, AV_CFA, -8, ABI_RA) == RULE_HOLDS &&
-            (synth_row_from_state(st, &syn, &syn_exprs),
+            (emit_row_from_state(st, &syn, &syn_exprs),
              syn.cfa.kind != CFA_RULE_UNKNOWN && syn.cfa.kind != CFA_RULE_UNSET)) {
             say(add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, RULE_TEXT_UNDEFINED, "c-8",
                             "ra rule undefined ends the stack here, though the return address is at c-8 "
@@ -415,7 +415,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
          * frame of this function is there, nor a caller to return to. */
         char d[48];
         struct unwind_row end;
-        synth_stack_end_row(&end);
+        emit_row_stack_end(&end);
         table_print_reg_rule_plain(d, sizeof d, &dw->reg[ABI_RA]);
         say(add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, d, RULE_TEXT_UNDEFINED,
                         "ra rule %s where only clone's child runs, on its new stack: the outermost frame, "
@@ -452,7 +452,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
             struct unwind_row syn;
             struct synth_row_exprs syn_exprs;
             char d[48], sy[48];
-            synth_row_from_state(st, &syn, &syn_exprs);
+            emit_row_from_state(st, &syn, &syn_exprs);
             table_print_cfa_rule(d, sizeof d, &dw->cfa);
             table_print_cfa_rule(sy, sizeof sy, &syn.cfa);
             say(add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, sy,
@@ -484,7 +484,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
      * the joined state cannot judge may fail on the loop's first turn. */
     const struct abstract_state *refuting = st;
     struct abstract_state first_turn;
-    if (cfa == RULE_UNDECIDED && synth_session_loop_entry(at->session, in, &first_turn) &&
+    if (cfa == RULE_UNDECIDED && synthesize_loop_entry(at->session, in, &first_turn) &&
         rule_eval_cfa(&c->judge, &dw->cfa, &first_turn, in->addr, &answer) == RULE_FAILS) {
         cfa = RULE_FAILS;
         refuting = &first_turn;
@@ -509,7 +509,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
     struct synth_row_exprs syn_exprs;
     int have_syn = 0;
     if (cfa == RULE_FAILS) {
-        synth_row_from_state(refuting, &syn, &syn_exprs);
+        emit_row_from_state(refuting, &syn, &syn_exprs);
         have_syn = refuting == st;
         char d[48], s[48];
         table_print_cfa_rule(d, sizeof d, &dw->cfa);
@@ -540,7 +540,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
         if (v == RULE_HOLDS && rule->kind != REG_RULE_UNDEFINED)
             continue;
         if (!have_syn) {
-            synth_row_from_state(st, &syn, &syn_exprs);
+            emit_row_from_state(st, &syn, &syn_exprs);
             have_syn = 1;
         }
         c->cx = &answer.cx;

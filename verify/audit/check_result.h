@@ -84,11 +84,11 @@ struct check_at {
     const struct abstract_state *state;
     const struct synth_session *session; /* synthesis's, showing this address: a rule STATE
                                             leaves undecided at a loop's head may fail on its
-                                            first turn (synth_session_loop_entry) */
+                                            first turn (synthesize_loop_entry) */
     const struct abstract_state *every;       /* the state on every path into it: STATE itself
                                             where that one holds on every path (a rule
                                             taken from synthesis into a table must hold
-                                            there: synth_session_every_path) */
+                                            there: synthesize_every_path) */
     int reached;                         /* synthesis's: 1 when a known path reaches it */
     int entered_ordinarily;              /* its function starts in the ABI's entry state */
     const struct eh_frame_fde *fde;           /* NULL when uncovered */

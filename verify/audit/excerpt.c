@@ -74,7 +74,7 @@ static void capture(void *arg, const struct ir_insn *in, const struct abstract_s
     if (reached) {
         struct unwind_row syn;
         struct synth_row_exprs syn_exprs;
-        synth_row_from_state(st, &syn, &syn_exprs);
+        emit_row_from_state(st, &syn, &syn_exprs);
         row.has_synth = 1;
         take_row(row.synth, &syn.cfa, syn.reg);
     }

@@ -109,7 +109,7 @@ static void explain_rules(struct explanation *x, const struct abstract_state *st
 {
     struct unwind_row syn;
     struct synth_row_exprs exprs;
-    synth_row_from_state(st, &syn, &exprs);
+    emit_row_from_state(st, &syn, &exprs);
     for (unsigned i = 0; i <= ABI_NCALLEE_SAVED + 1; i++) {
         int is_cfa = i == 0;
         unsigned reg = is_cfa ? 0 : i <= ABI_NCALLEE_SAVED ? abi_callee_saved_regs[i - 1] : ABI_RA;

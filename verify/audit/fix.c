@@ -91,11 +91,11 @@ static void collect(void *arg, const struct ir_insn *in, const struct abstract_s
     /* Where a surer path's state is not every path's, the rules that
      * differ between the two are no rules to write. */
     struct abstract_state every;
-    if (synth_session_every_path(&ff->prog->session, in, &every)) {
+    if (synthesize_every_path(&ff->prog->session, in, &every)) {
         struct unwind_row ranked, joined;
         struct synth_row_exprs ranked_exprs, joined_exprs;
-        synth_row_from_state(st, &ranked, &ranked_exprs);
-        synth_row_from_state(&every, &joined, &joined_exprs);
+        emit_row_from_state(st, &ranked, &ranked_exprs);
+        emit_row_from_state(&every, &joined, &joined_exprs);
         fi->disputed = columns_differing(&ranked, &joined);
     }
     const struct eh_frame_fde *fde;

@@ -107,7 +107,7 @@ static void synth_text(const struct abstract_state *st, int k, char *buf, size_t
 {
     struct unwind_row syn;
     struct synth_row_exprs exprs;
-    synth_row_from_state(st, &syn, &exprs);
+    emit_row_from_state(st, &syn, &exprs);
     if (k == SF_CFA) {
         table_print_cfa_rule(buf, size, &syn.cfa);
         return;
@@ -248,7 +248,7 @@ static void judge_row(struct sframe_check *s, const struct check_at *at, const s
      * the joined state cannot judge may fail on the loop's first turn. */
     const struct abstract_state *refuting = at->state;
     struct abstract_state first_turn;
-    if (verdict[SF_CFA] == RULE_UNDECIDED && synth_session_loop_entry(at->session, at->insn, &first_turn) &&
+    if (verdict[SF_CFA] == RULE_UNDECIDED && synthesize_loop_entry(at->session, at->insn, &first_turn) &&
         rule_eval_cfa(s->judge, &row->cfa, &first_turn, addr, &answer) == RULE_FAILS) {
         verdict[SF_CFA] = RULE_FAILS;
         refuting = &first_turn;
