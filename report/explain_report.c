@@ -33,7 +33,7 @@ static void print_cells(FILE *out, const struct excerpt_rule *row, const struct 
     }
 }
 
-void report_explanation(FILE *out, const char *path, const struct explanation *x)
+void explain_report_print(FILE *out, const char *path, const struct explanation *x)
 {
     fprintf(out, "%s: 0x%llx", path, (unsigned long long)x->address);
     if (x->function[0])

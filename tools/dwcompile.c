@@ -308,7 +308,7 @@ static int compile_validated(const struct options *opt, const struct targets *t,
     int status = EXIT_TROUBLE;
     if (!tables || !provenance) {
         cli_error(opt->input, "out of memory");
-    } else if (object_identity(&af->ef, &id, err, sizeof err) != 0) {
+    } else if (identity_of_file(&af->ef, &id, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
     } else {
         size_t n = 0;
@@ -363,7 +363,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
     check_result_release(&result);
 
     struct dwu_identity id;
-    if (object_identity(&af.ef, &id, err, sizeof err) != 0) {
+    if (identity_of_file(&af.ef, &id, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
         audit_input_close(&af);
         return EXIT_TROUBLE;

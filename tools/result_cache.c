@@ -104,7 +104,7 @@ static int file_identity(const char *path, struct dwu_identity *id, uint64_t *si
     struct stat st;
     int rc = fstat(ef.fd, &st);
     *size = (uint64_t)st.st_size;
-    if (rc == 0 && (object_identity(&ef, id, err, sizeof err) != 0 || id->kind != DWU_IDENTITY_BUILD_ID))
+    if (rc == 0 && (identity_of_file(&ef, id, err, sizeof err) != 0 || id->kind != DWU_IDENTITY_BUILD_ID))
         rc = content_identity(ef.fd, *size, id);
     elf_file_close(&ef);
     return rc;
