@@ -135,8 +135,8 @@ static int eval_expr(const struct eval_env *env, const struct unwind_rule *rule,
     }
 }
 
-int dwu_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule *col, int signal_frame,
-                    const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem)
+int dwu_dwarf_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule *col, int signal_frame,
+                          const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem)
 {
     int rc;
     if (col[DWU_RIP].kind == REG_RULE_UNDEFINED)
@@ -225,7 +225,7 @@ int dwu_dwarf_step(const struct dwu_object *obj, uint64_t lookup_pc, const struc
     struct cfi_state row;
     int signal = 0;
     int rc = dwu_dwarf_row(obj, lookup_pc, &row, &signal);
-    return rc != 0 ? rc : dwu_apply_rules(&row.cfa, row.col, signal, in, out, mem);
+    return rc != 0 ? rc : dwu_dwarf_apply_rules(&row.cfa, row.col, signal, in, out, mem);
 }
 
 uint64_t dwu_dwarf_descriptor(const struct dwu_object *obj, uint64_t lookup_pc)

@@ -169,7 +169,7 @@ static void targets_release(struct targets *t)
 struct c_temp {
     int dirfd;
     const char *base;                /* TARGET's name in its directory */
-    struct dwu_temp t;
+    struct dwu_trusted_temp t;
     char path[PATH_MAX];
 };
 
@@ -177,17 +177,17 @@ static int c_temp_create(struct c_temp *c, const char *target, char *err, size_t
 {
     c->t.fd = -1;
     c->path[0] = '\0';
-    if ((c->dirfd = dwu_parent_open(target, &c->base)) < 0)
+    if ((c->dirfd = dwu_trusted_parent_open(target, &c->base)) < 0)
         return error_set(err, errlen, "cannot open its directory: %s", strerror(errno));
-    dwu_temp_sweep(c->dirfd, c->base);
+    dwu_trusted_temp_sweep(c->dirfd, c->base);
     sigset_t saved;
     signals_block(NULL, &saved);   /* an interruption between the two would leave the file */
-    int e = dwu_temp_create(c->dirfd, c->base, ".c", 0, &c->t) != 0 ? errno : 0;
+    int e = dwu_trusted_temp_create(c->dirfd, c->base, ".c", 0, &c->t) != 0 ? errno : 0;
     if (!e && ((size_t)snprintf(c->path, sizeof c->path, "%.*s%s", (int)(c->base - target), target, c->t.name) >=
                    sizeof c->path ||
                signals_register(c->path, 0) != 0)) {
         e = ENOMEM;
-        dwu_temp_discard(c->dirfd, &c->t);
+        dwu_trusted_temp_discard(c->dirfd, &c->t);
         c->path[0] = '\0';
     }
     signals_restore(&saved);
@@ -202,7 +202,7 @@ static void c_temp_discard(struct c_temp *c)
 {
     if (c->path[0])
         signals_unregister(c->path);
-    dwu_temp_discard(c->dirfd, &c->t);
+    dwu_trusted_temp_discard(c->dirfd, &c->t);
     close(c->dirfd);
 }
 
@@ -224,7 +224,7 @@ static int c_temp_keep(struct c_temp *c, char *err, size_t errlen)
         umask(mask);
         mode = 0666 & ~mask;
     }
-    if (fchmod(c->t.fd, mode) != 0 || dwu_temp_commit(c->dirfd, &c->t, c->base) != 0) {
+    if (fchmod(c->t.fd, mode) != 0 || dwu_trusted_temp_commit(c->dirfd, &c->t, c->base) != 0) {
         int e = errno;
         c_temp_discard(c);
         return error_set(err, errlen, "cannot write: %s", strerror(e));
