@@ -60,7 +60,7 @@ static int find_fde(uint64_t pc, const struct dwu_object **o, struct eh_frame_ci
     return 0;
 }
 
-uint64_t lu_fde_address(uint64_t pc, uint64_t *func)
+uint64_t lu_proc_fde_address(uint64_t pc, uint64_t *func)
 {
     const struct dwu_object *o;
     struct eh_frame_cie cie;

@@ -114,7 +114,7 @@ int lu_reg_states_iterate(struct lu_cursor *c, unw_reg_states_callback cb, void 
 
 /* ---- unw_apply_reg_state ------------------------------------------------- */
 
-int lu_apply_reg_state(struct lu_cursor *c, const void *data)
+int lu_reg_states_apply(struct lu_cursor *c, const void *data)
 {
     const struct lu_row *row = data;
     if (row->magic != ROW_MAGIC)
@@ -213,7 +213,7 @@ static void table_locations(struct lu_cursor *frame, struct loc *loc)
     }
 }
 
-int lu_save_loc(const struct lu_cursor *c, int reg, unw_save_loc_t *sl, int reg_locs)
+int lu_reg_save_loc(const struct lu_cursor *c, int reg, unw_save_loc_t *sl, int reg_locs)
 {
     memset(sl, 0, sizeof *sl);
     sl->type = UNW_SLT_NONE;
