@@ -84,6 +84,6 @@ void explain_report_print(FILE *out, const char *path, const struct explanation 
         }
         if (e->code[0])
             fprintf(out, "       code:  %s\n", e->code);
-        report_fix_lines(out, "       ", &e->fix, x->function_start, x->source);
+        text_report_fix_lines(out, "       ", &e->fix, x->function_start, x->source);
     }
 }

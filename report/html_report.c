@@ -37,7 +37,7 @@ struct html_finding {
     char claim[sizeof ((struct finding *)0)->claim];
     char code[sizeof ((struct finding *)0)->code];
     struct counterexample cx;
-    char *fix;                    /* owned: its fix as the text prints it (report_fix_lines); NULL: none */
+    char *fix;                    /* owned: its fix as the text prints it (text_report_fix_lines); NULL: none */
     struct excerpt *excerpt;      /* owned; NULL: none */
 };
 
@@ -179,7 +179,7 @@ static int take_fix(char **text, const struct finding *f)
     FILE *m = open_memstream(text, &len);
     if (!m)
         return -1;
-    report_fix_lines(m, "", &f->fix, f->function_start, f->source);
+    text_report_fix_lines(m, "", &f->fix, f->function_start, f->source);
     if (fclose(m) != 0) {
         free(*text);
         *text = NULL;

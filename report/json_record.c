@@ -242,7 +242,7 @@ static int read_place(struct json_object *o, struct fix_place *place, char *err,
     return 0;
 }
 
-/* A finding's "fix" (text_report's report_json_fix): {"none": why}, or
+/* A finding's "fix" (text_report's json_report_fix): {"none": why}, or
  * its place's members and, for a second place, "then". */
 static int read_fix(struct json_object *o, struct finding_fix *fix, char *err, size_t errlen)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * json_record: a file's line of `dwcheck --format=json` (report_json_file)
+ * json_record: a file's line of `dwcheck --format=json` (json_report_file)
  * read back into the result it was written from (dwcheck --merge).
  *
  * The line is text_report's JSON object (report/text_report.h lists its
@@ -53,7 +53,7 @@
 
 #include "verify/audit/check.h"
 
-/* (Written by report_json_file, report/text_report.h: one writer for the
+/* (Written by json_report_file, report/text_report.h: one writer for the
  * audit's lines and a merge's.) */
 
 enum json_record_kind { JSON_RECORD_AUDITED, JSON_RECORD_ERROR, JSON_RECORD_SKIPPED };

@@ -9,14 +9,14 @@
 #include "report/json_string.h"
 #include "semantics/dwarf_expr.h"
 
-void report_text_file(FILE *out, const char *path, const struct check_result *r)
+void text_report_file(FILE *out, const char *path, const struct check_result *r)
 {
     size_t by_severity[3] = {0};
     for (size_t i = 0; i < r->nfindings; i++) {
-        report_text_finding(out, path, &r->findings[i]);
+        text_report_finding(out, path, &r->findings[i]);
         by_severity[r->findings[i].severity]++;
     }
-    report_text_file_end(out, &path, 1, r, by_severity);
+    text_report_file_end(out, &path, 1, r, by_severity);
 }
 
 /* The line part of SOURCE ("file:123"): its offset past the colon, or 0
@@ -40,8 +40,8 @@ static void line_words(char *buf, size_t size, const char *source, const char *s
         snprintf(buf, size, "%s", source);
 }
 
-void report_fix_place(char *buf, size_t size, const struct fix_place *place, uint64_t function_start,
-                      const char *source)
+void text_report_fix_place(char *buf, size_t size, const struct fix_place *place, uint64_t function_start,
+                           const char *source)
 {
     char before[220] = "", after[300] = "", line[200];
     if (place->source[0]) {
@@ -71,8 +71,8 @@ static void directive_lines(FILE *out, const char *indent, const struct fix_plac
     }
 }
 
-void report_fix_lines(FILE *out, const char *indent, const struct finding_fix *fix, uint64_t function_start,
-                      const char *source)
+void text_report_fix_lines(FILE *out, const char *indent, const struct finding_fix *fix, uint64_t function_start,
+                           const char *source)
 {
     if (fix->state == FIX_UNKNOWN) {
         fprintf(out, "%sfix:   none: %s\n", indent, fix->why);
@@ -81,17 +81,17 @@ void report_fix_lines(FILE *out, const char *indent, const struct finding_fix *f
     if (fix->state != FIX_KNOWN)
         return;
     char place[600];
-    report_fix_place(place, sizeof place, &fix->at, function_start, source);
+    text_report_fix_place(place, sizeof place, &fix->at, function_start, source);
     fprintf(out, "%sfix:   write %s:\n", indent, place);
     directive_lines(out, indent, &fix->at);
     if (!fix->has_then)
         return;
-    report_fix_place(place, sizeof place, &fix->then, function_start, source);
+    text_report_fix_place(place, sizeof place, &fix->then, function_start, source);
     fprintf(out, "%s       then %s, as the table had it:\n", indent, place);
     directive_lines(out, indent, &fix->then);
 }
 
-void report_text_finding(FILE *out, const char *path, const struct finding *f)
+void text_report_finding(FILE *out, const char *path, const struct finding *f)
 {
     char where[FINDING_WHERE_LEN];
     finding_where(where, sizeof where, f);
@@ -115,10 +115,10 @@ void report_text_finding(FILE *out, const char *path, const struct finding *f)
         counterexample_format(cx, sizeof cx, &f->cx);
         fprintf(out, "  counterexample: %s\n", cx);
     }
-    report_fix_lines(out, "  ", &f->fix, f->function_start, f->source);
+    text_report_fix_lines(out, "  ", &f->fix, f->function_start, f->source);
 }
 
-void report_text_file_end(FILE *out, const char *const *names, size_t nnames, const struct check_result *r,
+void text_report_file_end(FILE *out, const char *const *names, size_t nnames, const struct check_result *r,
                           const size_t by_severity[3])
 {
     const char *path = names[0];
@@ -223,7 +223,7 @@ static void json_place(FILE *out, const struct finding *f, const struct fix_plac
     }
 }
 
-void report_json_fix(FILE *out, const struct finding *f)
+void json_report_fix(FILE *out, const struct finding *f)
 {
     const struct finding_fix *fix = &f->fix;
     if (fix->state == FIX_UNKNOWN) {
@@ -242,7 +242,7 @@ void report_json_fix(FILE *out, const struct finding *f)
     fputc('}', out);
 }
 
-void report_json_words(FILE *out, const struct finding *f)
+void json_report_words(FILE *out, const struct finding *f)
 {
     if (f->claim[0]) {
         fputs(",\"claim\":", out);
@@ -253,18 +253,18 @@ void report_json_words(FILE *out, const struct finding *f)
         json_string_print(out, f->code);
     }
     if (f->fix.state != FIX_NONE)
-        report_json_fix(out, f);
+        json_report_fix(out, f);
 }
 
-void report_json_file(FILE *out, const char *path, const struct check_result *r)
+void json_report_file(FILE *out, const char *path, const struct check_result *r)
 {
-    report_json_file_begin(out, path, r);
+    json_report_file_begin(out, path, r);
     for (size_t i = 0; i < r->nfindings; i++)
-        report_json_finding(out, &r->findings[i], i == 0);
-    report_json_file_end(out, &path, 1);
+        json_report_finding(out, &r->findings[i], i == 0);
+    json_report_file_end(out, &path, 1);
 }
 
-void report_json_file_begin(FILE *out, const char *path, const struct check_result *r)
+void json_report_file_begin(FILE *out, const char *path, const struct check_result *r)
 {
     fputs("{\"file\":", out);
     json_string_print(out, path);
@@ -300,7 +300,7 @@ void report_json_file_begin(FILE *out, const char *path, const struct check_resu
     fputs("}},\"findings\":[", out);
 }
 
-void report_json_finding(FILE *out, const struct finding *f, int first)
+void json_report_finding(FILE *out, const struct finding *f, int first)
 {
     fprintf(out, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"function\":", first ? "" : ",",
             finding_kind_name(f->kind), finding_severity_name(f->severity));
@@ -315,7 +315,7 @@ void report_json_finding(FILE *out, const struct finding *f, int first)
     json_string_print(out, f->synth);
     fputs(",\"message\":", out);
     json_string_print(out, f->message);
-    report_json_words(out, f);
+    json_report_words(out, f);
     if (f->cx.present)
         json_counterexample(out, &f->cx);
     if (f->column >= 0)
@@ -325,7 +325,7 @@ void report_json_finding(FILE *out, const struct finding *f, int first)
     fprintf(out, ",\"function_start\":%llu}", (unsigned long long)f->function_start);
 }
 
-void report_json_file_end(FILE *out, const char *const *names, size_t nnames)
+void json_report_file_end(FILE *out, const char *const *names, size_t nnames)
 {
     fputc(']', out);
     if (nnames > 1) {
@@ -348,17 +348,17 @@ static void json_not_audited(FILE *out, const char *path, const char *key, const
     fputs("}\n", out);
 }
 
-void report_json_error(FILE *out, const char *path, const char *reason)
+void json_report_error(FILE *out, const char *path, const char *reason)
 {
     json_not_audited(out, path, "error", reason);
 }
 
-void report_json_skipped(FILE *out, const char *path, const char *reason)
+void json_report_skipped(FILE *out, const char *path, const char *reason)
 {
     json_not_audited(out, path, "skipped", reason);
 }
 
-void report_totals_add_file(struct report_totals *t, const struct check_result *r)
+void text_report_totals_add_file(struct text_report_totals *t, const struct check_result *r)
 {
     t->files++;
     t->addresses_checked += r->addresses_checked;
@@ -383,13 +383,13 @@ void report_totals_add_file(struct report_totals *t, const struct check_result *
     t->prover_disagreements += r->prover_disagreements;
 }
 
-void report_totals_add_finding(struct report_totals *t, const struct finding *f)
+void text_report_totals_add_finding(struct text_report_totals *t, const struct finding *f)
 {
     t->by_severity[f->severity]++;
     t->by_kind[f->kind]++;
 }
 
-void report_text_summary(FILE *out, const struct report_totals *t)
+void text_report_summary(FILE *out, const struct text_report_totals *t)
 {
     fprintf(out, "\nsummary: %zu files audited", t->files);
     if (t->files_skipped)

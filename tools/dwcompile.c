@@ -349,7 +349,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
     }
     size_t errors = check_count(&result, SEVERITY_ERROR);
     if (errors) {
-        report_text_file(stdout, opt->input, &result);
+        text_report_file(stdout, opt->input, &result);
         if (!opt->force) {
             check_result_release(&result);
             audit_input_close(&af);

@@ -81,7 +81,7 @@ struct run_report {
     const char *html_dir;           /* --html DIR, or NULL */
     struct html_report *html;
     struct sarif_report *sarif;     /* with RUN_FORMAT_SARIF */
-    struct report_totals totals;
+    struct text_report_totals totals;
     size_t files;                   /* files taken, audited or not */
     struct run_report_file file;
 };

@@ -81,7 +81,7 @@ static char *json_line(const char *path, const struct check_result *r)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    report_json_file(f, path, r);
+    json_report_file(f, path, r);
     fclose(f);
     char *line = strdup(text);   /* (gcc takes TEXT for a local's address) */
     free(text);
