@@ -165,6 +165,7 @@ report_SRCS := \
 	report/json_string.c \
 	report/explain_report.c \
 	report/table_json.c \
+	report/json_report.c \
 	report/text_report.c \
 	report/sarif_report.c \
 	report/html_text.c \

@@ -200,7 +200,7 @@ static int read_counterexample(struct json_object *o, struct counterexample *cx,
     return cx->has_code ? hex_at(o, "code", &cx->code, err, errlen) : 0;
 }
 
-/* A fix's place (text_report's json_place): its directives, address,
+/* A fix's place (json_report's json_place): its directives, address,
  * source, and the instruction it follows.  Directives that do not fit are
  * refused, not cut: a fix cut short would be a wrong one. */
 static int read_place(struct json_object *o, struct fix_place *place, char *err, size_t errlen)
@@ -242,7 +242,7 @@ static int read_place(struct json_object *o, struct fix_place *place, char *err,
     return 0;
 }
 
-/* A finding's "fix" (text_report's json_report_fix): {"none": why}, or
+/* A finding's "fix" (json_report_fix): {"none": why}, or
  * its place's members and, for a second place, "then". */
 static int read_fix(struct json_object *o, struct finding_fix *fix, char *err, size_t errlen)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/json_string.h"
+#include "report/json_report.h"
 #include "report/text_report.h"
 #include "verify/audit/finding_identity.h"
 

@@ -14,6 +14,7 @@
 #include "object/elf_file.h"
 #include "sys/output_file.h"
 #include "report/json_record.h"
+#include "report/json_report.h"
 #include "report/text_report.h"
 
 int run_report_begin(struct run_report *rr, enum run_format format, int fail_on, const char *html_dir,

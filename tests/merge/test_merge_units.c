@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "report/json_record.h"
-#include "report/text_report.h"
+#include "report/json_report.h"
 #include "tools/result_cache.h"
 #include "tools/shard.h"
 
