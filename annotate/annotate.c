@@ -129,7 +129,7 @@ static const struct elf_symbol *marker_of(const struct symbols *sy, size_t line)
 static const char *insert_eol(const struct source_text *raw, size_t k)
 {
     for (size_t j = k ? k : 1; j >= 1 && j <= raw->nlines; j--) {
-        const char *eol = source_text_eol(raw, j);
+        const char *eol = asm_source_text_eol(raw, j);
         if (*eol)
             return eol;
         if (j == 1)
@@ -242,7 +242,7 @@ struct insn_list {
     int oom;
 };
 
-static void collect_insn(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void collect_insn(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     (void)st;
     struct insn_list *l = arg;
@@ -368,7 +368,7 @@ static int plan_functions(struct session *s)
     free(ins);
     const char *src, *exe;
     int rc = build_copy(s, "analysed", &copy, &src, &exe);
-    rewritten_release(&copy);
+    source_rewrite_release(&copy);
     if (rc != 0)
         return -1;
     struct elf_file ef;
@@ -409,7 +409,7 @@ static void report_finding(struct session *s, struct func_state *fs, const struc
                            size_t line)
 {
     struct annotate_result *r = s->r;
-    const char *sev = severity_name((enum severity)fd->severity);
+    const char *sev = finding_severity_name((enum severity)fd->severity);
     const char *kind = finding_kind_name((enum finding_kind)fd->kind);
     if (fs->fate == FATE_WITH_CFI) {
         message(r, "%s (line %zu): its CFI: %s: %s at line %zu (0x%llx): %s", fs->src->name,
@@ -470,7 +470,7 @@ static int verify_result(struct session *s, const struct rewritten *out)
             struct func_state *fs = function_at(s, &sy, fd->function_start);
             if (fs && fd->severity >= SEVERITY_WARNING)
                 report_finding(s, fs, fd,
-                               rewritten_input_line(out, line_map_line_at(&lines, fd->address)));
+                               source_rewrite_input_line(out, line_map_line_at(&lines, fd->address)));
         }
     }
     line_map_release(&lines);
@@ -486,7 +486,7 @@ static int verify_result(struct session *s, const struct rewritten *out)
 static int read_source(struct session *s)
 {
     const char *in = s->o->input;
-    if (source_text_read(&s->raw, in, s->err, sizeof s->err) != 0)
+    if (asm_source_text_read(&s->raw, in, s->err, sizeof s->err) != 0)
         return trouble(s, "cannot read the source");
     if (asm_build_init(&s->build, in, s->o->flags, s->o->nflags, s->err, sizeof s->err) != 0)
         return trouble(s, "cannot prepare the build");
@@ -510,7 +510,7 @@ static int read_source(struct session *s)
         st = asm_build_preprocess(&s->build, in, pp, BUILD_QUIET, s->err, sizeof s->err);
         if (st != BUILD_OK)
             return trouble(s, st == BUILD_STOPPED ? "" : "cannot preprocess the source");
-        if (source_text_read(&s->preprocessed, pp, s->err, sizeof s->err) != 0)
+        if (asm_source_text_read(&s->preprocessed, pp, s->err, sizeof s->err) != 0)
             return trouble(s, "cannot read the preprocessed source");
     }
     if (asm_source_parse(&s->src, &s->raw, cpp ? s->preprocessed.bytes : NULL, s->err, sizeof s->err) != 0)
@@ -596,7 +596,7 @@ void annotate_source(const struct annotate_options *o, struct annotate_result *r
         r->size = out.size;
         out.text = NULL;
     }
-    rewritten_release(&out);
+    source_rewrite_release(&out);
     for (size_t i = 0; s.funcs && i < s.src.nfuncs; i++)
         cfi_plan_release(&s.funcs[i].plan);
     for (size_t i = 0; i < s.nowned; i++)
@@ -604,8 +604,8 @@ void annotate_source(const struct annotate_options *o, struct annotate_result *r
     free(s.owned);
     free(s.funcs);
     asm_source_release(&s.src);
-    source_text_release(&s.preprocessed);
-    source_text_release(&s.raw);
+    asm_source_text_release(&s.preprocessed);
+    asm_source_text_release(&s.raw);
     asm_build_release(&s.build);
 }
 

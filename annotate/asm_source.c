@@ -14,7 +14,7 @@
 
 /* ---- the text ------------------------------------------------------------ */
 
-int source_text_read(struct source_text *t, const char *path, char *err, size_t errlen)
+int asm_source_text_read(struct source_text *t, const char *path, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     FILE *f = fopen(path, "rb");
@@ -41,7 +41,7 @@ int source_text_read(struct source_text *t, const char *path, char *err, size_t 
     if (!t->bytes)
         return error_set(err, errlen, "out of memory");
     if (failed) {
-        source_text_release(t);
+        asm_source_text_release(t);
         return error_set(err, errlen, "cannot read the file");
     }
     t->bytes[t->size] = '\0';
@@ -51,7 +51,7 @@ int source_text_read(struct source_text *t, const char *path, char *err, size_t 
     lines += t->size > 0 && t->bytes[t->size - 1] != '\n';
     t->line_start = malloc((lines + 2) * sizeof *t->line_start);
     if (!t->line_start) {
-        source_text_release(t);
+        asm_source_text_release(t);
         return error_set(err, errlen, "out of memory");
     }
     size_t k = 1;
@@ -65,14 +65,14 @@ int source_text_read(struct source_text *t, const char *path, char *err, size_t 
     return 0;
 }
 
-void source_text_release(struct source_text *t)
+void asm_source_text_release(struct source_text *t)
 {
     free(t->bytes);
     free(t->line_start);
     memset(t, 0, sizeof *t);
 }
 
-const char *source_text_line(const struct source_text *t, size_t k, size_t *len)
+const char *asm_source_text_line(const struct source_text *t, size_t k, size_t *len)
 {
     size_t start = t->line_start[k], end = t->line_start[k + 1];
     if (end > start && t->bytes[end - 1] == '\n')
@@ -83,10 +83,10 @@ const char *source_text_line(const struct source_text *t, size_t k, size_t *len)
     return t->bytes + start;
 }
 
-const char *source_text_eol(const struct source_text *t, size_t k)
+const char *asm_source_text_eol(const struct source_text *t, size_t k)
 {
     size_t len;
-    const char *line = source_text_line(t, k, &len);
+    const char *line = asm_source_text_line(t, k, &len);
     size_t rest = t->line_start[k + 1] - t->line_start[k] - len;
     return rest == 2 ? "\r\n" : rest == 1 ? (line[len] == '\n' ? "\n" : "\r") : "";
 }
@@ -573,7 +573,7 @@ static void raw_insertable(struct asm_source *s, const struct source_text *raw, 
     int in_comment = 0;
     for (size_t k = 1; k <= raw->nlines; k++) {
         size_t len;
-        const char *line = source_text_line(raw, k, &len);
+        const char *line = asm_source_text_line(raw, k, &len);
         int quoted = 0;
         for (size_t i = 0; i < len; i++) {
             char c = line[i];
@@ -740,7 +740,7 @@ int asm_source_parse(struct asm_source *s, const struct source_text *raw, const 
     } else if (!ps.oom) {
         for (size_t k = 1; k <= raw->nlines && !ps.oom; k++) {
             size_t len;
-            const char *line = source_text_line(raw, k, &len);
+            const char *line = asm_source_text_line(raw, k, &len);
             ps.line = k;
             parse_line(&ps, line, len);
         }

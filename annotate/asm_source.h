@@ -38,13 +38,13 @@ struct source_text {
 };
 
 /* Read PATH.  Returns 0, or -1 with a reason in ERR. */
-int source_text_read(struct source_text *t, const char *path, char *err, size_t errlen);
-void source_text_release(struct source_text *t);
+int asm_source_text_read(struct source_text *t, const char *path, char *err, size_t errlen);
+void asm_source_text_release(struct source_text *t);
 
 /* Line K's bytes without its terminator, and the terminator ("\r\n", "\n"
  * or "" for a last line without one). */
-const char *source_text_line(const struct source_text *t, size_t k, size_t *len);
-const char *source_text_eol(const struct source_text *t, size_t k);
+const char *asm_source_text_line(const struct source_text *t, size_t k, size_t *len);
+const char *asm_source_text_eol(const struct source_text *t, size_t k);
 
 enum asm_syntax { SYNTAX_ATT, SYNTAX_INTEL, SYNTAX_INTEL_NOPREFIX };
 

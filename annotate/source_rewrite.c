@@ -50,12 +50,12 @@ int source_rewrite(struct rewritten *out, const struct source_text *raw,
         if (f)
             fclose(f);
         free(order);
-        rewritten_release(out);
+        source_rewrite_release(out);
         return -1;
     }
     size_t next = 0, k = 0;
     for (size_t line = 0; line <= raw->nlines; line++) {
-        int unterminated = line > 0 && !*source_text_eol(raw, line);
+        int unterminated = line > 0 && !*asm_source_text_eol(raw, line);
         if (line > 0) {
             size_t start = raw->line_start[line], end = raw->line_start[line + 1];
             fwrite(raw->bytes + start, 1, end - start, f);
@@ -75,20 +75,20 @@ int source_rewrite(struct rewritten *out, const struct source_text *raw,
     out->nlines = k;
     free(order);
     if (fclose(f) != 0) {
-        rewritten_release(out);
+        source_rewrite_release(out);
         return -1;
     }
     return 0;
 }
 
-void rewritten_release(struct rewritten *r)
+void source_rewrite_release(struct rewritten *r)
 {
     free(r->text);
     free(r->input_line);
     memset(r, 0, sizeof *r);
 }
 
-size_t rewritten_input_line(const struct rewritten *r, size_t k)
+size_t source_rewrite_input_line(const struct rewritten *r, size_t k)
 {
     return k >= 1 && k <= r->nlines ? r->input_line[k] : 0;
 }

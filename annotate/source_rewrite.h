@@ -31,14 +31,14 @@ struct rewritten {
 
 /*
  * RAW with INSERTIONS (in any order; those after the same line keep their
- * order).  Returns 0 (release OUT with rewritten_release), or -1 when out of
+ * order).  Returns 0 (release OUT with source_rewrite_release), or -1 when out of
  * memory.
  */
 int source_rewrite(struct rewritten *out, const struct source_text *raw,
                    const struct insertion *insertions, size_t n);
-void rewritten_release(struct rewritten *r);
+void source_rewrite_release(struct rewritten *r);
 
 /* The input line of output line K, or 0. */
-size_t rewritten_input_line(const struct rewritten *r, size_t k);
+size_t source_rewrite_input_line(const struct rewritten *r, size_t k);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "runtime/objects.h"   /* dwu_object_at: is an IP in loaded code */
+#include "runtime/objects.h"   /* dwu_objects_at: is an IP in loaded code */
 
 #define MAX_FRAMES 512          /* the longest walk the benchmark asks for */
 
@@ -20,7 +20,7 @@
 static inline int ips_in_code(const uint64_t *ips, int n)
 {
     int k = 0;
-    while (k < n && dwu_object_at(ips[k] - (k > 0)))
+    while (k < n && dwu_objects_at(ips[k] - (k > 0)))
         k++;
     return k < n ? k + 1 : n;
 }

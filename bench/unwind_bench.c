@@ -51,7 +51,7 @@
 #include "bench/recorded_stacks.h"
 #include "runtime/dwunwind.h"
 #include "tests/unwind/libgcc_walk.h"
-#include "runtime/objects.h"   /* dwu_object_at: is an IP in loaded code */
+#include "runtime/objects.h"   /* dwu_objects_at: is an IP in loaded code */
 #include "tests/unwind/frames.h"
 #include "tests/unwind/callee_saved.h"
 
@@ -225,7 +225,7 @@ static int same_tail(const uint64_t *a, int na, const uint64_t *b, int nb)
 static void report_difference(const char *who, const struct dwu_regs *start, const uint64_t *mine, int n,
                               const uint64_t *other, int k, int status)
 {
-    const struct dwu_object *o = dwu_object_at(start->r[DWU_RIP]);
+    const struct dwu_object *o = dwu_objects_at(start->r[DWU_RIP]);
     fprintf(stderr, "sample at 0x%llx (object offset 0x%llx): %s differs (eh_elf %d frames, %s; %s %d)\n",
             (unsigned long long)start->r[DWU_RIP], (unsigned long long)(start->r[DWU_RIP] - (o ? o->bias : 0)),
             who, n, dwu_strerror(status), who, k);
@@ -248,7 +248,7 @@ static void compare_registers(const struct dwu_regs *start, unw_context_t *uctx)
     for (int frame = 0; frame < MAX_FRAMES; frame++) {
         unw_word_t ip, v;
         unw_get_reg(&cur, UNW_REG_IP, &ip);
-        if (ip != regs.r[DWU_RIP] || !dwu_object_at(ip - (frame > 0)))
+        if (ip != regs.r[DWU_RIP] || !dwu_objects_at(ip - (frame > 0)))
             return;
         for (int k = 0; k < NCALLEE_SAVED; k++) {
             if (!(regs.valid & (1u << dwu_callee_saved[k])) || unw_get_reg(&cur, unw_callee_saved[k], &v) != 0)
@@ -287,7 +287,7 @@ static void take_sample(void *ctx)
     /* Interrupted inside libgcc's unwinder (a C++ exception being
      * dispatched, its context half installed): the stack is not described
      * there, and libgcc crashes unwinding itself.  Not a sample. */
-    if (dwu_object_at(start.r[DWU_RIP]) == libgcc_object) {
+    if (dwu_objects_at(start.r[DWU_RIP]) == libgcc_object) {
         inside_libgcc++;
         return;
     }
@@ -460,8 +460,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    size_t with_eh_elf, objects = dwu_object_count(&with_eh_elf);
-    libgcc_object = dwu_object_at(libgcc_address());
+    size_t with_eh_elf, objects = dwu_objects_count(&with_eh_elf);
+    libgcc_object = dwu_objects_at(libgcc_address());
     printf("code segments: %zu, with an eh_elf: %zu\n", objects, with_eh_elf);
     for (int m = 0; m < NMETHODS; m++)
         for (int k = 0; k < NKINDS; k++)

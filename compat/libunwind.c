@@ -217,7 +217,7 @@ EXPORT int LU(get_save_loc)(unw_cursor_t *cursor, int reg, unw_save_loc_t *loc)
     struct lu_cursor *c = ours(cursor);
     if (!c || !loc)
         return -UNW_EINVAL;
-    return lu_save_loc(c, reg, loc, 0);
+    return lu_reg_save_loc(c, reg, loc, 0);
 }
 
 EXPORT int LU(resume)(unw_cursor_t *cursor)
@@ -289,7 +289,7 @@ EXPORT int LU(get_proc_name)(unw_cursor_t *cursor, char *buf, size_t len, unw_wo
     uint64_t pc = lu_cursor_lookup_pc(c), offset = 0;
     const unw_dyn_info_t *di = dynamic_info_at(pc);
     buf[0] = '\0';
-    int rc = di ? dynamic_name(di, pc, buf, len, &offset) : lu_symbol_name(pc, buf, len, &offset);
+    int rc = di ? dynamic_name(di, pc, buf, len, &offset) : lu_symbols_name(pc, buf, len, &offset);
     if (off && (rc == 0 || rc == -UNW_ENOMEM))
         *off = offset + (rc == 0 ? lu_regs(c)->r[DWU_RIP] - pc : 0);
     return rc;
@@ -308,7 +308,7 @@ EXPORT int LU(apply_reg_state)(unw_cursor_t *cursor, void *reg_states_data)
     struct lu_cursor *c = ours(cursor);
     if (!c || !reg_states_data)
         return -UNW_EINVAL;
-    return lu_apply_reg_state(c, reg_states_data);
+    return lu_reg_states_apply(c, reg_states_data);
 }
 
 /* ---- address spaces and caches ------------------------------------------- */
@@ -512,5 +512,5 @@ static int local_get_proc_name(unw_addr_space_t as, unw_word_t ip, char *buf, si
                                void *arg)
 {
     (void)as, (void)arg;
-    return lu_symbol_name(ip, buf, len, off);
+    return lu_symbols_name(ip, buf, len, off);
 }

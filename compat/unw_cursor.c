@@ -76,7 +76,7 @@ static const struct dwu_object *cursor_object_at(void *ctx, uint64_t pc)
         return o;
     o = c->recent[1];
     if (!o || pc < o->lo || pc >= o->hi) {
-        if (!(o = dwu_object_at(pc)))
+        if (!(o = dwu_objects_at(pc)))
             return NULL;
     }
     c->recent[1] = c->recent[0];
@@ -112,7 +112,7 @@ static int table_step(struct lu_cursor *c, const struct dwu_regs *in, struct dwu
  * there).  0, or -1. */
 static int read_any(struct lu_cursor *c, uint64_t addr, uint64_t *value)
 {
-    if (dwu_read_within_bounds(&c->bounds, addr, value) == 0)
+    if (dwu_stack_read_within_bounds(&c->bounds, addr, value) == 0)
         return 0;
     struct iovec local = {value, 8}, remote = {(void *)(uintptr_t)addr, 8};
     return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == 8 ? 0 : -1;
@@ -270,7 +270,7 @@ int lu_cursor_take(struct lu_cursor *c)
 
 int lu_cursor_step_rows(struct lu_cursor *c)
 {
-    const struct dwu_memory mem = {dwu_read_within_bounds, &c->bounds};
+    const struct dwu_memory mem = {dwu_stack_read_within_bounds, &c->bounds};
     c->signal_frame = 0;
     int rc = table_step(c, lu_regs(c), lu_next_regs(c), &mem);
     if (__builtin_expect(rc == DWU_EREG, 0) && (c->kept_valid & ~lu_regs(c)->valid)) {

@@ -50,21 +50,21 @@ static uint64_t pltgot_of(const struct dl_find_object *f)
 }
 
 /* The FDE covering PC and its CIE, in the object O that holds PC. */
-static int find_fde(uint64_t pc, const struct dwu_object **o, struct cfi_cie *cie, struct cfi_fde *fde)
+static int find_fde(uint64_t pc, const struct dwu_object **o, struct eh_frame_cie *cie, struct eh_frame_fde *fde)
 {
-    *o = dwu_object_at(pc);
+    *o = dwu_objects_at(pc);
     if (!*o || !(*o)->eh_frame_hdr ||
-        frame_find_fde_in_memory((*o)->readable_start, (*o)->eh_frame_hdr, (*o)->readable_end,
-                                 pc - (*o)->bias + (*o)->table_bias, cie, fde) != FRAME_FOUND)
+        eh_frame_find_fde_in_memory((*o)->readable_start, (*o)->eh_frame_hdr, (*o)->readable_end,
+                                    pc - (*o)->bias + (*o)->table_bias, cie, fde) != FRAME_FOUND)
         return -1;
     return 0;
 }
 
-uint64_t lu_fde_address(uint64_t pc, uint64_t *func)
+uint64_t lu_proc_fde_address(uint64_t pc, uint64_t *func)
 {
     const struct dwu_object *o;
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     struct eh_frame_hdr hdr;
     const char *why;
     if (find_fde(pc, &o, &cie, &fde) != 0 ||
@@ -118,7 +118,7 @@ static int memo_get(uint64_t pc, unw_proc_info_t *pi, int *signal)
     atomic_thread_fence(memory_order_acquire);
     if (atomic_load_explicit(&e->seq, memory_order_relaxed) != seq || !o)
         return 0;
-    if (!dwu_object_permanent(o) && (dwu_object_at(pc) != o || dwu_object_generation(o) != generation))
+    if (!dwu_objects_permanent(o) && (dwu_objects_at(pc) != o || dwu_objects_generation(o) != generation))
         return 0;
     pi->start_ip = got.start_ip;
     pi->end_ip = got.end_ip;
@@ -141,7 +141,7 @@ static void memo_put(uint64_t pc, const struct dwu_object *o, const unw_proc_inf
     atomic_thread_fence(memory_order_release);
     STORE(pc, pc);
     STORE(object, o);
-    STORE(generation, dwu_object_generation(o));
+    STORE(generation, dwu_objects_generation(o));
     STORE(start_ip, pi->start_ip);
     STORE(end_ip, pi->end_ip);
     STORE(lsda, pi->lsda);
@@ -163,8 +163,8 @@ static int proc_info(uint64_t pc, unw_proc_info_t *pi, int *signal, int want_gp)
     }
     const struct dwu_object *o;
     struct dl_find_object f;
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     if (find_fde(pc, &o, &cie, &fde) != 0 || _dl_find_object((void *)(uintptr_t)pc, &f) != 0 || !f.dlfo_link_map)
         return -UNW_ENOINFO;
     uint64_t handler = 0;

@@ -34,6 +34,6 @@ int lu_proc_info_eh(uint64_t pc, unw_proc_info_t *pi);
 
 /* The address of the FDE that covers PC (in its object's .eh_frame), and
  * the start of its procedure in *FUNC; 0 when no FDE covers PC. */
-uint64_t lu_fde_address(uint64_t pc, uint64_t *func);
+uint64_t lu_proc_fde_address(uint64_t pc, uint64_t *func);
 
 #endif

@@ -25,8 +25,8 @@ struct lu_row {
 /* The FDE and CIE of the frame at PC, and the CIE's state.  0, or
  * -UNW_ENOINFO. */
 struct frame_program {
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     struct cfa_cie_params params;
     struct cfi_state cie_state;
     struct cfi_saved_row stack[UNWIND_REMEMBER_DEPTH];
@@ -34,18 +34,18 @@ struct frame_program {
 
 static int frame_program_find(uint64_t pc, struct frame_program *p)
 {
-    const struct dwu_object *o = dwu_object_at(pc);
+    const struct dwu_object *o = dwu_objects_at(pc);
     struct cfa_error err;
     if (!o || !o->eh_frame_hdr ||
-        frame_find_fde_in_memory(o->readable_start, o->eh_frame_hdr, o->readable_end, pc - o->bias + o->table_bias,
-                                 &p->cie, &p->fde) != FRAME_FOUND)
+        eh_frame_find_fde_in_memory(o->readable_start, o->eh_frame_hdr, o->readable_end, pc - o->bias + o->table_bias,
+                                    &p->cie, &p->fde) != FRAME_FOUND)
         return -UNW_ENOINFO;
     p->params = cfa_cie_params_of(&p->cie, (uint64_t)(uintptr_t)p->cie.insns);
     struct cfa_program prog = {
         .insns = p->cie.insns, .len = p->cie.insns_len, .cie = &p->params,
         .saved = p->stack, .stack_cap = UNWIND_REMEMBER_DEPTH,
     };
-    cfi_state_init(&p->cie_state, 0);
+    cfa_program_state_init(&p->cie_state, 0);
     return cfa_program_run(&prog, &p->cie_state, &err) == 0 ? 0 : -UNW_EINVAL;
 }
 
@@ -114,13 +114,13 @@ int lu_reg_states_iterate(struct lu_cursor *c, unw_reg_states_callback cb, void 
 
 /* ---- unw_apply_reg_state ------------------------------------------------- */
 
-int lu_apply_reg_state(struct lu_cursor *c, const void *data)
+int lu_reg_states_apply(struct lu_cursor *c, const void *data)
 {
     const struct lu_row *row = data;
     if (row->magic != ROW_MAGIC)
         return -UNW_EINVAL;
-    const struct dwu_memory mem = {dwu_read_within_bounds, &c->bounds};
-    switch (dwu_apply_rules(&row->cfa, row->col, row->signal_frame, lu_regs(c), lu_next_regs(c), &mem)) {
+    const struct dwu_memory mem = {dwu_stack_read_within_bounds, &c->bounds};
+    switch (dwu_dwarf_apply_rules(&row->cfa, row->col, row->signal_frame, lu_regs(c), lu_next_regs(c), &mem)) {
     case DWU_OK: return lu_cursor_take(c);
     case DWU_END: lu_regs(c)->r[DWU_RIP] = 0; return 0;
     case DWU_EMEM: return -UNW_EBADFRAME;
@@ -156,7 +156,7 @@ static int env_mem(void *arg, uint64_t addr, unsigned size, uint64_t *v)
 {
     const struct expr_env *e = arg;
     uint64_t w;
-    if (dwu_read_within_bounds(&e->frame->bounds, addr, &w) != 0)
+    if (dwu_stack_read_within_bounds(&e->frame->bounds, addr, &w) != 0)
         return -1;
     *v = size < 8 ? w & (((uint64_t)1 << (8 * size)) - 1) : w;
     return 0;
@@ -178,7 +178,7 @@ static int eval(struct lu_cursor *frame, const struct unwind_rule *rule, const u
 static void table_locations(struct lu_cursor *frame, struct loc *loc)
 {
     uint64_t pc = lu_cursor_lookup_pc(frame), cfa;
-    const struct dwu_object *o = dwu_object_at(pc);
+    const struct dwu_object *o = dwu_objects_at(pc);
     struct cfi_state row;
     int signal;
     if (!o || dwu_dwarf_row(o, pc - o->bias + o->table_bias, &row, &signal) != 0) {
@@ -213,7 +213,7 @@ static void table_locations(struct lu_cursor *frame, struct loc *loc)
     }
 }
 
-int lu_save_loc(const struct lu_cursor *c, int reg, unw_save_loc_t *sl, int reg_locs)
+int lu_reg_save_loc(const struct lu_cursor *c, int reg, unw_save_loc_t *sl, int reg_locs)
 {
     memset(sl, 0, sizeof *sl);
     sl->type = UNW_SLT_NONE;

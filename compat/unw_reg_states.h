@@ -34,12 +34,12 @@ int lu_reg_states_iterate(struct lu_cursor *c, unw_reg_states_callback cb, void 
 
 /* unw_apply_reg_state: the row DATA (from lu_reg_states_iterate) applied to
  * C's frame: 1, 0 at the outermost frame, or a negated UNW_E* code. */
-int lu_apply_reg_state(struct lu_cursor *c, const void *data);
+int lu_reg_states_apply(struct lu_cursor *c, const void *data);
 
 /* unw_get_save_loc: where REG of C's frame is kept (libunwind answers for
  * rbx, rsp, rbp, r12-r15 and rip, "not saved" for the others).  REG_LOCS:
  * the starting context's registers are registers (the non-local API),
  * else memory in the context.  0, or a negated UNW_E* code. */
-int lu_save_loc(const struct lu_cursor *c, int reg, unw_save_loc_t *loc, int reg_locs);
+int lu_reg_save_loc(const struct lu_cursor *c, int reg, unw_save_loc_t *loc, int reg_locs);
 
 #endif

@@ -17,7 +17,7 @@
 struct kept_row {
     uint64_t pc;                         /* 0: empty */
     const struct dwu_object *object;
-    unsigned long generation;            /* the object's (dwu_object_generation) */
+    unsigned long generation;            /* the object's (dwu_objects_generation) */
     int signal_frame;
     struct unwind_rule cfa;
     struct unwind_rule col[DWU_NREGS];
@@ -56,7 +56,7 @@ int lu_rows_step(const struct dwu_object *o, uint64_t pc, const struct dwu_regs 
                  const struct dwu_memory *mem)
 {
     struct row_cache *cache = take_cache();
-    unsigned long generation = dwu_object_generation(o);
+    unsigned long generation = dwu_objects_generation(o);
     struct kept_row *row = NULL, fresh;
     if (cache) {
         struct kept_row *set = set_of(cache, pc);
@@ -85,7 +85,7 @@ int lu_rows_step(const struct dwu_object *o, uint64_t pc, const struct dwu_regs 
         row->cfa = st.cfa;
         memcpy(row->col, st.col, sizeof row->col);
     }
-    int rc = dwu_apply_rules(&row->cfa, row->col, row->signal_frame, in, out, mem);
+    int rc = dwu_dwarf_apply_rules(&row->cfa, row->col, row->signal_frame, in, out, mem);
     give_back(cache);
     return rc;
 }

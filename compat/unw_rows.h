@@ -11,7 +11,7 @@
  * one step at a time with an atomic flag and never waited for: a step
  * that finds the caches it tries taken (a handler interrupting a step,
  * other threads) interprets the row without one.  A row is used only for
- * the object it was read from, as loaded now (the record dwu_object_at
+ * the object it was read from, as loaded now (the record dwu_objects_at
  * gives, and its generation: runtime/objects.h), so an object unloaded
  * and another loaded at its address never lends its rows; the rules'
  * expressions point into that object's .eh_frame.  Async-signal-safe.

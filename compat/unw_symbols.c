@@ -224,7 +224,7 @@ static void file_build_id(const struct image *im, struct dwu_identity *id)
     }
 }
 
-int lu_symbol_name(uint64_t addr, char *buf, size_t len, uint64_t *offset)
+int lu_symbols_name(uint64_t addr, char *buf, size_t len, uint64_t *offset)
 {
     if (!buf || len == 0)
         return -UNW_EINVAL;

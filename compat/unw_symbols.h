@@ -37,6 +37,6 @@
  * no file: libunwind's answer too).  BUF is "" unless a symbol was met
  * (one further than the file's size is left in BUF, with -UNW_ENOINFO,
  * as libunwind leaves it). */
-int lu_symbol_name(uint64_t addr, char *buf, size_t len, uint64_t *offset);
+int lu_symbols_name(uint64_t addr, char *buf, size_t len, uint64_t *offset);
 
 #endif

@@ -449,7 +449,7 @@ EXPORT _Unwind_Ptr _Unwind_GetTextRelBase(struct _Unwind_Context *ctx)
 
 static const void *find_fde(void *pc, struct dwarf_eh_bases *bases)
 {
-    uint64_t func = 0, fde = lu_fde_address((uint64_t)(uintptr_t)pc, &func);
+    uint64_t func = 0, fde = lu_proc_fde_address((uint64_t)(uintptr_t)pc, &func);
     if (fde && bases) {
         bases->tbase = bases->dbase = NULL;
         bases->func = (void *)(uintptr_t)func;

@@ -130,7 +130,7 @@ static int run_compiler(const char *so, const char *c, char *err, size_t errlen)
 
 /* Rename BASE of WORK (the compiler's output) over BASE of DIRFD, which
  * must still be a regular file or absent.  0, or -1 with ERR. */
-static int put_in_place(int dirfd, const struct dwu_temp *work, const char *base, char *err, size_t errlen)
+static int put_in_place(int dirfd, const struct dwu_trusted_temp *work, const char *base, char *err, size_t errlen)
 {
     struct stat st;
     if (fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode))   /* since output_target */
@@ -148,11 +148,11 @@ int cc_build_shared(const char *c_path, const char *target, char *err, size_t er
      * killed run's is removed by the next (the sweep), an interrupted
      * one's by sys/signals. */
     const char *base;
-    struct dwu_temp work = {.fd = -1};
-    int dirfd = dwu_parent_open(target, &base);
+    struct dwu_trusted_temp work = {.fd = -1};
+    int dirfd = dwu_trusted_parent_open(target, &base);
     if (dirfd >= 0)
-        dwu_temp_sweep(dirfd, base);
-    if (dirfd < 0 || dwu_temp_create(dirfd, base, "", 1, &work) != 0) {
+        dwu_trusted_temp_sweep(dirfd, base);
+    if (dirfd < 0 || dwu_trusted_temp_create(dirfd, base, "", 1, &work) != 0) {
         int e = errno;
         if (dirfd >= 0)
             close(dirfd);
@@ -175,7 +175,7 @@ int cc_build_shared(const char *c_path, const char *target, char *err, size_t er
         signals_unregister(work_path);
         signals_unregister(so);
     }
-    dwu_temp_discard(dirfd, &work);
+    dwu_trusted_temp_discard(dirfd, &work);
     close(dirfd);
     return rc;
 }

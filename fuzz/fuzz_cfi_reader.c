@@ -59,7 +59,7 @@ static void run_expression(const uint8_t *bytes, size_t len)
     }
 }
 
-static void run_table(struct cfi_eval *ev, const struct cfi_fde *fde)
+static void run_table(struct cfi_eval *ev, const struct eh_frame_fde *fde)
 {
     struct unwind_table t;
     struct cfa_error err;
@@ -136,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     };
     struct cfi_state st;
     struct cfa_error cerr;
-    cfi_state_init(&st, 0x1000);
+    cfa_program_state_init(&st, 0x1000);
     cfa_program_run(&prog, &st, &cerr);
     run_expression(data, size);
 

@@ -8,7 +8,7 @@
  *   1  the same as .debug_frame (absolute CIE pointers, 0xffffffff ids);
  *   2  the runtime's DWARF fallback: the bytes are .eh_frame_hdr followed by
  *      whatever the object maps after it (.eh_frame), addresses are
- *      pointers, and frame_find_fde_in_memory looks up the first addresses
+ *      pointers, and eh_frame_find_fde_in_memory looks up the first addresses
  *      of the search table and their neighbours.  The input buffer is the
  *      readable segment, so a read outside it is an AddressSanitizer report.
  */
@@ -23,18 +23,18 @@ static void walk_section(const uint8_t *bytes, size_t size, int is_eh_frame)
 {
     struct frame_view v = {bytes, size, 0x2000, is_eh_frame};
     struct frame_entry e, ce;
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     const char *why;
     uint64_t cie_off;
     for (uint64_t off = 0; off < size; off = e.end) {
-        if (frame_entry_read(&v, off, &e, &why) != 0)
+        if (eh_frame_entry_read(&v, off, &e, &why) != 0)
             return;
         if (e.kind == FRAME_ENTRY_CIE) {
-            frame_cie_parse(&v, &e, &cie, &why);
-        } else if (e.kind == FRAME_ENTRY_FDE && frame_fde_cie_offset(&v, &e, &cie_off, &why) == 0 &&
-                   frame_entry_read(&v, cie_off, &ce, &why) == 0 && frame_cie_parse(&v, &ce, &cie, &why) == 0) {
-            frame_fde_parse(&v, &e, &cie, &fde, &why);
+            eh_frame_cie_parse(&v, &e, &cie, &why);
+        } else if (e.kind == FRAME_ENTRY_FDE && eh_frame_fde_cie_offset(&v, &e, &cie_off, &why) == 0 &&
+                   eh_frame_entry_read(&v, cie_off, &ce, &why) == 0 && eh_frame_cie_parse(&v, &ce, &cie, &why) == 0) {
+            eh_frame_fde_parse(&v, &e, &cie, &fde, &why);
         }
     }
 }
@@ -42,11 +42,11 @@ static void walk_section(const uint8_t *bytes, size_t size, int is_eh_frame)
 static void search_in_memory(const uint8_t *bytes, size_t size)
 {
     struct eh_frame_hdr hdr;
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     const char *why;
     const uint8_t *limit = bytes + size;
-    frame_find_fde_in_memory(bytes, bytes, limit, (uint64_t)(uintptr_t)bytes, &cie, &fde);
+    eh_frame_find_fde_in_memory(bytes, bytes, limit, (uint64_t)(uintptr_t)bytes, &cie, &fde);
     if (eh_frame_hdr_parse(bytes, size, (uint64_t)(uintptr_t)bytes, &hdr, &why) != 0)
         return;
     for (uint64_t i = 0; i < hdr.count && i < 8; i++) {
@@ -54,7 +54,7 @@ static void search_in_memory(const uint8_t *bytes, size_t size)
         memcpy(&start, hdr.table + i * 8, 4);
         uint64_t pc = hdr.addr + (uint64_t)(int64_t)start;
         for (uint64_t d = 0; d < 3; d++)
-            frame_find_fde_in_memory(bytes, bytes, limit, pc + d * 7 - 1, &cie, &fde);
+            eh_frame_find_fde_in_memory(bytes, bytes, limit, pc + d * 7 - 1, &cie, &fde);
     }
 }
 

@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct synth_session ss = {NULL, &index, decoder, NULL, NULL};
     struct function_range f = {base, base + size, "fuzzed", FUNC_FROM_SYMBOL, NULL};
     struct synth_entry inner;
-    abs_state_entry(&inner.state);
+    abstract_state_entry(&inner.state);
     inner.addr = n > 1 ? insns[n / 2].addr : base;
     struct synth_request rq = {
         .func = &f, .emit = 1, .insns = insns, .ninsns = n,

@@ -27,8 +27,8 @@ static int same_identity(struct elf_file *a, struct elf_file *b)
 {
     struct dwu_identity x, y;
     char err[ELF_FILE_ERRLEN];
-    int hx = object_identity(a, &x, err, sizeof err) == 0 && x.kind == DWU_IDENTITY_BUILD_ID;
-    int hy = object_identity(b, &y, err, sizeof err) == 0 && y.kind == DWU_IDENTITY_BUILD_ID;
+    int hx = identity_of_file(a, &x, err, sizeof err) == 0 && x.kind == DWU_IDENTITY_BUILD_ID;
+    int hy = identity_of_file(b, &y, err, sizeof err) == 0 && y.kind == DWU_IDENTITY_BUILD_ID;
     if (hx != hy)
         return 0;
     return !hx || (x.len == y.len && memcmp(x.bytes, y.bytes, x.len) == 0);
@@ -53,7 +53,7 @@ static void find_debug_file(struct debug_info *di)
 {
     struct dwu_identity id;
     char err[ELF_FILE_ERRLEN], path[4096];
-    if (object_identity(di->object, &id, err, sizeof err) == 0 && id.kind == DWU_IDENTITY_BUILD_ID &&
+    if (identity_of_file(di->object, &id, err, sizeof err) == 0 && id.kind == DWU_IDENTITY_BUILD_ID &&
         id.len >= 2) {
         int n = snprintf(path, sizeof path, DEBUG_ROOT "/.build-id/%02x/", id.bytes[0]);
         for (unsigned i = 1; i < id.len && n > 0 && (size_t)n < sizeof path - 8; i++)

@@ -7,7 +7,7 @@
 #include "elf_file.h"
 #include "sys/error.h"
 
-int object_identity(struct elf_file *ef, struct dwu_identity *id, char *err, size_t errlen)
+int identity_of_file(struct elf_file *ef, struct dwu_identity *id, char *err, size_t errlen)
 {
     uint64_t n;
     struct elf_section *notes = elf_file_section(ef, ".note.gnu.build-id");

@@ -23,6 +23,6 @@ struct elf_file;
  * neither (the runtime could not find its tables, nor tell its builds
  * apart).
  */
-int object_identity(struct elf_file *ef, struct dwu_identity *id, char *err, size_t errlen);
+int identity_of_file(struct elf_file *ef, struct dwu_identity *id, char *err, size_t errlen);
 
 #endif

@@ -44,7 +44,7 @@ int cache_dir_open(const char *dir)
     if (fd < 0)
         fprintf(stderr, "dwperf: %s: not used as a cache: %s\n", dir, why);
     else
-        dwu_temp_sweep(fd, NULL);   /* what killed runs left */
+        dwu_trusted_temp_sweep(fd, NULL);   /* what killed runs left */
     if (opened_fd >= 0)
         close(opened_fd);
     free(opened);
@@ -61,8 +61,8 @@ int cache_dir_read(int dirfd, const char *name)
 
 int cache_dir_write(int dirfd, const char *name, const void *data, size_t size)
 {
-    struct dwu_temp t;
-    if (dwu_temp_create(dirfd, name, "", 0, &t) != 0)
+    struct dwu_trusted_temp t;
+    if (dwu_trusted_temp_create(dirfd, name, "", 0, &t) != 0)
         return -1;
     const char *at = data;
     for (size_t done = 0; done < size;) {
@@ -70,10 +70,10 @@ int cache_dir_write(int dirfd, const char *name, const void *data, size_t size)
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            dwu_temp_discard(dirfd, &t);
+            dwu_trusted_temp_discard(dirfd, &t);
             return -1;
         }
         done += (size_t)w;
     }
-    return dwu_temp_commit(dirfd, &t, name);
+    return dwu_trusted_temp_commit(dirfd, &t, name);
 }

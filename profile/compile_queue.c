@@ -40,7 +40,7 @@ struct object {
 struct compile_queue {
     char *cache_dir, *dwcompile;
     int dirfd;                       /* the cache, opened once (cache_dir_open) */
-    struct dwu_temp work;            /* the running compilation's directory in it */
+    struct dwu_trusted_temp work;            /* the running compilation's directory in it */
     enum compile_policy policy;
     struct object *objects;
     size_t n, cap;
@@ -115,9 +115,9 @@ static void start_next(struct compile_queue *q)
          * locked while it runs), renamed into the cache when it is done:
          * nothing is written through a link in the cache. */
         char out[4096 + 2 * NAME_MAX];
-        if (dwu_temp_create(q->dirfd, o->name, "", 1, &q->work) != 0 ||
+        if (dwu_trusted_temp_create(q->dirfd, o->name, "", 1, &q->work) != 0 ||
             snprintf(out, sizeof out, "%s/%s/%s", q->cache_dir, q->work.name, o->name) >= (int)sizeof out) {
-            dwu_temp_discard(q->dirfd, &q->work);
+            dwu_trusted_temp_discard(q->dirfd, &q->work);
             o->state = FAILED;
             q->failed++;
             continue;
@@ -132,7 +132,7 @@ static void start_next(struct compile_queue *q)
         int rc = posix_spawnp(&pid, q->dwcompile, &fa, NULL, argv, environ);
         posix_spawn_file_actions_destroy(&fa);
         if (rc != 0) {
-            dwu_temp_discard(q->dirfd, &q->work);
+            dwu_trusted_temp_discard(q->dirfd, &q->work);
             o->state = FAILED;
             q->failed++;
             continue;
@@ -168,7 +168,7 @@ static void finished(struct compile_queue *q, int status)
     q->running = 0;
     int placed = WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
                  renameat(q->work.fd, o->name, q->dirfd, o->name) == 0;
-    dwu_temp_discard(q->dirfd, &q->work);
+    dwu_trusted_temp_discard(q->dirfd, &q->work);
     if (placed) {
         o->state = DONE;
         q->compiled++;
@@ -228,7 +228,7 @@ void compile_queue_free(struct compile_queue *q)
     if (q->running) {
         kill(q->running, SIGTERM);
         waitpid(q->running, NULL, 0);
-        dwu_temp_discard(q->dirfd, &q->work);
+        dwu_trusted_temp_discard(q->dirfd, &q->work);
     }
     for (size_t i = 0; i < q->n; i++)
         free(q->objects[i].path);

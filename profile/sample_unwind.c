@@ -8,7 +8,7 @@
 #define CONTEXT_MAX ((uint64_t)-4095)
 #define CONTEXT_KERNEL ((uint64_t)-128)
 
-const char *stop_reason_text(enum stop_reason r)
+const char *sample_stop_reason_text(enum stop_reason r)
 {
     switch (r) {
     case STOP_END: return "reached the outermost frame";

@@ -55,7 +55,7 @@ enum stop_reason {
 };
 
 /* A sentence for a stop_reason. */
-const char *stop_reason_text(enum stop_reason r);
+const char *sample_stop_reason_text(enum stop_reason r);
 
 /* The frames of sample S in SPACE into FRAMES (at most SAMPLE_MAX_FRAMES);
  * returns how many, and *STOP. */

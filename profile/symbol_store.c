@@ -36,15 +36,15 @@ static int write_all(FILE *f, const void *p, size_t n)
  * temporary (runtime/trusted_path.h: O_EXCL, renamed into place). */
 static int write_at(const struct symbol_table *t, int dirfd, const char *name)
 {
-    struct dwu_temp tmp;
-    if (dwu_temp_create(dirfd, name, "", 0, &tmp) != 0)
+    struct dwu_trusted_temp tmp;
+    if (dwu_trusted_temp_create(dirfd, name, "", 0, &tmp) != 0)
         return -1;
     int copy = dup(tmp.fd);
     FILE *f = copy >= 0 ? fdopen(copy, "wb") : NULL;
     if (!f) {
         if (copy >= 0)
             close(copy);
-        dwu_temp_discard(dirfd, &tmp);
+        dwu_trusted_temp_discard(dirfd, &tmp);
         return -1;
     }
     uint64_t counts[4] = {t->nranges, t->nsegments, t->names_len, strlen(t->source)};
@@ -65,16 +65,16 @@ static int write_at(const struct symbol_table *t, int dirfd, const char *name)
           write_all(f, t->source, counts[3]);
     rc |= fclose(f);
     if (rc) {
-        dwu_temp_discard(dirfd, &tmp);
+        dwu_trusted_temp_discard(dirfd, &tmp);
         return -1;
     }
-    return dwu_temp_commit(dirfd, &tmp, name);
+    return dwu_trusted_temp_commit(dirfd, &tmp, name);
 }
 
 int symbol_store_write(const struct symbol_table *t, const char *path)
 {
     const char *base;
-    int dirfd = dwu_parent_open(path, &base);
+    int dirfd = dwu_trusted_parent_open(path, &base);
     if (dirfd < 0)
         return -1;
     int rc = write_at(t, dirfd, base);

@@ -101,7 +101,7 @@ static int read_symbols(struct symbol_table *t, struct symbol_source *syms, stru
         if (label && !strstr(sec->name, "text"))
             continue;
         char *name = perf_name(sym->name, "");
-        int r = name ? symbols_add(t, sym->value - (sec->addr - sec->offset), sym->size, sym->bind, sym->type,
+        int r = name ? symbol_table_add(t, sym->value - (sec->addr - sec->offset), sym->size, sym->bind, sym->type,
                                   name, strlen(name))
                      : -1;
         free(name);
@@ -158,7 +158,8 @@ static int synthesize_plt(struct symbol_table *t, struct symbol_source *rt)
             name = rt->dynamic_syms[index - 1].name;
         char *full = perf_name(name, "@plt");
         size_t len = full ? strlen(full) : 0;   /* perf's buffer: 1024 bytes */
-        int r = full ? symbols_add(t, at, psh.sh_entsize, STB_GLOBAL, STT_FUNC, full, len > 1023 ? 1023 : len) : -1;
+        int r = full ? symbol_table_add(t, at, psh.sh_entsize, STB_GLOBAL, STT_FUNC, full, len > 1023 ? 1023 : len)
+                     : -1;
         free(full);
         if (r != 0)
             return -1;
@@ -247,8 +248,8 @@ struct symbol_table *symbol_table_open(const char *path, const uint8_t *build_id
         if (r < 0)
             failed = 1;
         if (r > 0 && t->in_tree) {
-            symbols_fixup_end(t, 0);
-            symbols_fixup_duplicates(t);
+            symbol_table_fixup_end(t, 0);
+            symbol_table_fixup_duplicates(t);
             if (synthesize_plt(t, runtime) != 0)
                 failed = 1;
         }
@@ -267,7 +268,7 @@ struct symbol_table *symbol_table_open(const char *path, const uint8_t *build_id
     symbol_source_close(object);
     free(found);
     free(paths);
-    if (failed || symbols_build_ranges(t) != 0) {
+    if (failed || symbol_table_build_ranges(t) != 0) {
         symbol_table_free(t);
         return NULL;
     }
@@ -323,21 +324,21 @@ struct symbol_table *symbol_table_open_kallsyms_file(const char *path)
                 continue;
             uint8_t bind = up == 'W' ? STB_WEAK : isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
             uint8_t kind = up == 'T' || up == 'W' ? STT_FUNC : STT_OBJECT;
-            if (symbols_add(t, addr, 0, bind, kind, name, strlen(name)) != 0)
+            if (symbol_table_add(t, addr, 0, bind, kind, name, strlen(name)) != 0)
                 failed = 1;
         }
         fclose(f);
     }
     if (!failed && t->in_tree) {
-        symbols_fixup_end(t, 1);
-        symbols_fixup_duplicates(t);
+        symbol_table_fixup_end(t, 1);
+        symbol_table_fixup_duplicates(t);
         for (size_t i = 0; i < t->nsymbols; i++) {   /* "name\t[module]" -> "name" */
             char *tab = strchr(t->names + t->symbols[i].name, '\t');
             if (tab)
                 *tab = '\0';
         }
     }
-    if (failed || symbols_build_ranges(t) != 0) {
+    if (failed || symbol_table_build_ranges(t) != 0) {
         symbol_table_free(t);
         return NULL;
     }

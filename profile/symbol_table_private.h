@@ -64,19 +64,19 @@ struct symbol_table {
 };
 
 /* Append NAME (LEN bytes) to T's names; its offset in *AT.  0, or -1 out of memory. */
-int symbols_add_name(struct symbol_table *t, const char *name, size_t len, size_t *at);
+int symbol_table_add_name(struct symbol_table *t, const char *name, size_t len, size_t *at);
 
 /* Insert a symbol into T's tree as perf's __symbols__insert does.  0, or -1. */
-int symbols_add(struct symbol_table *t, uint64_t start, uint64_t size, uint8_t bind, uint8_t type,
-                const char *name, size_t len);
+int symbol_table_add(struct symbol_table *t, uint64_t start, uint64_t size, uint8_t bind, uint8_t type,
+                     const char *name, size_t len);
 
 /* symbols__fixup_end (KALLSYMS: the kernel's and modules' edge rule). */
-void symbols_fixup_end(struct symbol_table *t, int kallsyms);
+void symbol_table_fixup_end(struct symbol_table *t, int kallsyms);
 
 /* symbols__fixup_duplicate: one symbol per start, the one perf prefers. */
-void symbols_fixup_duplicates(struct symbol_table *t);
+void symbol_table_fixup_duplicates(struct symbol_table *t);
 
 /* The descent's answer at every address, into T->ranges.  0, or -1. */
-int symbols_build_ranges(struct symbol_table *t);
+int symbol_table_build_ranges(struct symbol_table *t);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int symbols_add_name(struct symbol_table *t, const char *name, size_t len, size_t *at)
+int symbol_table_add_name(struct symbol_table *t, const char *name, size_t len, size_t *at)
 {
     if (t->names_len + len + 1 > t->names_cap) {
         size_t cap = t->names_cap ? t->names_cap : 4096;
@@ -278,7 +278,7 @@ static int32_t symbols_tree_find(const struct symbol_table *t, uint64_t ip)
 
 /* ---- symbols: perf's rules -------------------------------------------------------- */
 
-int symbols_add(struct symbol_table *t, uint64_t start, uint64_t size, uint8_t bind, uint8_t type,
+int symbol_table_add(struct symbol_table *t, uint64_t start, uint64_t size, uint8_t bind, uint8_t type,
                       const char *name, size_t len)
 {
     if (t->nsymbols == t->symbols_cap) {
@@ -293,7 +293,7 @@ int symbols_add(struct symbol_table *t, uint64_t start, uint64_t size, uint8_t b
     }
     struct symbol *s = &t->symbols[t->nsymbols];
     *s = (struct symbol){.start = start, .end = size ? start + size : start, .type = type, .bind = bind};
-    if (symbols_add_name(t, name, len, &s->name) != 0)
+    if (symbol_table_add_name(t, name, len, &s->name) != 0)
         return -1;
     symbols_tree_insert(t, (int32_t)t->nsymbols++);
     return 0;
@@ -309,7 +309,7 @@ static uint64_t round_up_page(uint64_t v)
  * kallsyms, one followed by a symbol on the other side of the kernel's and
  * the modules' edge ("name\t[module]") ends at roundup(start + 4096, 4096)
  * instead. */
-void symbols_fixup_end(struct symbol_table *t, int kallsyms)
+void symbol_table_fixup_end(struct symbol_table *t, int kallsyms)
 {
     int32_t prev = symbols_leftmost(t, t->root);
     if (prev == NONE)
@@ -358,7 +358,7 @@ static int keep_first(const struct symbol_table *t, int32_t a, int32_t b)
 
 /* symbols__fixup_duplicate: of the symbols of one start, the one
  * choose_best_symbol prefers stays, compared in in-order pairs. */
-void symbols_fixup_duplicates(struct symbol_table *t)
+void symbol_table_fixup_duplicates(struct symbol_table *t)
 {
     int32_t curr = symbols_leftmost(t, t->root);
     while (curr != NONE) {
@@ -386,7 +386,7 @@ static int by_address(const void *a, const void *b)
 
 /* The descent's answer at every address: it can change only at a symbol's
  * start or end, and just after them.  Returns 0, or -1 out of memory. */
-int symbols_build_ranges(struct symbol_table *t)
+int symbol_table_build_ranges(struct symbol_table *t)
 {
     size_t n = 0, cap = 4 * t->nsymbols + 1;
     uint64_t *at = malloc(cap * sizeof *at);

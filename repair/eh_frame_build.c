@@ -19,7 +19,7 @@ static const struct cfa_cie_params entry_cie_params = {
 
 static void entry_cie_state(struct cfi_state *st)
 {
-    cfi_state_init(st, 0);
+    cfa_program_state_init(st, 0);
     st->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = ABI_ENTRY_CFA_OFFSET};
     st->col[ABI_RA] = (struct unwind_rule){.kind = REG_RULE_OFFSET, .offset = ABI_ENTRY_RA_OFFSET};
 }
@@ -47,7 +47,7 @@ static int grow(struct eh_frame_build *b, size_t n)
 static void take_cies(struct eh_frame_build *b, const struct cfi_section *eh)
 {
     for (size_t i = 0; i < eh->ncies; i++) {
-        const struct cfi_cie *c = &eh->cies[i];
+        const struct eh_frame_cie *c = &eh->cies[i];
         b->cies[i] = (struct eh_cie_spec){
             .code_align = c->code_align, .data_align = c->data_align, .ra_column = c->ra_column,
             .signal_frame = c->signal_frame, .personality_encoding = c->personality_encoding,

@@ -38,7 +38,7 @@ static void format_rule(char *buf, size_t size, const struct unwind_row *row, in
 
 static int rules_differ(const struct unwind_row *a, const struct unwind_row *b, int col)
 {
-    return col < 0 ? !cfa_rule_equal(&a->cfa, &b->cfa) : !unwind_rule_equal(&a->reg[col], &b->reg[col]);
+    return col < 0 ? !unwind_cfa_rule_equal(&a->cfa, &b->cfa) : !unwind_rule_equal(&a->reg[col], &b->reg[col]);
 }
 
 static const char *column_label(int col)
@@ -49,8 +49,9 @@ static const char *column_label(int col)
 static void text_row(FILE *out, const struct validated_fde *f, size_t i, struct fde_lookup *dw)
 {
     const struct unwind_row *row = &f->table.rows[i];
-    fprintf(out, "  0x%" PRIx64 "-0x%" PRIx64 "  %s", row->start, row->end, provenance_name(f->provenance[i]));
-    const struct cfi_fde *fde;
+    fprintf(out, "  0x%" PRIx64 "-0x%" PRIx64 "  %s", row->start, row->end,
+            validated_provenance_name(f->provenance[i]));
+    const struct eh_frame_fde *fde;
     const struct unwind_row *old = f->fde ? fde_lookup_row(dw, row->start, &fde) : NULL;
     const char *sep = "  ";
     for (size_t c = 0; c < NSHOWN; c++) {
@@ -106,13 +107,13 @@ static void json_row(FILE *out, const struct validated_fde *f, size_t i, struct 
 {
     const struct unwind_row *row = &f->table.rows[i];
     fprintf(out, "{\"start\":%" PRIu64 ",\"end\":%" PRIu64 ",\"provenance\":\"%s\",\"rules\":{", row->start, row->end,
-            provenance_name(f->provenance[i]));
+            validated_provenance_name(f->provenance[i]));
     for (size_t c = 0; c < NSHOWN; c++) {
         fprintf(out, "%s\"%s\":", c ? "," : "", column_label(shown_columns[c]));
         table_json_rule(out, rule_of(row, shown_columns[c]), shown_columns[c] < 0);
     }
     fputs("},\"replaced\":{", out);
-    const struct cfi_fde *fde;
+    const struct eh_frame_fde *fde;
     const struct unwind_row *old = f->fde && f->provenance[i] == PROVENANCE_SYNTHESISED
                                        ? fde_lookup_row(dw, row->start, &fde) : NULL;
     const char *sep = "";

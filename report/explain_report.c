@@ -33,7 +33,7 @@ static void print_cells(FILE *out, const struct excerpt_rule *row, const struct 
     }
 }
 
-void report_explanation(FILE *out, const char *path, const struct explanation *x)
+void explain_report_print(FILE *out, const char *path, const struct explanation *x)
 {
     fprintf(out, "%s: 0x%llx", path, (unsigned long long)x->address);
     if (x->function[0])
@@ -84,6 +84,6 @@ void report_explanation(FILE *out, const char *path, const struct explanation *x
         }
         if (e->code[0])
             fprintf(out, "       code:  %s\n", e->code);
-        report_fix_lines(out, "       ", &e->fix, x->function_start, x->source);
+        text_report_fix_lines(out, "       ", &e->fix, x->function_start, x->source);
     }
 }

@@ -19,6 +19,6 @@
 
 #include "verify/audit/explain.h"
 
-void report_explanation(FILE *out, const char *path, const struct explanation *x);
+void explain_report_print(FILE *out, const char *path, const struct explanation *x);
 
 #endif

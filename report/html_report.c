@@ -37,7 +37,7 @@ struct html_finding {
     char claim[sizeof ((struct finding *)0)->claim];
     char code[sizeof ((struct finding *)0)->code];
     struct counterexample cx;
-    char *fix;                    /* owned: its fix as the text prints it (report_fix_lines); NULL: none */
+    char *fix;                    /* owned: its fix as the text prints it (text_report_fix_lines); NULL: none */
     struct excerpt *excerpt;      /* owned; NULL: none */
 };
 
@@ -179,7 +179,7 @@ static int take_fix(char **text, const struct finding *f)
     FILE *m = open_memstream(text, &len);
     if (!m)
         return -1;
-    report_fix_lines(m, "", &f->fix, f->function_start, f->source);
+    text_report_fix_lines(m, "", &f->fix, f->function_start, f->source);
     if (fclose(m) != 0) {
         free(*text);
         *text = NULL;
@@ -337,7 +337,7 @@ static void chart(FILE *out, const size_t *by_kind)
         fprintf(out, " (%s): %zu</title><text x=\"0\" y=\"%d\" font-size=\"13\">%s</text>"
                      "<rect x=\"210\" y=\"%d\" width=\"%d\" height=\"16\" fill=\"%s\"/>"
                      "<text x=\"%d\" y=\"%d\" font-size=\"13\">%zu</text></a>\n",
-                severity_name(finding_kind_severity(kind)), by_kind[k], y + 13, finding_kind_name(kind), y, w,
+                finding_severity_name(finding_kind_severity(kind)), by_kind[k], y + 13, finding_kind_name(kind), y, w,
                 severity_colour[finding_kind_severity(kind)], 216 + w, y + 13, by_kind[k]);
         y += 24;
     }
@@ -396,7 +396,7 @@ static void kinds_explained(FILE *out, const struct html_report *h, const size_t
         if (!by_kind[k])
             continue;
         enum finding_kind kind = (enum finding_kind)k;
-        const char *sev = severity_name(finding_kind_severity(kind));
+        const char *sev = finding_severity_name(finding_kind_severity(kind));
         fprintf(out, "<section id=\"kind-%s\"><h3>%s: ", finding_kind_name(kind), finding_kind_name(kind));
         html_text(out, finding_kind_title(kind));
         fprintf(out, " <span class=\"sev %s\">%s</span></h3>\n<dl class=\"kind\"><dt>What it means</dt><dd>",
@@ -480,7 +480,7 @@ static void finding_detail(FILE *out, const struct html_report *h, size_t i, siz
 {
     const struct html_file *file = &h->files[i];
     const struct html_finding *f = &file->findings[j];
-    const char *kind = finding_kind_name((enum finding_kind)f->kind), *sev = severity_name(f->severity);
+    const char *kind = finding_kind_name((enum finding_kind)f->kind), *sev = finding_severity_name(f->severity);
     char id[48];
     finding_id(id, sizeof id, i, j);
     fprintf(out, "<div class=\"finding %s\" id=\"%s\"><div class=\"where\"><a href=\"#%s\">", sev, id, id);
@@ -539,7 +539,7 @@ static void file_section(FILE *out, const struct html_report *h, size_t i)
             file->by_severity[SEVERITY_INFO]);
     for (size_t j = 0; j < r->nfindings; j++) {
         const struct html_finding *f = &file->findings[j];
-        const char *kind = finding_kind_name((enum finding_kind)f->kind), *sev = severity_name(f->severity);
+        const char *kind = finding_kind_name((enum finding_kind)f->kind), *sev = finding_severity_name(f->severity);
         char id[48];
         finding_id(id, sizeof id, i, j);
         fprintf(out, "<tr><td><span class=\"sev %s\">%s</span></td><td><a href=\"#kind-%s\">%s</a></td>"

@@ -131,8 +131,8 @@ static int index_of(const char *name, int n, const char *(*name_of)(int))
 }
 
 static const char *kind_name(int k) { return finding_kind_name((enum finding_kind)k); }
-static const char *severity_of(int s) { return severity_name((enum severity)s); }
-static const char *reason_id(int u) { return unchecked_reason_id((enum unchecked_reason)u); }
+static const char *severity_of(int s) { return finding_severity_name((enum severity)s); }
+static const char *reason_id(int u) { return finding_unchecked_reason_id((enum unchecked_reason)u); }
 static const char *family_name(int k) { return expression_kind_name((enum expression_kind)k); }
 static const char *what_name(int w)
 {
@@ -200,7 +200,7 @@ static int read_counterexample(struct json_object *o, struct counterexample *cx,
     return cx->has_code ? hex_at(o, "code", &cx->code, err, errlen) : 0;
 }
 
-/* A fix's place (text_report's json_place): its directives, address,
+/* A fix's place (json_report's json_place): its directives, address,
  * source, and the instruction it follows.  Directives that do not fit are
  * refused, not cut: a fix cut short would be a wrong one. */
 static int read_place(struct json_object *o, struct fix_place *place, char *err, size_t errlen)
@@ -242,7 +242,7 @@ static int read_place(struct json_object *o, struct fix_place *place, char *err,
     return 0;
 }
 
-/* A finding's "fix" (text_report's report_json_fix): {"none": why}, or
+/* A finding's "fix" (json_report_fix): {"none": why}, or
  * its place's members and, for a second place, "then". */
 static int read_fix(struct json_object *o, struct finding_fix *fix, char *err, size_t errlen)
 {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * json_record: a file's line of `dwcheck --format=json` (report_json_file)
+ * json_record: a file's line of `dwcheck --format=json` (json_report_file)
  * read back into the result it was written from (dwcheck --merge).
  *
- * The line is text_report's JSON object (report/text_report.h lists its
+ * The line is json_report's JSON object (report/json_report.h lists its
  * fields) with what the other renderings need and it left out, so that a
  * line read back renders as the audit did, finding for finding: each
  * finding ends with its "function_start" (text prints `func+0xoff`, the
@@ -12,7 +12,7 @@
  * come last (before "function_start", a finding has its DWARF "column"
  * when it is a register's and its "insn_index" when it is in a function:
  * parts of its baseline identity, verify/audit/finding_identity; optional when
- * read), after the fields text_report writes, in their order.  A finding's
+ * read), after the fields json_report writes, in their order.  A finding's
  * "claim", "code" and "fix" (verify/audit/fix.h) are optional, as they are
  * written only for a column's rule; a fix's "where" members are not read
  * (function_start and the addresses say it again).  What no rendering but
@@ -53,7 +53,7 @@
 
 #include "verify/audit/check.h"
 
-/* (Written by report_json_file, report/text_report.h: one writer for the
+/* (Written by json_report_file, report/json_report.h: one writer for the
  * audit's lines and a merge's.) */
 
 enum json_record_kind { JSON_RECORD_AUDITED, JSON_RECORD_ERROR, JSON_RECORD_SKIPPED };

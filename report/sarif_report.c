@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/json_string.h"
+#include "report/json_report.h"
 #include "report/text_report.h"
 #include "verify/audit/finding_identity.h"
 
@@ -209,11 +210,11 @@ static void print_fixes(FILE *out, const struct finding *f)
     if (!line || (fix->has_then && (!then || then_len != name_len || memcmp(file, then_file, name_len) != 0)))
         return;
     char place[600], description[1600], joined[2 * sizeof fix->at.directives], name[sizeof fix->at.source];
-    report_fix_place(place, sizeof place, &fix->at, f->function_start, f->source);
+    text_report_fix_place(place, sizeof place, &fix->at, f->function_start, f->source);
     joined_directives(joined, sizeof joined, &fix->at);
     int n = snprintf(description, sizeof description, "Write %s %s", joined, place);
     if (fix->has_then && n > 0 && (size_t)n < sizeof description) {
-        report_fix_place(place, sizeof place, &fix->then, f->function_start, f->source);
+        text_report_fix_place(place, sizeof place, &fix->then, f->function_start, f->source);
         joined_directives(joined, sizeof joined, &fix->then);
         snprintf(description + n, sizeof description - (size_t)n, "; then %s %s", joined, place);
     }
@@ -245,7 +246,7 @@ void sarif_finding(struct sarif_report *s, const char *path, const struct findin
         counterexample_format(cx, sizeof cx, &f->cx);
     if (f->fix.state == FIX_KNOWN) {
         char place[600], one[2 * sizeof f->fix.at.directives];
-        report_fix_place(place, sizeof place, &f->fix.at, f->function_start, f->source);
+        text_report_fix_place(place, sizeof place, &f->fix.at, f->function_start, f->source);
         joined_directives(one, sizeof one, &f->fix.at);
         size_t n = strlen(place);
         if (n + 2 + strlen(one) < sizeof fix) {   /* else the message names no fix: the property does */
@@ -254,7 +255,7 @@ void sarif_finding(struct sarif_report *s, const char *path, const struct findin
             memcpy(fix + n + 2, one, strlen(one) + 1);
         }
         if (fix[0] && f->fix.has_then) {
-            report_fix_place(place, sizeof place, &f->fix.then, f->function_start, f->source);
+            text_report_fix_place(place, sizeof place, &f->fix.then, f->function_start, f->source);
             joined_directives(one, sizeof one, &f->fix.then);
             size_t at = strlen(fix);
             int w = snprintf(fix + at, sizeof fix - at, "; then %s: %s", place, one);
@@ -310,7 +311,7 @@ void sarif_finding(struct sarif_report *s, const char *path, const struct findin
     json_string_print(out, f->dwarf);
     fputs(",\"synth\":", out);
     json_string_print(out, f->synth);
-    report_json_words(out, f);   /* the fix also where no source line takes `fixes` */
+    json_report_words(out, f);   /* the fix also where no source line takes `fixes` */
     fprintf(out, ",\"addresses\":%zu,\"address\":%llu,\"insnIndex\":%ld}}", f->count,
             (unsigned long long)f->address, (long)f->insn_index);
 }

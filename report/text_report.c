@@ -1,22 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * text_report: text and JSON Lines renderings of an audit.
+ * text_report: the text rendering of an audit.
  */
 #include "text_report.h"
 
 #include <string.h>
 
-#include "report/json_string.h"
-#include "semantics/dwarf_expr.h"
-
-void report_text_file(FILE *out, const char *path, const struct check_result *r)
+void text_report_file(FILE *out, const char *path, const struct check_result *r)
 {
     size_t by_severity[3] = {0};
     for (size_t i = 0; i < r->nfindings; i++) {
-        report_text_finding(out, path, &r->findings[i]);
+        text_report_finding(out, path, &r->findings[i]);
         by_severity[r->findings[i].severity]++;
     }
-    report_text_file_end(out, &path, 1, r, by_severity);
+    text_report_file_end(out, &path, 1, r, by_severity);
 }
 
 /* The line part of SOURCE ("file:123"): its offset past the colon, or 0
@@ -40,8 +37,8 @@ static void line_words(char *buf, size_t size, const char *source, const char *s
         snprintf(buf, size, "%s", source);
 }
 
-void report_fix_place(char *buf, size_t size, const struct fix_place *place, uint64_t function_start,
-                      const char *source)
+void text_report_fix_place(char *buf, size_t size, const struct fix_place *place, uint64_t function_start,
+                           const char *source)
 {
     char before[220] = "", after[300] = "", line[200];
     if (place->source[0]) {
@@ -71,8 +68,8 @@ static void directive_lines(FILE *out, const char *indent, const struct fix_plac
     }
 }
 
-void report_fix_lines(FILE *out, const char *indent, const struct finding_fix *fix, uint64_t function_start,
-                      const char *source)
+void text_report_fix_lines(FILE *out, const char *indent, const struct finding_fix *fix, uint64_t function_start,
+                           const char *source)
 {
     if (fix->state == FIX_UNKNOWN) {
         fprintf(out, "%sfix:   none: %s\n", indent, fix->why);
@@ -81,27 +78,27 @@ void report_fix_lines(FILE *out, const char *indent, const struct finding_fix *f
     if (fix->state != FIX_KNOWN)
         return;
     char place[600];
-    report_fix_place(place, sizeof place, &fix->at, function_start, source);
+    text_report_fix_place(place, sizeof place, &fix->at, function_start, source);
     fprintf(out, "%sfix:   write %s:\n", indent, place);
     directive_lines(out, indent, &fix->at);
     if (!fix->has_then)
         return;
-    report_fix_place(place, sizeof place, &fix->then, function_start, source);
+    text_report_fix_place(place, sizeof place, &fix->then, function_start, source);
     fprintf(out, "%s       then %s, as the table had it:\n", indent, place);
     directive_lines(out, indent, &fix->then);
 }
 
-void report_text_finding(FILE *out, const char *path, const struct finding *f)
+void text_report_finding(FILE *out, const char *path, const struct finding *f)
 {
     char where[FINDING_WHERE_LEN];
     finding_where(where, sizeof where, f);
     /* As compilers print: the source line first where the line table
      * gives one, the object and the place in it at the end. */
     if (line_part(f->source))
-        fprintf(out, "%s: %s: %s: %s [%s: %s", f->source, severity_name(f->severity), finding_kind_name(f->kind),
-                f->message, path, where);
+        fprintf(out, "%s: %s: %s: %s [%s: %s", f->source, finding_severity_name(f->severity),
+                finding_kind_name(f->kind), f->message, path, where);
     else
-        fprintf(out, "%s: %s: %s: %s: %s", path, where, severity_name(f->severity), finding_kind_name(f->kind),
+        fprintf(out, "%s: %s: %s: %s: %s", path, where, finding_severity_name(f->severity), finding_kind_name(f->kind),
                 f->message);
     if (f->count > 1)
         fprintf(out, line_part(f->source) ? ", and %zu more addresses" : " (and %zu more addresses)", f->count - 1);
@@ -115,10 +112,10 @@ void report_text_finding(FILE *out, const char *path, const struct finding *f)
         counterexample_format(cx, sizeof cx, &f->cx);
         fprintf(out, "  counterexample: %s\n", cx);
     }
-    report_fix_lines(out, "  ", &f->fix, f->function_start, f->source);
+    text_report_fix_lines(out, "  ", &f->fix, f->function_start, f->source);
 }
 
-void report_text_file_end(FILE *out, const char *const *names, size_t nnames, const struct check_result *r,
+void text_report_file_end(FILE *out, const char *const *names, size_t nnames, const struct check_result *r,
                           const size_t by_severity[3])
 {
     const char *path = names[0];
@@ -145,220 +142,7 @@ void report_text_file_end(FILE *out, const char *const *names, size_t nnames, co
     }
 }
 
-static void json_hex(FILE *out, const char *key, uint64_t v)
-{
-    fprintf(out, "\"%s\":\"0x%llx\"", key, (unsigned long long)v);
-}
-
-static void json_counterexample(FILE *out, const struct counterexample *cx)
-{
-    fprintf(out, ",\"counterexample\":{\"what\":\"%s\",", counterexample_what(cx));
-    json_hex(out, "cfa", cx->cfa);
-    fputs(",\"registers\":{", out);
-    for (unsigned i = 0; i < cx->nregs; i++) {
-        const char *name = dwarf_reg_name(cx->reg[i]);
-        fprintf(out, "%s", i ? "," : "");
-        json_hex(out, name ? name : "?", cx->reg_value[i]);
-    }
-    fputs("},\"memory\":{", out);
-    for (unsigned i = 0; i < cx->nwords; i++)
-        fprintf(out, "%s\"0x%llx\":\"0x%llx\"", i ? "," : "", (unsigned long long)cx->word_addr[i],
-                (unsigned long long)cx->word_value[i]);
-    fputs("},", out);
-    json_hex(out, "rule", cx->rule);
-    if (cx->what == CX_ADDRESS && !cx->has_code) {
-        fputs(",\"code\":null", out);
-    } else {
-        fputc(',', out);
-        json_hex(out, "code", cx->code);
-    }
-    if (cx->what != CX_CFA) {
-        const char *name = dwarf_reg_name(cx->column);
-        fprintf(out, ",\"column\":\"%s\"", name ? name : "?");
-    }
-    fputc('}', out);
-}
-
-/* "func+0x1a" for ADDR in F's function. */
-static void where_at(char *buf, size_t size, const struct finding *f, uint64_t addr)
-{
-    struct finding at = {.function_start = f->function_start, .address = addr};
-    memcpy(at.function, f->function, sizeof at.function);
-    finding_where(buf, size, &at);
-}
-
-/* PLACE's members: directives, address, where, [source,] [after]. */
-static void json_place(FILE *out, const struct finding *f, const struct fix_place *place)
-{
-    char where[FINDING_WHERE_LEN];
-    fputs("{\"directives\":[", out);
-    int first = 1;
-    for (const char *d = place->directives; *d;) {
-        size_t n = strcspn(d, "\n");
-        char one[sizeof place->directives];
-        snprintf(one, sizeof one, "%.*s", (int)n, d);
-        fputs(first ? "" : ",", out);
-        json_string_print(out, one);
-        first = 0;
-        d += n + (d[n] == '\n');
-    }
-    where_at(where, sizeof where, f, place->address);
-    fprintf(out, "],\"address\":%llu,\"where\":", (unsigned long long)place->address);
-    json_string_print(out, where);
-    if (place->source[0]) {
-        fputs(",\"source\":", out);
-        json_string_print(out, place->source);
-    }
-    if (place->has_after) {
-        where_at(where, sizeof where, f, place->after_address);
-        fputs(",\"after\":{\"insn\":", out);
-        json_string_print(out, place->after);
-        fprintf(out, ",\"address\":%llu,\"where\":", (unsigned long long)place->after_address);
-        json_string_print(out, where);
-        if (place->after_source[0]) {
-            fputs(",\"source\":", out);
-            json_string_print(out, place->after_source);
-        }
-        fputc('}', out);
-    }
-}
-
-void report_json_fix(FILE *out, const struct finding *f)
-{
-    const struct finding_fix *fix = &f->fix;
-    if (fix->state == FIX_UNKNOWN) {
-        fputs(",\"fix\":{\"none\":", out);
-        json_string_print(out, fix->why);
-        fputc('}', out);
-        return;
-    }
-    fputs(",\"fix\":", out);
-    json_place(out, f, &fix->at);
-    if (fix->has_then) {
-        fputs(",\"then\":", out);
-        json_place(out, f, &fix->then);
-        fputc('}', out);
-    }
-    fputc('}', out);
-}
-
-void report_json_words(FILE *out, const struct finding *f)
-{
-    if (f->claim[0]) {
-        fputs(",\"claim\":", out);
-        json_string_print(out, f->claim);
-    }
-    if (f->code[0]) {
-        fputs(",\"code\":", out);
-        json_string_print(out, f->code);
-    }
-    if (f->fix.state != FIX_NONE)
-        report_json_fix(out, f);
-}
-
-void report_json_file(FILE *out, const char *path, const struct check_result *r)
-{
-    report_json_file_begin(out, path, r);
-    for (size_t i = 0; i < r->nfindings; i++)
-        report_json_finding(out, &r->findings[i], i == 0);
-    report_json_file_end(out, &path, 1);
-}
-
-void report_json_file_begin(FILE *out, const char *path, const struct check_result *r)
-{
-    fputs("{\"file\":", out);
-    json_string_print(out, path);
-    fprintf(out, ",\"fdes\":%zu,\"rows_checked\":%zu,\"addresses_checked\":%zu,\"unchecked\":%zu,"
-                 "\"unchecked_reasons\":{",
-            r->fdes, r->rows_checked, r->addresses_checked, r->unchecked_total);
-    for (int u = 0; u < UNCHECKED_REASONS; u++) {
-        fprintf(out, "%s", u ? "," : "");
-        json_string_print(out, unchecked_reason_id((enum unchecked_reason)u));
-        fprintf(out, ":%zu", r->unchecked[u]);
-    }
-    fprintf(out, "},\"functions_unchecked\":%zu,\"addresses_outermost\":%zu,\"rets_checked\":%zu,"
-                 "\"cross_fde_jumps_checked\":%zu,",
-            r->functions_unchecked, r->addresses_outermost, r->rets_checked, r->cross_fde_checked);
-    const struct check_sframe *sf = &r->sframe;
-    if (sf->present)
-        fprintf(out, "\"sframe\":{\"version\":%u,\"fdes\":%zu,\"rows_checked\":%zu,\"addresses_checked\":%zu,"
-                     "\"unchecked\":%zu,\"addresses_outermost\":%zu,\"fdes_missing\":%zu},",
-                sf->version, sf->fdes, sf->rows_checked, sf->addresses_checked, sf->unchecked,
-                sf->addresses_outermost, sf->fdes_missing);
-    fprintf(out, "\"prover\":{\"rules\":%lu,\"linear\":%lu,\"queries\":%lu,\"cache_hits\":%lu,\"timeouts\":%lu",
-            r->prover_rules, r->prover_linear, r->prover_queries, r->prover_cache_hits, r->prover_timeouts);
-    if (r->prove_all) {
-        fprintf(out, ",\"disagreements\":%lu,\"first_disagreement\":", r->prover_disagreements);
-        json_string_print(out, r->first_disagreement);
-    }
-    fputs(",\"expressions\":{", out);
-    for (int k = 0; k < EXPRESSION_KINDS; k++) {
-        const size_t *v = r->expression_verdicts[k];
-        fprintf(out, "%s\"%s\":{\"proved\":%zu,\"refuted\":%zu,\"undecided\":%zu}", k ? "," : "",
-                expression_kind_name((enum expression_kind)k), v[RULE_HOLDS], v[RULE_FAILS], v[RULE_UNDECIDED]);
-    }
-    fputs("}},\"findings\":[", out);
-}
-
-void report_json_finding(FILE *out, const struct finding *f, int first)
-{
-    fprintf(out, "%s{\"kind\":\"%s\",\"severity\":\"%s\",\"function\":", first ? "" : ",",
-            finding_kind_name(f->kind), severity_name(f->severity));
-    json_string_print(out, f->function);
-    if (f->source[0]) {
-        fputs(",\"source\":", out);
-        json_string_print(out, f->source);
-    }
-    fprintf(out, ",\"address\":%llu,\"addresses\":%zu,\"dwarf\":", (unsigned long long)f->address, f->count);
-    json_string_print(out, f->dwarf);
-    fputs(",\"synth\":", out);
-    json_string_print(out, f->synth);
-    fputs(",\"message\":", out);
-    json_string_print(out, f->message);
-    report_json_words(out, f);
-    if (f->cx.present)
-        json_counterexample(out, &f->cx);
-    if (f->column >= 0)
-        fprintf(out, ",\"column\":%d", f->column);
-    if (f->insn_index >= 0)
-        fprintf(out, ",\"insn_index\":%ld", (long)f->insn_index);
-    fprintf(out, ",\"function_start\":%llu}", (unsigned long long)f->function_start);
-}
-
-void report_json_file_end(FILE *out, const char *const *names, size_t nnames)
-{
-    fputc(']', out);
-    if (nnames > 1) {
-        fputs(",\"names\":[", out);
-        for (size_t i = 0; i < nnames; i++) {
-            fputs(i ? "," : "", out);
-            json_string_print(out, names[i]);
-        }
-        fputc(']', out);
-    }
-    fputs("}\n", out);
-}
-
-static void json_not_audited(FILE *out, const char *path, const char *key, const char *reason)
-{
-    fputs("{\"file\":", out);
-    json_string_print(out, path);
-    fprintf(out, ",\"%s\":", key);
-    json_string_print(out, reason);
-    fputs("}\n", out);
-}
-
-void report_json_error(FILE *out, const char *path, const char *reason)
-{
-    json_not_audited(out, path, "error", reason);
-}
-
-void report_json_skipped(FILE *out, const char *path, const char *reason)
-{
-    json_not_audited(out, path, "skipped", reason);
-}
-
-void report_totals_add_file(struct report_totals *t, const struct check_result *r)
+void text_report_totals_add_file(struct text_report_totals *t, const struct check_result *r)
 {
     t->files++;
     t->addresses_checked += r->addresses_checked;
@@ -383,13 +167,13 @@ void report_totals_add_file(struct report_totals *t, const struct check_result *
     t->prover_disagreements += r->prover_disagreements;
 }
 
-void report_totals_add_finding(struct report_totals *t, const struct finding *f)
+void text_report_totals_add_finding(struct text_report_totals *t, const struct finding *f)
 {
     t->by_severity[f->severity]++;
     t->by_kind[f->kind]++;
 }
 
-void report_text_summary(FILE *out, const struct report_totals *t)
+void text_report_summary(FILE *out, const struct text_report_totals *t)
 {
     fprintf(out, "\nsummary: %zu files audited", t->files);
     if (t->files_skipped)
@@ -405,13 +189,14 @@ void report_text_summary(FILE *out, const struct report_totals *t)
     for (int per_rule = 0; per_rule < 2; per_rule++) {
         int header = 0;
         for (int u = 0; u < UNCHECKED_REASONS; u++) {
-            if (unchecked_reason_counts_rules((enum unchecked_reason)u) != per_rule ||
+            if (finding_unchecked_reason_counts_rules((enum unchecked_reason)u) != per_rule ||
                 !t->unchecked_by_reason[u])
                 continue;
             if (!header++)
                 fputs(per_rule ? "undecided register rules, at addresses checked:\n" : "unchecked addresses:\n",
                       out);
-            fprintf(out, "  %10zu  %s\n", t->unchecked_by_reason[u], unchecked_reason_text((enum unchecked_reason)u));
+            fprintf(out, "  %10zu  %s\n", t->unchecked_by_reason[u],
+                    finding_unchecked_reason_text((enum unchecked_reason)u));
         }
     }
     fprintf(out, "prover: %lu rules, %lu decided by exact linear evaluation, %lu answered from the cache; "

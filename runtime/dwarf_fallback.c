@@ -38,12 +38,12 @@ static int stop_at_pc(void *arg, const struct cfi_state *st, uint64_t new_loc)
 
 int dwu_dwarf_row(const struct dwu_object *obj, uint64_t pc, struct cfi_state *row, int *signal)
 {
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     if (!obj->eh_frame_hdr)
         return DWU_ENOINFO;
-    switch (frame_find_fde_in_memory(obj->readable_start, obj->eh_frame_hdr, obj->readable_end, pc, &cie,
-                                     &fde)) {
+    switch (eh_frame_find_fde_in_memory(obj->readable_start, obj->eh_frame_hdr, obj->readable_end, pc, &cie,
+                                        &fde)) {
     case FRAME_FOUND: break;
     case FRAME_NOT_COVERED: return DWU_ENOINFO;
     default: return DWU_EBADRULE;
@@ -57,7 +57,7 @@ int dwu_dwarf_row(const struct dwu_object *obj, uint64_t pc, struct cfi_state *r
         .insns = cie.insns, .len = cie.insns_len, .cie = &params,
         .saved = stack, .stack_cap = UNWIND_REMEMBER_DEPTH,
     };
-    cfi_state_init(&cie_state, 0);
+    cfa_program_state_init(&cie_state, 0);
     if (cfa_program_run(&prog, &cie_state, &err) != 0)
         return DWU_EBADRULE;
     struct row_search search = {.pc = pc};
@@ -135,8 +135,8 @@ static int eval_expr(const struct eval_env *env, const struct unwind_rule *rule,
     }
 }
 
-int dwu_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule *col, int signal_frame,
-                    const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem)
+int dwu_dwarf_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule *col, int signal_frame,
+                          const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem)
 {
     int rc;
     if (col[DWU_RIP].kind == REG_RULE_UNDEFINED)
@@ -225,7 +225,7 @@ int dwu_dwarf_step(const struct dwu_object *obj, uint64_t lookup_pc, const struc
     struct cfi_state row;
     int signal = 0;
     int rc = dwu_dwarf_row(obj, lookup_pc, &row, &signal);
-    return rc != 0 ? rc : dwu_apply_rules(&row.cfa, row.col, signal, in, out, mem);
+    return rc != 0 ? rc : dwu_dwarf_apply_rules(&row.cfa, row.col, signal, in, out, mem);
 }
 
 uint64_t dwu_dwarf_descriptor(const struct dwu_object *obj, uint64_t lookup_pc)

@@ -28,8 +28,8 @@
  * columns of an x86_64 frame); SIGNAL_FRAME when the row's CIE has "S".
  * Returns DWU_OK, DWU_END (the return address is undefined) or an error.
  * The interpreter that the compiled tables must agree with. */
-int dwu_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule *col, int signal_frame,
-                    const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem);
+int dwu_dwarf_apply_rules(const struct unwind_rule *cfa_rule, const struct unwind_rule *col, int signal_frame,
+                          const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem);
 
 /* The row of OBJ's .eh_frame that covers LOOKUP_PC (its CFA rule and first
  * UNWIND_COLUMNS columns); *SIGNAL says the FDE's CIE has the S

@@ -38,7 +38,7 @@ static struct loaded_eh_elf *loaded;
 static size_t nloaded, caploaded;
 
 
-int dwu_is_loaded_eh_elf(uint64_t bias)
+int dwu_eh_elf_is_loaded(uint64_t bias)
 {
     for (size_t i = 0; i < nloaded; i++)
         if (loaded[i].bias == bias)
@@ -106,7 +106,7 @@ static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identit
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
     if (fd < 0) {
         if (nofollow && errno == ELOOP)
-            dwu_report_refusal(path, "a symbolic link in the cache directory");
+            dwu_trusted_report_refusal(path, "a symbolic link in the cache directory");
         return NULL;
     }
     struct stat checked, seen;
@@ -117,7 +117,7 @@ static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identit
     const struct loaded_eh_elf *known = loaded_from(&checked);
     char why[PATH_MAX + 160];
     if (!known && dwu_trusted_fd(fd, path, why, sizeof why) != 0) {
-        dwu_report_refusal(path, why);
+        dwu_trusted_report_refusal(path, why);
         close(fd);
         return NULL;
     }
@@ -171,7 +171,7 @@ static dwu_eh_elf_step_fn open_eh_elf(const char *path, const struct dwu_identit
 
 /* BASENAME.eh_elf.so next to OBJECT, then in each DWUNWIND_PATH directory,
  * then IDENTITY.eh_elf.so in CACHE_DIR. */
-dwu_eh_elf_step_fn dwu_find_eh_elf(const char *object, const struct dwu_identity *id, const char *cache_dir)
+dwu_eh_elf_step_fn dwu_eh_elf_find(const char *object, const struct dwu_identity *id, const char *cache_dir)
 {
     char self[PATH_MAX], path[PATH_MAX + 16];
     if (!object[0]) {
@@ -199,7 +199,7 @@ dwu_eh_elf_step_fn dwu_find_eh_elf(const char *object, const struct dwu_identity
         dirs += len + (dirs[len] == ':');
     }
     char name[2 * DWU_IDENTITY_MAX + 16];
-    if (!fn && cache_dir && dwu_identity_name(id, name, sizeof name) > 0) {
+    if (!fn && cache_dir && dwu_eh_elf_name(id, name, sizeof name) > 0) {
         n = snprintf(path, sizeof path, "%s/%s", cache_dir, name);
         if (n > 0 && (size_t)n < sizeof path)
             fn = open_eh_elf(path, id, 1);
@@ -219,7 +219,7 @@ void dwu_eh_elf_entries_of(dwu_eh_elf_step_fn step, dwu_eh_elf_trace_fn *trace, 
         }
 }
 
-int dwu_identity_name(const struct dwu_identity *id, char *buf, size_t size)
+int dwu_eh_elf_name(const struct dwu_identity *id, char *buf, size_t size)
 {
     if (!id->kind || !id->len || size < 2 * (size_t)id->len + 16)
         return -1;

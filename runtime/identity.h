@@ -14,7 +14,7 @@
  * live here, header-only and pure — bytes in, no allocation, no library —
  * because the runtime links only libc and libdl, and the tools include the
  * same functions so that they compute exactly what the runtime does.
- * object_identity, the same reading on an elf_file (libelf), is the tools'
+ * identity_of_file, the same reading on an elf_file (libelf), is the tools'
  * (object/identity.h).  Nothing here owns memory: an identity is a value.
  */
 #ifndef DWUNWIND_IDENTITY_H

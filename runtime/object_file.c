@@ -204,7 +204,7 @@ struct dwu_object_file *dwu_object_file_open(const char *path, const uint8_t *bu
     } else if (f) {
         if (f->id.kind) {   /* the lock order: files, then eh_elfs */
             dwu_eh_elf_lock();
-            f->step = dwu_find_eh_elf(path, &f->id, cache_dir);
+            f->step = dwu_eh_elf_find(path, &f->id, cache_dir);
             dwu_eh_elf_unlock();
         }
         f->next = open_files;
@@ -219,7 +219,7 @@ int dwu_object_file_find_eh_elf_again(struct dwu_object_file *f, const char *pat
 {
     if (!f->step && f->id.kind) {
         dwu_eh_elf_lock();
-        dwu_eh_elf_step_fn step = dwu_find_eh_elf(path, &f->id, cache_dir);
+        dwu_eh_elf_step_fn step = dwu_eh_elf_find(path, &f->id, cache_dir);
         dwu_eh_elf_unlock();
         __atomic_store_n(&f->step, step, __ATOMIC_RELEASE);
     }

@@ -272,7 +272,7 @@ static struct record *reclaim(void)
     return NULL;
 }
 
-const struct dwu_object *dwu_object_at(uint64_t ip)
+const struct dwu_object *dwu_objects_at(uint64_t ip)
 {
     struct dl_find_object f;
     if (_dl_find_object((void *)(uintptr_t)ip, &f) != 0 || !f.dlfo_link_map)
@@ -296,12 +296,12 @@ const struct dwu_object *dwu_object_at(uint64_t ip)
     return r ? fill(r, &f) : NULL;
 }
 
-unsigned long dwu_object_generation(const struct dwu_object *o)
+unsigned long dwu_objects_generation(const struct dwu_object *o)
 {
     return atomic_load_explicit(&((const struct record *)(const void *)o)->gen, memory_order_acquire);
 }
 
-int dwu_object_permanent(const struct dwu_object *o)
+int dwu_objects_permanent(const struct dwu_object *o)
 {
     return o && ((const struct record *)(const void *)o)->permanent;
 }
@@ -321,7 +321,7 @@ static int ends_with(const char *s, const char *suffix)
 
 static int is_eh_elf(const struct dl_phdr_info *info)
 {
-    return (info->dlpi_name && ends_with(info->dlpi_name, ".eh_elf.so")) || dwu_is_loaded_eh_elf(info->dlpi_addr);
+    return (info->dlpi_name && ends_with(info->dlpi_name, ".eh_elf.so")) || dwu_eh_elf_is_loaded(info->dlpi_addr);
 }
 
 /* The objects loaded now, with their file names and identities. */
@@ -424,7 +424,7 @@ static void load_eh_elfs_locked(void)
                 continue;
             struct eh_elf_entry *e = &set->entry[set->count];
             e->id = c.items[i].id;
-            e->step = dwu_find_eh_elf(c.items[i].path, &c.items[i].id, NULL);
+            e->step = dwu_eh_elf_find(c.items[i].path, &c.items[i].id, NULL);
             dwu_eh_elf_entries_of(e->step, &e->trace, &e->frame);
             set->count += e->step != NULL;
         }
@@ -445,7 +445,7 @@ void dwu_objects_load_eh_elfs(void)
     dwu_eh_elf_unlock();
 }
 
-void dwu_use_eh_elfs(int use)
+void dwu_objects_use_eh_elfs(int use)
 {
     dwu_eh_elf_lock();
     eh_elfs_wanted = use;
@@ -453,7 +453,7 @@ void dwu_use_eh_elfs(int use)
     dwu_eh_elf_unlock();
 }
 
-size_t dwu_object_count(size_t *with_eh_elf)
+size_t dwu_objects_count(size_t *with_eh_elf)
 {
     struct collect c = {0};
     dwu_eh_elf_lock();

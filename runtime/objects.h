@@ -4,7 +4,7 @@
  *
  * Two halves, so that a walk is async-signal-safe:
  *
- *   - Finding the object of an address (dwu_object_at) allocates nothing,
+ *   - Finding the object of an address (dwu_objects_at) allocates nothing,
  *     takes no lock and loads nothing: glibc's _dl_find_object (lock-free,
  *     async-signal-safe) says which loaded object holds the address, and a
  *     fixed table of records, filled lock-free and never freed, keeps what
@@ -58,16 +58,16 @@ struct dwu_object {
  * stays valid (records are never freed) while the object is loaded; a
  * caller that kept one may ask again to learn whether it still holds IP,
  * and compare generations (below) to know it is still the same object. */
-const struct dwu_object *dwu_object_at(uint64_t ip);
+const struct dwu_object *dwu_objects_at(uint64_t ip);
 
-/* Which object O (from dwu_object_at) describes: a record is reused, for
+/* Which object O (from dwu_objects_at) describes: a record is reused, for
  * another object, once its own is unloaded and the table is full; what
  * was kept of it before then has another generation.  Async-signal-safe. */
-unsigned long dwu_object_generation(const struct dwu_object *o);
+unsigned long dwu_objects_generation(const struct dwu_object *o);
 
-/* Whether O (from dwu_object_at) can never be unloaded: an object loaded
+/* Whether O (from dwu_objects_at) can never be unloaded: an object loaded
  * with the program (startup_objects.h).  Its rows need no second look. */
-int dwu_object_permanent(const struct dwu_object *o);
+int dwu_objects_permanent(const struct dwu_object *o);
 
 /* Changes whenever what an object unwinds with may have changed (eh_elfs
  * loaded, or turned on or off): rows kept from an older value are dropped.
@@ -80,11 +80,11 @@ void dwu_objects_load_eh_elfs(void);
 
 /* How many objects are loaded; *WITH_EH_ELF (may be NULL) of them have an
  * eh_elf.  For tests and diagnostics; not async-signal-safe. */
-size_t dwu_object_count(size_t *with_eh_elf);
+size_t dwu_objects_count(size_t *with_eh_elf);
 
 /* For tests and benchmarks: 0 ignores eh_elfs (every object uses the DWARF
  * fallback), 1 uses them (the default, loading them now).  Not
  * async-signal-safe. */
-void dwu_use_eh_elfs(int use);
+void dwu_objects_use_eh_elfs(int use);
 
 #endif

@@ -82,8 +82,8 @@ static int make_room(struct dwu_row_memo *m)
     return 0;
 }
 
-int dwu_dwarf_step_memo(struct dwu_row_memo *memo, const struct dwu_object *obj, uint64_t lookup_pc,
-                        const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem)
+int dwu_row_memo_step(struct dwu_row_memo *memo, const struct dwu_object *obj, uint64_t lookup_pc,
+                      const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem)
 {
     struct kept_row row;
     pthread_mutex_lock(&memo->lock);
@@ -110,5 +110,5 @@ int dwu_dwarf_step_memo(struct dwu_row_memo *memo, const struct dwu_object *obj,
     }
     if (row.status != 0)
         return row.status;
-    return dwu_apply_rules(&row.cfa, row.col, row.signal, in, out, mem);
+    return dwu_dwarf_apply_rules(&row.cfa, row.col, row.signal, in, out, mem);
 }

@@ -30,7 +30,7 @@ void dwu_row_memo_free(struct dwu_row_memo *memo);
 
 /* dwu_dwarf_step (dwarf_fallback.h) with the row at LOOKUP_PC kept in
  * MEMO: the same results. */
-int dwu_dwarf_step_memo(struct dwu_row_memo *memo, const struct dwu_object *obj, uint64_t lookup_pc,
-                        const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem);
+int dwu_row_memo_step(struct dwu_row_memo *memo, const struct dwu_object *obj, uint64_t lookup_pc,
+                      const struct dwu_regs *in, struct dwu_regs *out, const struct dwu_memory *mem);
 
 #endif

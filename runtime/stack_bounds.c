@@ -203,7 +203,7 @@ int dwu_stack_bounds_reach(struct dwu_stack_bounds *b, uint64_t addr)
 }
 
 /* (Not checked by AddressSanitizer: see read_other_word in unwind.c.) */
-__attribute__((no_sanitize("address"))) int dwu_read_within_bounds(void *arg, uint64_t addr, uint64_t *value)
+__attribute__((no_sanitize("address"))) int dwu_stack_read_within_bounds(void *arg, uint64_t addr, uint64_t *value)
 {
     struct dwu_stack_bounds *b = arg;
     if (!dwu_stack_readable(b, addr) && !dwu_stack_bounds_reach(b, addr))

@@ -58,6 +58,6 @@ int dwu_stack_bounds_reach(struct dwu_stack_bounds *b, uint64_t addr);
 /* A dwu_memory.read over this process's memory within the bounds ARG (a
  * struct dwu_stack_bounds): what dwu_step and dwu_unwind read through when
  * given no reader. */
-int dwu_read_within_bounds(void *arg, uint64_t addr, uint64_t *value);
+int dwu_stack_read_within_bounds(void *arg, uint64_t addr, uint64_t *value);
 
 #endif

@@ -36,7 +36,7 @@ static int same_file(const struct stat *a, const struct stat *b)
     return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-int dwu_trust_sticky(void)
+int dwu_trusted_sticky(void)
 {
     /* Read once; a race between two first readers reads the same value. */
     static volatile int cached = -1;
@@ -58,7 +58,7 @@ int dwu_trusted_stat(const struct stat *st, int dir, char *why, size_t size)
     /* Asked for: a sticky directory of ours or root's (/tmp), where others
      * may add entries but not rename or remove ours; each entry is checked
      * in turn. */
-    if (sticky && dwu_trust_sticky())
+    if (sticky && dwu_trusted_sticky())
         return 0;
     if (st->st_mode & S_IWOTH)
         return fail(why, size, "writable by others (mode %04o%s)", (unsigned)(st->st_mode & 07777),
@@ -251,7 +251,7 @@ static int open_log(void)
     return open(name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
-void dwu_report_refusal(const char *path, const char *why)
+void dwu_trusted_report_refusal(const char *path, const char *why)
 {
     pthread_mutex_lock(&report_lock);
     for (size_t i = 0; i < nreported; i++)
@@ -309,7 +309,7 @@ static void random_tag(char tag[TAG_LEN + 1])
     tag[TAG_LEN] = '\0';
 }
 
-int dwu_temp_create(int dirfd, const char *base, const char *suffix, int dir, struct dwu_temp *t)
+int dwu_trusted_temp_create(int dirfd, const char *base, const char *suffix, int dir, struct dwu_trusted_temp *t)
 {
     t->fd = -1;
     t->dir = dir;
@@ -352,7 +352,7 @@ int dwu_temp_create(int dirfd, const char *base, const char *suffix, int dir, st
     return -1;
 }
 
-DIR *dwu_dir_stream(int fd)
+DIR *dwu_trusted_dir_stream(int fd)
 {
     int copy = dup(fd);
     DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
@@ -370,7 +370,7 @@ DIR *dwu_dir_stream(int fd)
 static void empty_dir(int fd, int depth)
 {
     for (int pass = 0; pass < 4; pass++) {   /* readdir may skip names removed under it */
-        DIR *d = dwu_dir_stream(fd);
+        DIR *d = dwu_trusted_dir_stream(fd);
         if (!d)
             return;
         int removed = 0, left = 0;
@@ -400,7 +400,7 @@ static void empty_dir(int fd, int depth)
 
 static int dir_is_empty(int fd)
 {
-    DIR *d = dwu_dir_stream(fd);
+    DIR *d = dwu_trusted_dir_stream(fd);
     if (!d)
         return 0;
     int empty = 1;
@@ -410,11 +410,11 @@ static int dir_is_empty(int fd)
     return empty;
 }
 
-int dwu_temp_commit(int dirfd, struct dwu_temp *t, const char *name)
+int dwu_trusted_temp_commit(int dirfd, struct dwu_trusted_temp *t, const char *name)
 {
     if (renameat(dirfd, t->name, dirfd, name) != 0) {
         int e = errno;
-        dwu_temp_discard(dirfd, t);
+        dwu_trusted_temp_discard(dirfd, t);
         errno = e;
         return -1;
     }
@@ -424,7 +424,7 @@ int dwu_temp_commit(int dirfd, struct dwu_temp *t, const char *name)
     return 0;
 }
 
-void dwu_temp_discard(int dirfd, struct dwu_temp *t)
+void dwu_trusted_temp_discard(int dirfd, struct dwu_trusted_temp *t)
 {
     struct stat mine, there;
     if (t->fd < 0)
@@ -441,7 +441,7 @@ void dwu_temp_discard(int dirfd, struct dwu_temp *t)
     t->name[0] = '\0';
 }
 
-int dwu_parent_open(const char *path, const char **base)
+int dwu_trusted_parent_open(const char *path, const char **base)
 {
     const char *slash = strrchr(path, '/');
     char dir[PATH_MAX];
@@ -501,9 +501,9 @@ static int sweep_one(int dirfd, const char *name)
     return removed;
 }
 
-int dwu_temp_sweep(int dirfd, const char *base)
+int dwu_trusted_temp_sweep(int dirfd, const char *base)
 {
-    DIR *d = dwu_dir_stream(dirfd);
+    DIR *d = dwu_trusted_dir_stream(dirfd);
     if (!d)
         return 0;
     char **names = NULL;

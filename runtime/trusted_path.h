@@ -58,7 +58,7 @@
 int dwu_trusted_stat(const struct stat *st, int dir, char *why, size_t size);
 
 /* 1 when DWUNWIND_TRUST_STICKY=1 admits sticky directories (see the rule). */
-int dwu_trust_sticky(void);
+int dwu_trusted_sticky(void);
 
 /* The directory DIR (absolute or relative, links resolved) opened for
  * reading (O_DIRECTORY, O_CLOEXEC) when it and every directory above it
@@ -82,10 +82,10 @@ int dwu_trusted_openat(int dirfd, const char *name, char *why, size_t size);
 
 /* Report the refusal of the file PATH for WHY (see Refusals): once per PATH
  * in the life of the process. */
-void dwu_report_refusal(const char *path, const char *why);
+void dwu_trusted_report_refusal(const char *path, const char *why);
 
 /* A temporary file or directory in a directory (see Temporaries). */
-struct dwu_temp {
+struct dwu_trusted_temp {
     int fd;                       /* open, locked: read-write for a file, O_DIRECTORY for a directory */
     int dir;
     char name[NAME_MAX + 1];      /* its name in the directory */
@@ -93,26 +93,26 @@ struct dwu_temp {
 
 /* Create BASE.tmp-XXXXXX SUFFIX (SUFFIX may be "") in DIRFD: a file (mode
  * 0600), or a directory when DIR (0700).  0, or -1 with errno (T->fd -1). */
-int dwu_temp_create(int dirfd, const char *base, const char *suffix, int dir, struct dwu_temp *t);
+int dwu_trusted_temp_create(int dirfd, const char *base, const char *suffix, int dir, struct dwu_trusted_temp *t);
 
 /* Rename the temporary file T over NAME in DIRFD (a link there is replaced,
  * never followed) and release T.  0, or -1 with errno (T then removed). */
-int dwu_temp_commit(int dirfd, struct dwu_temp *t, const char *name);
+int dwu_trusted_temp_commit(int dirfd, struct dwu_trusted_temp *t, const char *name);
 
 /* Remove T (a directory with what it holds) and release it. */
-void dwu_temp_discard(int dirfd, struct dwu_temp *t);
+void dwu_trusted_temp_discard(int dirfd, struct dwu_trusted_temp *t);
 
 /* The directory holding PATH opened for reading (O_DIRECTORY), its name
  * in it in *BASE (a pointer into PATH).  A descriptor, or -1 with errno. */
-int dwu_parent_open(const char *path, const char **base);
+int dwu_trusted_parent_open(const char *path, const char **base);
 
 /* Remove the leftovers of killed runs in DIRFD (see Temporaries): the
  * temporaries of BASE, or of any name when BASE is NULL.  Returns how many
  * were removed. */
-int dwu_temp_sweep(int dirfd, const char *base);
+int dwu_trusted_temp_sweep(int dirfd, const char *base);
 
 /* A directory stream over the directory open at FD, from its start (on a
  * copy of FD, which stays the caller's), or NULL. */
-DIR *dwu_dir_stream(int fd);
+DIR *dwu_trusted_dir_stream(int fd);
 
 #endif

@@ -12,7 +12,7 @@
 #include "stack_bounds.h"
 #include "walk.h"
 
-/* The objects of this walk's last frames, each found by dwu_object_at
+/* The objects of this walk's last frames, each found by dwu_objects_at
  * during the walk (so loaded as the walk sees it): most callers are in
  * their callee's object, or in the one before (a callback through libc
  * and back). */
@@ -33,7 +33,7 @@ static inline const struct dwu_object *cached_object_at(struct object_cache *c, 
         return o;
     o = c->recent[1];
     if (!o || pc < o->lo || pc >= o->hi) {
-        if (!(o = dwu_object_at(pc)))
+        if (!(o = dwu_objects_at(pc)))
             return NULL;
     }
     remember_object(c, o);
@@ -53,7 +53,7 @@ static const struct dwu_memory *reader(const struct dwu_memory *mem, const struc
     if (mem)
         return mem;
     dwu_stack_bounds_init(b, regs->valid & (1u << DWU_RSP) ? regs->r[DWU_RSP] : 0);
-    *own = (struct dwu_memory){dwu_read_within_bounds, b};
+    *own = (struct dwu_memory){dwu_stack_read_within_bounds, b};
     return own;
 }
 
@@ -113,7 +113,7 @@ void dwu_init(void)
  * one.  Rows are the
  * process's, whichever thread found them; each keeps the object it came
  * from, and is used only when that object is still the one loaded at the
- * address (dwu_object_at asked once per object and walk), so an object
+ * address (dwu_objects_at asked once per object and walk), so an object
  * unloaded and another loaded in its place never lends its rows.
  */
 #define ROW_SETS 128          /* a power of two; two rows a set */
@@ -127,7 +127,7 @@ void dwu_init(void)
 struct row {
     uint64_t pc, frame;                  /* FRAME has DWU_FRAME_SIMPLE set; 0 in an empty row */
     const struct dwu_object *object;
-    unsigned long generation;            /* the object's (dwu_object_generation) */
+    unsigned long generation;            /* the object's (dwu_objects_generation) */
 };
 
 /* TRAIL: the row each frame of the cache's last walk used, by depth.  A
@@ -258,7 +258,7 @@ static inline uint64_t row_of(struct row_cache *rows, const struct dwu_object *o
     if ((d & DWU_FRAME_SIMPLE) && rows) {
         struct row *set = rows->set[row_set(pc)];
         set[1] = set[0];
-        set[0] = (struct row){pc, d | (dwu_object_permanent(o) ? ROW_PERMANENT : 0), o, dwu_object_generation(o)};
+        set[0] = (struct row){pc, d | (dwu_objects_permanent(o) ? ROW_PERMANENT : 0), o, dwu_objects_generation(o)};
         *kept = &set[0];
     }
     return d;
@@ -271,11 +271,11 @@ static inline int row_current(const struct row *row, struct object_cache *object
 {
     if (row->frame & ROW_PERMANENT)
         return 1;
-    if (dwu_object_generation(row->object) != row->generation)
+    if (dwu_objects_generation(row->object) != row->generation)
         return 0;
     if (row->object == objects->recent[0] || row->object == objects->recent[1])
         return 1;
-    if (dwu_object_at(pc) != row->object)
+    if (dwu_objects_at(pc) != row->object)
         return 0;
     remember_object(objects, row->object);
     return 1;
@@ -538,7 +538,7 @@ int dwu_backtrace_walk(void **ips, int max, struct dwu_regs *regs, int *no_info)
     give_back_row_cache(rows, owned);
     if (n >= 0)
         return n;
-    struct dwu_memory mem = {dwu_read_within_bounds, &bounds};
+    struct dwu_memory mem = {dwu_stack_read_within_bounds, &bounds};
     n = 0;
     while (n < max) {
         uint64_t chunk[64];

@@ -38,7 +38,7 @@ static inline __attribute__((always_inline)) int dwu_walk_step(const struct dwu_
     /* (dwu_init may give an object its eh_elf meanwhile: one load) */
     dwu_eh_elf_step_fn step = __atomic_load_n(&o->step, __ATOMIC_ACQUIRE);
     int rc = step      ? step(pc - o->bias, in, out, mem)
-             : o->memo ? dwu_dwarf_step_memo(o->memo, o, pc - o->bias + o->table_bias, in, out, mem)
+             : o->memo ? dwu_row_memo_step(o->memo, o, pc - o->bias + o->table_bias, in, out, mem)
                        : dwu_dwarf_step(o, pc - o->bias + o->table_bias, in, out, mem);
     if (rc == DWU_OK && (out->valid & DWU_WALK_NEEDED) != DWU_WALK_NEEDED)
         return DWU_EREG;

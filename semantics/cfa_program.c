@@ -24,7 +24,7 @@ struct cfa_insn {
     uint32_t block_len;
 };
 
-void cfi_state_init(struct cfi_state *st, uint64_t loc)
+void cfa_program_state_init(struct cfi_state *st, uint64_t loc)
 {
     memset(st, 0, sizeof *st);
     st->loc = loc;

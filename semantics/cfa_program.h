@@ -34,7 +34,7 @@ struct cfa_cie_params {
 };
 
 /* The parameters CIE gives the instructions that start at INSNS_ADDR. */
-static inline struct cfa_cie_params cfa_cie_params_of(const struct cfi_cie *cie, uint64_t insns_addr)
+static inline struct cfa_cie_params cfa_cie_params_of(const struct eh_frame_cie *cie, uint64_t insns_addr)
 {
     return (struct cfa_cie_params){
         .code_align = cie->code_align, .data_align = cie->data_align, .ra_column = cie->ra_column,
@@ -87,7 +87,7 @@ struct cfa_error {
 };
 
 /*
- * Run PROG over ST (initialised by the caller: cfi_state_init for a CIE, a
+ * Run PROG over ST (initialised by the caller: cfa_program_state_init for a CIE, a
  * copy of the CIE state for an FDE).  Returns 0 when every instruction ran,
  * -1 with ERR filled for malformed input (unknown opcode, truncated operand,
  * over-long LEB128, register number >= UNWIND_MAX_COLUMNS, restore_state with
@@ -97,7 +97,7 @@ struct cfa_error {
 int cfa_program_run(const struct cfa_program *prog, struct cfi_state *st, struct cfa_error *err);
 
 /* Empty state at LOC: CFA unset, every column unreferenced. */
-void cfi_state_init(struct cfi_state *st, uint64_t loc);
+void cfa_program_state_init(struct cfi_state *st, uint64_t loc);
 
 /*
  * Mark in MASK (UNWIND_MAX_COLUMNS bits) every register column an

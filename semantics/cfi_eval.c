@@ -29,7 +29,7 @@ void cfi_eval_release(struct cfi_eval *ev)
     memset(ev, 0, sizeof *ev);
 }
 
-size_t cfi_eval_cie_index(const struct cfi_eval *ev, const struct cfi_cie *cie)
+size_t cfi_eval_cie_index(const struct cfi_eval *ev, const struct eh_frame_cie *cie)
 {
     return (size_t)(cie - ev->section->cies);
 }
@@ -42,13 +42,13 @@ static int only_nops(const uint8_t *p, size_t n)
     return 1;
 }
 
-static void cie_params(const struct cfi_eval *ev, const struct cfi_cie *cie, const uint8_t *insns,
+static void cie_params(const struct cfi_eval *ev, const struct eh_frame_cie *cie, const uint8_t *insns,
                        struct cfa_cie_params *p)
 {
     *p = cfa_cie_params_of(cie, ev->section->addr + (uint64_t)(insns - ev->section->bytes));
 }
 
-int cfi_eval_cie(struct cfi_eval *ev, const struct cfi_cie *cie, cfa_row_fn on_row, void *arg,
+int cfi_eval_cie(struct cfi_eval *ev, const struct eh_frame_cie *cie, cfa_row_fn on_row, void *arg,
                  struct cfi_state *final, int *all_nops, struct cfa_error *err)
 {
     struct cfa_cie_params params;
@@ -57,12 +57,12 @@ int cfi_eval_cie(struct cfi_eval *ev, const struct cfi_cie *cie, cfa_row_fn on_r
         .insns = cie->insns, .len = cie->insns_len, .cie = &params, .cie_state = NULL,
         .stack = ev->stack, .stack_cap = CFI_REMEMBER_DEPTH, .on_row = on_row, .arg = arg,
     };
-    cfi_state_init(final, 0);
+    cfa_program_state_init(final, 0);
     *all_nops = only_nops(cie->insns, cie->insns_len);
     return cfa_program_run(&prog, final, err);
 }
 
-const struct cie_result *cfi_eval_cie_result(struct cfi_eval *ev, const struct cfi_cie *cie)
+const struct cie_result *cfi_eval_cie_result(struct cfi_eval *ev, const struct eh_frame_cie *cie)
 {
     struct cie_result *res = &ev->cies[cfi_eval_cie_index(ev, cie)];
     if (res->ok < 0) {
@@ -73,7 +73,7 @@ const struct cie_result *cfi_eval_cie_result(struct cfi_eval *ev, const struct c
     return res;
 }
 
-int cfi_eval_fde(struct cfi_eval *ev, const struct cfi_fde *fde, cfa_row_fn on_row, void *arg,
+int cfi_eval_fde(struct cfi_eval *ev, const struct eh_frame_fde *fde, cfa_row_fn on_row, void *arg,
                  struct cfi_state *final, int *all_nops, struct cfa_error *err)
 {
     const struct cie_result *cie = cfi_eval_cie_result(ev, fde->cie);
@@ -121,7 +121,7 @@ static int table_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
     return append_state(arg, st, new_loc);
 }
 
-int cfi_eval_fde_table(struct cfi_eval *ev, const struct cfi_fde *fde, struct unwind_table *t,
+int cfi_eval_fde_table(struct cfi_eval *ev, const struct eh_frame_fde *fde, struct unwind_table *t,
                        struct cfa_error *err)
 {
     uint64_t end = fde->pc_begin + fde->pc_range;
@@ -140,7 +140,7 @@ int cfi_eval_fde_table(struct cfi_eval *ev, const struct cfi_fde *fde, struct un
 }
 
 int cfi_eval_all_tables(struct cfi_eval *ev, struct unwind_table **tables, size_t *n,
-                        struct cfa_error *err, const struct cfi_fde **bad)
+                        struct cfa_error *err, const struct eh_frame_fde **bad)
 {
     const struct cfi_section *s = ev->section;
     struct unwind_table *t = calloc(s->nfdes + 1, sizeof *t);

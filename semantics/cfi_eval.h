@@ -38,11 +38,11 @@ int cfi_eval_init(struct cfi_eval *ev, const struct cfi_section *section);
 void cfi_eval_release(struct cfi_eval *ev);
 
 /* Index of CIE in section->cies. */
-size_t cfi_eval_cie_index(const struct cfi_eval *ev, const struct cfi_cie *cie);
+size_t cfi_eval_cie_index(const struct cfi_eval *ev, const struct eh_frame_cie *cie);
 
 /* CIE's parameters and the state its initial instructions leave (computed
  * on first use; ok 0 when its program is malformed). */
-const struct cie_result *cfi_eval_cie_result(struct cfi_eval *ev, const struct cfi_cie *cie);
+const struct cie_result *cfi_eval_cie_result(struct cfi_eval *ev, const struct eh_frame_cie *cie);
 
 /*
  * Run CIE's initial instructions from an empty state at location 0,
@@ -50,7 +50,7 @@ const struct cie_result *cfi_eval_cie_result(struct cfi_eval *ev, const struct c
  * nothing but DW_CFA_nop (readelf then prints no row).  Returns what
  * cfa_program_run returns; the final state is in *FINAL.
  */
-int cfi_eval_cie(struct cfi_eval *ev, const struct cfi_cie *cie, cfa_row_fn on_row, void *arg,
+int cfi_eval_cie(struct cfi_eval *ev, const struct eh_frame_cie *cie, cfa_row_fn on_row, void *arg,
                  struct cfi_state *final, int *all_nops, struct cfa_error *err);
 
 /*
@@ -59,12 +59,12 @@ int cfi_eval_cie(struct cfi_eval *ev, const struct cfi_cie *cie, cfa_row_fn on_r
  * left in *FINAL.  Returns what cfa_program_run returns, or -1 with ERR set
  * when the CIE itself is malformed.
  */
-int cfi_eval_fde(struct cfi_eval *ev, const struct cfi_fde *fde, cfa_row_fn on_row, void *arg,
+int cfi_eval_fde(struct cfi_eval *ev, const struct eh_frame_fde *fde, cfa_row_fn on_row, void *arg,
                  struct cfi_state *final, int *all_nops, struct cfa_error *err);
 
 /* Build H for FDE into T (initialised here).  Returns 0, -1 with ERR (malformed)
  * or -2 (out of memory). */
-int cfi_eval_fde_table(struct cfi_eval *ev, const struct cfi_fde *fde, struct unwind_table *t,
+int cfi_eval_fde_table(struct cfi_eval *ev, const struct eh_frame_fde *fde, struct unwind_table *t,
                        struct cfa_error *err);
 
 /* H for every FDE of the section whose range is code (no fault: see
@@ -72,7 +72,7 @@ int cfi_eval_fde_table(struct cfi_eval *ev, const struct cfi_fde *fde, struct un
  * them; cfi_eval_tables_release frees them).  Returns 0, -1 with ERR and
  * *BAD (the malformed FDE), or -2 (out of memory). */
 int cfi_eval_all_tables(struct cfi_eval *ev, struct unwind_table **tables, size_t *n,
-                        struct cfa_error *err, const struct cfi_fde **bad);
+                        struct cfa_error *err, const struct eh_frame_fde **bad);
 void cfi_eval_tables_release(struct unwind_table *tables, size_t n);
 
 #endif

@@ -13,10 +13,10 @@
 
 static uint64_t cie_offset_key(const void *cies, size_t i)
 {
-    return ((const struct cfi_cie *)cies)[i].offset;
+    return ((const struct eh_frame_cie *)cies)[i].offset;
 }
 
-static const struct cfi_cie *find_cie(const struct cfi_section *s, uint64_t offset)
+static const struct eh_frame_cie *find_cie(const struct cfi_section *s, uint64_t offset)
 {
     /* CIEs are in section order */
     size_t n = sorted_count_at_most(s->cies, s->ncies, cie_offset_key, offset);
@@ -41,7 +41,7 @@ static int walk_entries(struct cfi_section *s, const struct frame_view *v, int c
     struct frame_entry e;
     const char *why;
     for (uint64_t off = 0; off < s->size; off = next_entry(s, &e)) {
-        if (frame_entry_read(v, off, &e, &why) != 0)
+        if (eh_frame_entry_read(v, off, &e, &why) != 0)
             return error_set(err, errlen, "entry at offset 0x%llx of %s: %s", (unsigned long long)off,
                              s->name, why);
         if (counting) {
@@ -55,8 +55,8 @@ static int walk_entries(struct cfi_section *s, const struct frame_view *v, int c
         if (e.kind == FRAME_ENTRY_ZERO) {
             out->kind = CFI_ENTRY_ZERO;
         } else if (e.kind == FRAME_ENTRY_CIE) {
-            struct cfi_cie *c = &s->cies[s->ncies++];
-            if (frame_cie_parse(v, &e, c, &why) != 0)
+            struct eh_frame_cie *c = &s->cies[s->ncies++];
+            if (eh_frame_cie_parse(v, &e, c, &why) != 0)
                 return error_set(err, errlen, "CIE at offset 0x%llx of %s: %s", (unsigned long long)off,
                                  s->name, why);
             out->kind = CFI_ENTRY_CIE;
@@ -73,18 +73,18 @@ static int walk_entries(struct cfi_section *s, const struct frame_view *v, int c
 static int parse_fdes(struct cfi_section *s, const struct frame_view *v, char *err, size_t errlen)
 {
     for (size_t i = 0; i < s->nfdes; i++) {
-        struct cfi_fde *f = &s->fdes[i];
+        struct eh_frame_fde *f = &s->fdes[i];
         uint64_t off = f->offset, cie_off;
         struct frame_entry e;
-        const struct cfi_cie *cie;
+        const struct eh_frame_cie *cie;
         const char *why;
-        if (frame_entry_read(v, off, &e, &why) != 0 || frame_fde_cie_offset(v, &e, &cie_off, &why) != 0)
+        if (eh_frame_entry_read(v, off, &e, &why) != 0 || eh_frame_fde_cie_offset(v, &e, &cie_off, &why) != 0)
             return error_set(err, errlen, "FDE at offset 0x%llx of %s: %s", (unsigned long long)off,
                              s->name, why);
         if (!(cie = find_cie(s, cie_off)))
             return error_set(err, errlen, "FDE at offset 0x%llx has no CIE at 0x%llx",
                              (unsigned long long)off, (unsigned long long)cie_off);
-        if (frame_fde_parse(v, &e, cie, f, &why) != 0)
+        if (eh_frame_fde_parse(v, &e, cie, f, &why) != 0)
             return error_set(err, errlen, "FDE at offset 0x%llx of %s: %s", (unsigned long long)off,
                              s->name, why);
     }
@@ -115,7 +115,7 @@ static int classify_fdes(struct cfi_section *s, const struct elf_file *ef, char 
     if (code_bounds_init(&code, ef, err, errlen) != 0)
         return -1;
     for (size_t i = 0; i < s->nfdes; i++) {
-        struct cfi_fde *f = &s->fdes[i];
+        struct eh_frame_fde *f = &s->fdes[i];
         if (f->pc_begin + f->pc_range < f->pc_begin)
             f->fault = FDE_RANGE_WRAPS;
         else if (f->pc_range == 0 || code_bounds_holds(&code, f->pc_begin, f->pc_range))

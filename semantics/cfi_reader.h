@@ -30,7 +30,7 @@
 #include "object/elf_file.h"
 
 /* Why an FDE's range is not code of the file (FDE_SOUND: it is, or it is
- * empty): struct cfi_fde's fault. */
+ * empty): struct eh_frame_fde's fault. */
 enum cfi_fde_fault {
     FDE_SOUND,
     FDE_RANGE_WRAPS,            /* pc_begin + pc_range wraps around the address space */
@@ -43,8 +43,8 @@ enum cfi_entry_kind { CFI_ENTRY_CIE, CFI_ENTRY_FDE, CFI_ENTRY_ZERO };
 struct cfi_entry {
     enum cfi_entry_kind kind;
     uint64_t offset;
-    const struct cfi_cie *cie;  /* CFI_ENTRY_CIE */
-    const struct cfi_fde *fde;  /* CFI_ENTRY_FDE */
+    const struct eh_frame_cie *cie;  /* CFI_ENTRY_CIE */
+    const struct eh_frame_fde *fde;  /* CFI_ENTRY_FDE */
 };
 
 struct cfi_section {
@@ -53,9 +53,9 @@ struct cfi_section {
     uint64_t addr;              /* sh_addr */
     const uint8_t *bytes;
     uint64_t size;
-    struct cfi_cie *cies;
+    struct eh_frame_cie *cies;
     size_t ncies;
-    struct cfi_fde *fdes;
+    struct eh_frame_fde *fdes;
     size_t nfdes;
     struct cfi_entry *entries;  /* section order */
     size_t nentries;

@@ -29,7 +29,7 @@ static int fail(const char **why, const char *reason)
     return -1;
 }
 
-int frame_entry_read(const struct frame_view *v, uint64_t off, struct frame_entry *e, const char **why)
+int eh_frame_entry_read(const struct frame_view *v, uint64_t off, struct frame_entry *e, const char **why)
 {
     struct byte_reader r;
     uint64_t length;
@@ -64,8 +64,8 @@ int frame_entry_read(const struct frame_view *v, uint64_t off, struct frame_entr
     return 0;
 }
 
-int frame_fde_cie_offset(const struct frame_view *v, const struct frame_entry *fde, uint64_t *cie_offset,
-                         const char **why)
+int eh_frame_fde_cie_offset(const struct frame_view *v, const struct frame_entry *fde, uint64_t *cie_offset,
+                            const char **why)
 {
     uint64_t off;
     if (v->is_eh_frame) {
@@ -97,7 +97,7 @@ static int read_augmentation(struct byte_reader *r, const char **aug, size_t *le
 
 /* The personality pointer of a 'P' augmentation: its encoding, then the
  * pointer, pc-relative applied, any other application kept as written. */
-static int read_personality(const struct frame_view *v, struct byte_reader *r, struct cfi_cie *cie)
+static int read_personality(const struct frame_view *v, struct byte_reader *r, struct eh_frame_cie *cie)
 {
     uint64_t enc, value;
     if (read_uint(r, 1, &enc) != 0)
@@ -116,7 +116,7 @@ static int read_personality(const struct frame_view *v, struct byte_reader *r, s
 
 /* Augmentation letters after the string's 'z' (or all of them without 'z'). */
 static int read_augmentation_data(const struct frame_view *v, struct byte_reader *r, const char *aug,
-                                  size_t aug_len, struct cfi_cie *cie)
+                                  size_t aug_len, struct eh_frame_cie *cie)
 {
     const uint8_t *data_end = NULL;
     uint64_t v64 = 0;
@@ -155,8 +155,8 @@ static int read_augmentation_data(const struct frame_view *v, struct byte_reader
     return 0;
 }
 
-int frame_cie_parse(const struct frame_view *v, const struct frame_entry *e, struct cfi_cie *cie,
-                    const char **why)
+int eh_frame_cie_parse(const struct frame_view *v, const struct frame_entry *e, struct eh_frame_cie *cie,
+                       const char **why)
 {
     struct byte_reader r;
     uint64_t version, ra, size;
@@ -203,8 +203,8 @@ int frame_cie_parse(const struct frame_view *v, const struct frame_entry *e, str
     return 0;
 }
 
-int frame_fde_parse(const struct frame_view *v, const struct frame_entry *e, const struct cfi_cie *cie,
-                    struct cfi_fde *fde, const char **why)
+int eh_frame_fde_parse(const struct frame_view *v, const struct frame_entry *e, const struct eh_frame_cie *cie,
+                       struct eh_frame_fde *fde, const char **why)
 {
     struct byte_reader r;
     if (e->kind != FRAME_ENTRY_FDE)
@@ -296,8 +296,8 @@ int eh_frame_hdr_lookup(const struct eh_frame_hdr *hdr, uint64_t pc, uint64_t *f
     return 0;
 }
 
-int frame_find_fde_in_memory(const uint8_t *start, const uint8_t *hdr_bytes, const uint8_t *limit, uint64_t pc,
-                             struct cfi_cie *cie, struct cfi_fde *fde)
+int eh_frame_find_fde_in_memory(const uint8_t *start, const uint8_t *hdr_bytes, const uint8_t *limit, uint64_t pc,
+                                struct eh_frame_cie *cie, struct eh_frame_fde *fde)
 {
     struct eh_frame_hdr hdr;
     const char *why;
@@ -312,12 +312,12 @@ int frame_find_fde_in_memory(const uint8_t *start, const uint8_t *hdr_bytes, con
         return FRAME_NOT_COVERED;
     struct frame_view v = {section, (uint64_t)(limit - section), hdr.eh_frame, 1};
     struct frame_entry fde_entry, cie_entry;
-    if (frame_entry_read(&v, fde_addr - hdr.eh_frame, &fde_entry, &why) != 0 ||
+    if (eh_frame_entry_read(&v, fde_addr - hdr.eh_frame, &fde_entry, &why) != 0 ||
         fde_entry.kind != FRAME_ENTRY_FDE)
         return FRAME_NOT_COVERED;
-    if (frame_fde_cie_offset(&v, &fde_entry, &cie_off, &why) != 0 ||
-        frame_entry_read(&v, cie_off, &cie_entry, &why) != 0 || frame_cie_parse(&v, &cie_entry, cie, &why) != 0 ||
-        frame_fde_parse(&v, &fde_entry, cie, fde, &why) != 0)
+    if (eh_frame_fde_cie_offset(&v, &fde_entry, &cie_off, &why) != 0 ||
+        eh_frame_entry_read(&v, cie_off, &cie_entry, &why) != 0 || eh_frame_cie_parse(&v, &cie_entry, cie, &why) != 0 ||
+        eh_frame_fde_parse(&v, &fde_entry, cie, fde, &why) != 0)
         return FRAME_MALFORMED;
     if (pc < fde->pc_begin || pc - fde->pc_begin >= fde->pc_range)
         return FRAME_NOT_COVERED;

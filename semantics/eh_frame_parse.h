@@ -52,7 +52,7 @@ struct frame_entry {
     uint64_t end;               /* section offset just past the entry */
 };
 
-struct cfi_cie {
+struct eh_frame_cie {
     uint64_t offset;            /* section offset of the length field */
     uint64_t length;            /* value of the length field */
     int dwarf64;                /* 64-bit DWARF format (0xffffffff escape) */
@@ -73,12 +73,12 @@ struct cfi_cie {
     size_t insns_len;
 };
 
-struct cfi_fde {
+struct eh_frame_fde {
     uint64_t offset;            /* section offset of the length field */
     uint64_t length;            /* value of the length field */
     int dwarf64;
     uint64_t cie_pointer;       /* raw CIE pointer field */
-    const struct cfi_cie *cie;
+    const struct eh_frame_cie *cie;
     uint64_t pc_begin;          /* decoded initial location */
     uint64_t pc_range;          /* address range */
     uint64_t lsda;              /* address of the language-specific data (.gcc_except_table), or 0 */
@@ -92,22 +92,22 @@ struct cfi_fde {
  * (FRAME_ENTRY_ZERO, ending 4 bytes on).  Returns 0, or -1 with a static
  * reason in *WHY when the entry runs past the view.
  */
-int frame_entry_read(const struct frame_view *v, uint64_t off, struct frame_entry *e, const char **why);
+int eh_frame_entry_read(const struct frame_view *v, uint64_t off, struct frame_entry *e, const char **why);
 
 /* The section offset of the CIE an FDE names (relative in .eh_frame,
  * absolute in .debug_frame).  Returns 0, or -1 when it points outside. */
-int frame_fde_cie_offset(const struct frame_view *v, const struct frame_entry *fde, uint64_t *cie_offset,
-                         const char **why);
+int eh_frame_fde_cie_offset(const struct frame_view *v, const struct frame_entry *fde, uint64_t *cie_offset,
+                            const char **why);
 
 /* Parse the CIE whose framing is E.  Returns 0, or -1 with *WHY. */
-int frame_cie_parse(const struct frame_view *v, const struct frame_entry *e, struct cfi_cie *cie,
-                    const char **why);
+int eh_frame_cie_parse(const struct frame_view *v, const struct frame_entry *e, struct eh_frame_cie *cie,
+                       const char **why);
 
 /* Parse the FDE whose framing is E, of CIE.  An LSDA pointer that cannot be
  * read leaves lsda 0 (only landing pads are lost).  FAULT is left 0.
  * Returns 0, or -1 with *WHY. */
-int frame_fde_parse(const struct frame_view *v, const struct frame_entry *e, const struct cfi_cie *cie,
-                    struct cfi_fde *fde, const char **why);
+int eh_frame_fde_parse(const struct frame_view *v, const struct frame_entry *e, const struct eh_frame_cie *cie,
+                       struct eh_frame_fde *fde, const char **why);
 
 /* ---- .eh_frame_hdr ---------------------------------------------------- */
 
@@ -142,7 +142,7 @@ enum frame_search { FRAME_FOUND = 0, FRAME_NOT_COVERED = -1, FRAME_MALFORMED = -
  * not lead to an FDE covering PC; FRAME_MALFORMED when that FDE or its CIE
  * cannot be parsed.  What the runtime's DWARF fallback does first.
  */
-int frame_find_fde_in_memory(const uint8_t *start, const uint8_t *hdr, const uint8_t *limit, uint64_t pc,
-                             struct cfi_cie *cie, struct cfi_fde *fde);
+int eh_frame_find_fde_in_memory(const uint8_t *start, const uint8_t *hdr, const uint8_t *limit, uint64_t pc,
+                                struct eh_frame_cie *cie, struct eh_frame_fde *fde);
 
 #endif

@@ -11,7 +11,7 @@
 
 static int by_pc(const void *x, const void *y)
 {
-    const struct cfi_fde *a = *(const struct cfi_fde *const *)x, *b = *(const struct cfi_fde *const *)y;
+    const struct eh_frame_fde *a = *(const struct eh_frame_fde *const *)x, *b = *(const struct eh_frame_fde *const *)y;
     return a->pc_begin < b->pc_begin ? -1 : a->pc_begin > b->pc_begin;
 }
 
@@ -45,7 +45,7 @@ void fde_lookup_release(struct fde_lookup *l)
 
 static uint64_t pc_begin_key(const void *by_pc, size_t i)
 {
-    return ((const struct cfi_fde *const *)by_pc)[i]->pc_begin;
+    return ((const struct eh_frame_fde *const *)by_pc)[i]->pc_begin;
 }
 
 static size_t index_at(const struct fde_lookup *l, uint64_t addr)
@@ -56,14 +56,14 @@ static size_t index_at(const struct fde_lookup *l, uint64_t addr)
     return n - 1;
 }
 
-const struct cfi_fde *fde_lookup_fde(struct fde_lookup *l, uint64_t addr)
+const struct eh_frame_fde *fde_lookup_fde(struct fde_lookup *l, uint64_t addr)
 {
     size_t i = index_at(l, addr);
     return i == (size_t)-1 ? NULL : l->by_pc[i];
 }
 
 const struct unwind_row *fde_lookup_row(struct fde_lookup *l, uint64_t addr,
-                                        const struct cfi_fde **fde)
+                                        const struct eh_frame_fde **fde)
 {
     size_t i;
     if (l->current != (size_t)-1 && addr >= l->by_pc[l->current]->pc_begin &&

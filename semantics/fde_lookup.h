@@ -17,7 +17,7 @@
 
 struct fde_lookup {
     struct cfi_eval ev;
-    const struct cfi_fde **by_pc;  /* FDEs with a non-empty range and no fault, by pc_begin */
+    const struct eh_frame_fde **by_pc;  /* FDEs with a non-empty range and no fault, by pc_begin */
     size_t n;
     size_t current;                /* index in by_pc of `table`, or (size_t)-1 */
     struct unwind_table table;
@@ -30,11 +30,11 @@ int fde_lookup_init(struct fde_lookup *l, const struct cfi_section *s);
 void fde_lookup_release(struct fde_lookup *l);
 
 /* The FDE covering ADDR (the last one starting at or before it), or NULL. */
-const struct cfi_fde *fde_lookup_fde(struct fde_lookup *l, uint64_t addr);
+const struct eh_frame_fde *fde_lookup_fde(struct fde_lookup *l, uint64_t addr);
 
 /* The row covering ADDR, or NULL when no FDE covers it or its program is
  * malformed (then *FDE is still set and l->table_error says why). */
 const struct unwind_row *fde_lookup_row(struct fde_lookup *l, uint64_t addr,
-                                        const struct cfi_fde **fde);
+                                        const struct eh_frame_fde **fde);
 
 #endif

@@ -103,7 +103,7 @@ int unwind_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b)
 
 int unwind_row_rules_equal(const struct unwind_row *a, const struct unwind_row *b)
 {
-    if (!cfa_rule_equal(&a->cfa, &b->cfa))
+    if (!unwind_cfa_rule_equal(&a->cfa, &b->cfa))
         return 0;
     for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
         if (!unwind_rule_equal(&a->reg[c], &b->reg[c]))
@@ -111,7 +111,7 @@ int unwind_row_rules_equal(const struct unwind_row *a, const struct unwind_row *
     return 1;
 }
 
-int cfa_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b)
+int unwind_cfa_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b)
 {
     if (a->kind != b->kind)
         return 0;

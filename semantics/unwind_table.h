@@ -93,7 +93,7 @@ const struct unwind_row *unwind_table_row_at(const struct unwind_table *t, uint6
 int unwind_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b);
 
 /* Equality of CFA rules (operands a rule does not use are ignored). */
-int cfa_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b);
+int unwind_cfa_rule_equal(const struct unwind_rule *a, const struct unwind_rule *b);
 
 /* Whether two rows have the same rules in every column (their address
  * ranges are ignored). */

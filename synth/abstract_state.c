@@ -10,30 +10,30 @@
 #include "semantics/abi.h"
 #include "semantics/unwind_table.h"
 
-static const struct absval unknown_value = {AV_UNKNOWN, 0, 0};
+static const struct abstract_value unknown_value = {AV_UNKNOWN, 0, 0};
 
-void abs_state_entry(struct abs_state *s)
+void abstract_state_entry(struct abstract_state *s)
 {
     memset(s, 0, sizeof *s);
     for (unsigned r = 0; r < STATE_GPRS; r++)
-        s->reg[r] = (struct absval){AV_ENTRY, (uint8_t)r, 0};
-    s->reg[ABI_RSP] = (struct absval){AV_CFA, 0, -8};
+        s->reg[r] = (struct abstract_value){AV_ENTRY, (uint8_t)r, 0};
+    s->reg[ABI_RSP] = (struct abstract_value){AV_CFA, 0, -8};
     s->slot[0] = (struct stack_slot){-8, {AV_ENTRY, STATE_RA, 0}, AV_CFA};
     s->nslots = 1;
 }
 
-void abs_state_unknown(struct abs_state *s)
+void abstract_state_unknown(struct abstract_state *s)
 {
     memset(s, 0, sizeof *s);
 }
 
-void abs_state_outermost(struct abs_state *s)
+void abstract_state_outermost(struct abstract_state *s)
 {
     memset(s, 0, sizeof *s);
     s->outermost = 1;
 }
 
-void absval_text(struct absval v, char *buf, size_t size)
+void abstract_value_text(struct abstract_value v, char *buf, size_t size)
 {
     long long k = (long long)v.off;
     switch (v.kind) {
@@ -49,7 +49,7 @@ void absval_text(struct absval v, char *buf, size_t size)
     }
 }
 
-int absval_equal(struct absval a, struct absval b)
+int abstract_value_equal(struct abstract_value a, struct abstract_value b)
 {
     if (a.kind != b.kind)
         return 0;
@@ -58,18 +58,18 @@ int absval_equal(struct absval a, struct absval b)
     return a.reg == b.reg && a.off == b.off;
 }
 
-int abs_state_equal(const struct abs_state *a, const struct abs_state *b)
+int abstract_state_equal(const struct abstract_state *a, const struct abstract_state *b)
 {
     if (a->nslots != b->nslots || a->frame_pointer != b->frame_pointer ||
         a->realigned != b->realigned || a->realign_log2 != b->realign_log2 ||
         a->realign_from != b->realign_from || a->outermost != b->outermost)
         return 0;
     for (unsigned r = 0; r < STATE_GPRS; r++)
-        if (!absval_equal(a->reg[r], b->reg[r]))
+        if (!abstract_value_equal(a->reg[r], b->reg[r]))
             return 0;
     for (unsigned i = 0; i < a->nslots; i++)
         if (a->slot[i].off != b->slot[i].off || a->slot[i].base != b->slot[i].base ||
-            !absval_equal(a->slot[i].value, b->slot[i].value))
+            !abstract_value_equal(a->slot[i].value, b->slot[i].value))
             return 0;
     return 1;
 }
@@ -79,19 +79,19 @@ static int slot_before(const struct stack_slot *x, uint8_t base, int64_t off)
     return x->base < base || (x->base == base && x->off < off);
 }
 
-int abs_state_join(struct abs_state *into, const struct abs_state *from)
+int abstract_state_join(struct abstract_state *into, const struct abstract_state *from)
 {
     int changed = 0;
     /* Clone's child and any other path: nothing is known. */
     if (into->outermost != from->outermost) {
-        struct abs_state unknown;
-        abs_state_unknown(&unknown);
-        changed = !abs_state_equal(into, &unknown);
-        abs_state_unknown(into);
+        struct abstract_state unknown;
+        abstract_state_unknown(&unknown);
+        changed = !abstract_state_equal(into, &unknown);
+        abstract_state_unknown(into);
         return changed;
     }
     for (unsigned r = 0; r < STATE_GPRS; r++)
-        if (!absval_equal(into->reg[r], from->reg[r]) && into->reg[r].kind != AV_UNKNOWN) {
+        if (!abstract_value_equal(into->reg[r], from->reg[r]) && into->reg[r].kind != AV_UNKNOWN) {
             into->reg[r] = unknown_value;
             changed = 1;
         }
@@ -102,7 +102,7 @@ int abs_state_join(struct abs_state *into, const struct abs_state *from)
         while (j < from->nslots && slot_before(&from->slot[j], x->base, x->off))
             j++;
         if (j < from->nslots && from->slot[j].base == x->base && from->slot[j].off == x->off &&
-            absval_equal(from->slot[j].value, x->value))
+            abstract_value_equal(from->slot[j].value, x->value))
             into->slot[n++] = *x;
         else
             changed = 1;
@@ -124,7 +124,7 @@ int abs_state_join(struct abs_state *into, const struct abs_state *from)
     return changed;
 }
 
-struct absval abs_state_slot_in(const struct abs_state *s, uint8_t base, int64_t off)
+struct abstract_value abstract_state_slot_in(const struct abstract_state *s, uint8_t base, int64_t off)
 {
     for (unsigned i = 0; i < s->nslots; i++)
         if (s->slot[i].off == off && s->slot[i].base == base)
@@ -132,13 +132,13 @@ struct absval abs_state_slot_in(const struct abs_state *s, uint8_t base, int64_t
     return unknown_value;
 }
 
-struct absval abs_state_slot(const struct abs_state *s, int64_t off)
+struct abstract_value abstract_state_slot(const struct abstract_state *s, int64_t off)
 {
-    return abs_state_slot_in(s, AV_CFA, off);
+    return abstract_state_slot_in(s, AV_CFA, off);
 }
 
 /* Forget slots of BASE overlapping [off, off + size). */
-static void forget_slots(struct abs_state *s, uint8_t base, int64_t off, int64_t size)
+static void forget_slots(struct abstract_state *s, uint8_t base, int64_t off, int64_t size)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < s->nslots; i++) {
@@ -149,7 +149,7 @@ static void forget_slots(struct abs_state *s, uint8_t base, int64_t off, int64_t
     s->nslots = (uint8_t)n;
 }
 
-void abs_state_set_slot(struct abs_state *s, uint8_t base, int64_t off, struct absval v)
+void abstract_state_set_slot(struct abstract_state *s, uint8_t base, int64_t off, struct abstract_value v)
 {
     forget_slots(s, base, off, 8);
     if (v.kind == AV_UNKNOWN)
@@ -181,7 +181,7 @@ void abs_state_set_slot(struct abs_state *s, uint8_t base, int64_t off, struct a
 }
 
 /* Whether [off, off + size) of BASE overlaps a slot holding a saved register. */
-static int overlaps_save(const struct abs_state *s, uint8_t base, int64_t off, int64_t size)
+static int overlaps_save(const struct abstract_state *s, uint8_t base, int64_t off, int64_t size)
 {
     for (unsigned i = 0; i < s->nslots; i++) {
         const struct stack_slot *slot = &s->slot[i];
@@ -193,12 +193,12 @@ static int overlaps_save(const struct abs_state *s, uint8_t base, int64_t off, i
 }
 
 /* The stack space and offset a register's value addresses, if any. */
-static int frame_address(const struct abs_state *s, uint8_t reg, int64_t disp, uint8_t *base,
+static int frame_address(const struct abstract_state *s, uint8_t reg, int64_t disp, uint8_t *base,
                          int64_t *off)
 {
     if (reg >= STATE_GPRS)
         return 0;
-    struct absval v = s->reg[reg];
+    struct abstract_value v = s->reg[reg];
     if (v.kind != AV_CFA && v.kind != AV_ALIGNED)
         return 0;
     *base = v.kind;
@@ -206,7 +206,7 @@ static int frame_address(const struct abs_state *s, uint8_t reg, int64_t disp, u
     return 1;
 }
 
-static void set_reg(struct abs_state *s, uint8_t r, struct absval v)
+static void set_reg(struct abstract_state *s, uint8_t r, struct abstract_value v)
 {
     if (r >= STATE_GPRS)
         return;
@@ -223,7 +223,7 @@ static int64_t add_wrapping(int64_t a, int64_t b)
 
 /* A value that a known amount can move: a place in the frame, an entry
  * value, a constant (not a table's entry, whose offset names the table). */
-static int offsettable(struct absval v)
+static int offsettable(struct abstract_value v)
 {
     return v.kind == AV_CFA || v.kind == AV_ENTRY || v.kind == AV_ALIGNED || v.kind == AV_CONST;
 }
@@ -236,9 +236,9 @@ static int offsettable(struct absval v)
  * another stack.  vfork's child runs on this stack too. */
 #define SYS_CLONE 56
 #define SYS_CLONE3 435
-static int clones_onto_another_stack(const struct abs_state *s)
+static int clones_onto_another_stack(const struct abstract_state *s)
 {
-    const struct absval nr = s->reg[ABI_RAX], stack = s->reg[ABI_RSI];
+    const struct abstract_value nr = s->reg[ABI_RAX], stack = s->reg[ABI_RSI];
     if (nr.kind != AV_CONST)
         return 0;
     if (nr.off == SYS_CLONE3)
@@ -246,9 +246,9 @@ static int clones_onto_another_stack(const struct abs_state *s)
     return nr.off == SYS_CLONE && !(stack.kind == AV_CONST && stack.off == 0);
 }
 
-void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
+void abstract_state_apply(struct abstract_state *s, const struct ir_effect *e)
 {
-    struct absval v = unknown_value;
+    struct abstract_value v = unknown_value;
     switch (e->kind) {
     case IR_SET:
         if (e->src < STATE_GPRS && s->reg[e->src].kind != AV_UNKNOWN &&
@@ -256,7 +256,7 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
             v = s->reg[e->src];
             v.off = add_wrapping(v.off, e->imm);
         } else if (e->src == IR_REG_NONE) {
-            v = (struct absval){AV_CONST, 0, e->imm};
+            v = (struct abstract_value){AV_CONST, 0, e->imm};
         }
         set_reg(s, e->dst, v);
         /*   push %rbp
@@ -265,7 +265,7 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
          * here on.  (lea k(%rsp),%rbp merely points rbp into the frame.) */
         if (e->dst == ABI_RBP && e->src == ABI_RSP && e->imm == 0 &&
             (v.kind == AV_CFA || v.kind == AV_ALIGNED)) {
-            struct absval saved = abs_state_slot_in(s, v.kind, v.off);
+            struct abstract_value saved = abstract_state_slot_in(s, v.kind, v.off);
             s->frame_pointer = saved.kind == AV_ENTRY && saved.reg == ABI_RBP && saved.off == 0;
         }
         return;
@@ -273,7 +273,7 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         uint8_t base;
         int64_t off;
         if (frame_address(s, e->base, e->imm, &base, &off))
-            v = abs_state_slot_in(s, base, off);
+            v = abstract_state_slot_in(s, base, off);
         set_reg(s, e->dst, v);
         return;
     }
@@ -282,7 +282,7 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         int64_t off;
         if (!frame_address(s, e->base, e->imm, &base, &off))
             return;   /* through other pointers: assumed not to hit the frame (as objtool) */
-        struct absval stored = e->size == 8 && e->src < STATE_GPRS ? s->reg[e->src] : unknown_value;
+        struct abstract_value stored = e->size == 8 && e->src < STATE_GPRS ? s->reg[e->src] : unknown_value;
         if (stored.kind == AV_CONST || stored.kind == AV_TABLE_ENTRY)
             stored = unknown_value;
         /* A pointer into the frame that was loaded or computed elsewhere (not
@@ -293,7 +293,7 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
             overlaps_save(s, base, off, e->size ? e->size : 8))
             return;
         if (e->size == 8 && e->src < STATE_GPRS)
-            abs_state_set_slot(s, base, off, stored);
+            abstract_state_set_slot(s, base, off, stored);
         else
             forget_slots(s, base, off, e->size ? e->size : 8);
         return;
@@ -311,7 +311,7 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         if (e->dst == ABI_RSP && s->reg[e->dst].kind == AV_CFA && align >= 2 &&
             (align & (align - 1)) == 0 && !s->realigned) {
             int64_t from = s->reg[e->dst].off;
-            s->reg[e->dst] = (struct absval){AV_ALIGNED, 0, 0};
+            s->reg[e->dst] = (struct abstract_value){AV_ALIGNED, 0, 0};
             s->realigned = 1;
             if (from >= INT32_MIN && from <= INT32_MAX) {
                 s->realign_from = (int32_t)from;
@@ -325,14 +325,15 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
         set_reg(s, e->dst, unknown_value);
         return;
     case IR_SYSCALL:
-        set_reg(s, e->dst, clones_onto_another_stack(s) ? (struct absval){AV_CLONE_RESULT, 0, 0} : unknown_value);
+        set_reg(s, e->dst,
+                clones_onto_another_stack(s) ? (struct abstract_value){AV_CLONE_RESULT, 0, 0} : unknown_value);
         return;
     case IR_ADD: case IR_SUB: {
         if (e->dst >= STATE_GPRS)
             return;
-        struct absval a = s->reg[e->dst], b = e->src < STATE_GPRS ? s->reg[e->src] : unknown_value;
+        struct abstract_value a = s->reg[e->dst], b = e->src < STATE_GPRS ? s->reg[e->src] : unknown_value;
         if (e->kind == IR_SUB && e->src == e->dst)
-            v = (struct absval){AV_CONST, 0, 0};
+            v = (struct abstract_value){AV_CONST, 0, 0};
         else if (b.kind == AV_CONST && offsettable(a)) {
             v = a;
             v.off = add_wrapping(v.off, e->kind == IR_ADD ? b.off : (int64_t)(0 - (uint64_t)b.off));
@@ -346,7 +347,7 @@ void abs_state_apply(struct abs_state *s, const struct ir_effect *e)
     }
 }
 
-void abs_state_step(struct abs_state *s, const struct ir_insn *in)
+void abstract_state_step(struct abstract_state *s, const struct ir_insn *in)
 {
     /* mov D(%b,%i,8),%r with b a constant: an entry of the table at b + D. */
     int64_t table = 0;
@@ -356,17 +357,17 @@ void abs_state_step(struct abs_state *s, const struct ir_insn *in)
              s->reg[in->aux_reg[1]].kind == AV_CONST)
         table = s->reg[in->aux_reg[1]].off + (int64_t)in->target;
     for (unsigned i = 0; i < in->neffects; i++)
-        abs_state_apply(s, &in->effects[i]);
+        abstract_state_apply(s, &in->effects[i]);
     if (table > 0)
-        set_reg(s, in->aux_reg[0], (struct absval){AV_TABLE_ENTRY, 0, table});
+        set_reg(s, in->aux_reg[0], (struct abstract_value){AV_TABLE_ENTRY, 0, table});
 }
 
-void abs_state_after_call(struct abs_state *s, uint32_t preserved)
+void abstract_state_after_call(struct abstract_state *s, uint32_t preserved)
 {
     for (unsigned r = 0; r < STATE_GPRS; r++)
         if (!abi_callee_saved(r) && r != ABI_RSP && !(preserved & (1u << r)))
             s->reg[r] = unknown_value;
-    struct absval rsp = s->reg[ABI_RSP];
+    struct abstract_value rsp = s->reg[ABI_RSP];
     if (rsp.kind == AV_CFA || rsp.kind == AV_ALIGNED)
         forget_slots(s, rsp.kind, INT64_MIN / 2, rsp.off - INT64_MIN / 2);
 }

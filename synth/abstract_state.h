@@ -40,9 +40,9 @@
 
 /* AV_CLONE_RESULT: what a clone onto another stack (clone with a stack
  * argument not known to be 0, clone3) answers: 0 in the child only. */
-enum absval_kind { AV_UNKNOWN = 0, AV_CFA, AV_ENTRY, AV_ALIGNED, AV_CONST, AV_TABLE_ENTRY, AV_CLONE_RESULT };
+enum abstract_value_kind { AV_UNKNOWN = 0, AV_CFA, AV_ENTRY, AV_ALIGNED, AV_CONST, AV_TABLE_ENTRY, AV_CLONE_RESULT };
 
-struct absval {
+struct abstract_value {
     uint8_t kind;
     uint8_t reg;              /* AV_ENTRY: DWARF register, or STATE_RA */
     int64_t off;              /* AV_TABLE_ENTRY: the table's address */
@@ -50,11 +50,11 @@ struct absval {
 
 struct stack_slot {
     int64_t off;              /* base + off */
-    struct absval value;
+    struct abstract_value value;
     uint8_t base;             /* AV_CFA or AV_ALIGNED */
 };
 
-struct abs_state {
+struct abstract_state {
     uint8_t nslots;
     uint8_t frame_pointer;    /* rbp was set from rsp: the CFA is rbp-based */
     uint8_t realigned;        /* ALIGNED exists: the stack was realigned once (2: paths
@@ -64,55 +64,55 @@ struct abs_state {
     int32_t realign_from;
     uint8_t outermost;        /* the path of clone's child, on the stack the call gave it:
                                  no caller, the end of the stack (nothing else is known) */
-    struct absval reg[STATE_GPRS];
+    struct abstract_value reg[STATE_GPRS];
     struct stack_slot slot[STATE_MAX_SLOTS];   /* sorted by (base, off); last, so that a
                                                   copy can stop at the slots in use */
 };
 
 /* DST := SRC, copying only the slots in use (a state is mostly slots). */
-static inline void abs_state_copy(struct abs_state *dst, const struct abs_state *src)
+static inline void abstract_state_copy(struct abstract_state *dst, const struct abstract_state *src)
 {
-    memcpy(dst, src, offsetof(struct abs_state, slot) + src->nslots * sizeof src->slot[0]);
+    memcpy(dst, src, offsetof(struct abstract_state, slot) + src->nslots * sizeof src->slot[0]);
 }
 
 /* The state on function entry. */
-void abs_state_entry(struct abs_state *s);
+void abstract_state_entry(struct abstract_state *s);
 
 /* A state where nothing is known (for code reached from nowhere we understand). */
-void abs_state_unknown(struct abs_state *s);
+void abstract_state_unknown(struct abstract_state *s);
 
 /* The state of clone's child where it starts: the outermost frame. */
-void abs_state_outermost(struct abs_state *s);
+void abstract_state_outermost(struct abstract_state *s);
 
-int absval_equal(struct absval a, struct absval b);
+int abstract_value_equal(struct abstract_value a, struct abstract_value b);
 
 /* V for people: "0x0", "CFA-16", "rax's entry value+8"; "" when it is
  * unknown or has no short name (ALIGNED, a table entry). */
-void absval_text(struct absval v, char *buf, size_t size);
-int abs_state_equal(const struct abs_state *a, const struct abs_state *b);
+void abstract_value_text(struct abstract_value v, char *buf, size_t size);
+int abstract_state_equal(const struct abstract_state *a, const struct abstract_state *b);
 
 /* INTO := INTO join FROM.  Returns 1 when INTO changed. */
-int abs_state_join(struct abs_state *into, const struct abs_state *from);
+int abstract_state_join(struct abstract_state *into, const struct abstract_state *from);
 
 /* Apply one IR effect. */
-void abs_state_apply(struct abs_state *s, const struct ir_effect *e);
+void abstract_state_apply(struct abstract_state *s, const struct ir_effect *e);
 
 /* Apply every effect of IN (not its control flow), and what its aux says
  * (the load of a table entry). */
-void abs_state_step(struct abs_state *s, const struct ir_insn *in);
+void abstract_state_step(struct abstract_state *s, const struct ir_insn *in);
 
 /* After a call returns: caller-saved registers are unknown, except those
  * in PRESERVED (bit R: the callee is known to give R back unchanged), and
  * the callee may have overwritten everything below the stack pointer. */
-void abs_state_after_call(struct abs_state *s, uint32_t preserved);
+void abstract_state_after_call(struct abstract_state *s, uint32_t preserved);
 
 /* The value in the slot at CFA + OFF, or unknown. */
-struct absval abs_state_slot(const struct abs_state *s, int64_t off);
+struct abstract_value abstract_state_slot(const struct abstract_state *s, int64_t off);
 
 /* Put V in the slot at BASE + OFF (unknown forgets it). */
-void abs_state_set_slot(struct abs_state *s, uint8_t base, int64_t off, struct absval v);
+void abstract_state_set_slot(struct abstract_state *s, uint8_t base, int64_t off, struct abstract_value v);
 
 /* The value in the slot at BASE + OFF (BASE: AV_CFA or AV_ALIGNED), or unknown. */
-struct absval abs_state_slot_in(const struct abs_state *s, uint8_t base, int64_t off);
+struct abstract_value abstract_state_slot_in(const struct abstract_state *s, uint8_t base, int64_t off);
 
 #endif

@@ -49,7 +49,7 @@ struct block {
                                     SEED_INNER from another fragment, SEED_GUESS by a guess */
     int queued;                  /* on the dataflow's worklist (at most once) */
     int pad_calls;               /* has a call that a landing pad catches */
-    struct abs_state in;
+    struct abstract_state in;
 };
 
 /* Call sites whose exceptions land at a pad (the function's LSDA): a call
@@ -100,7 +100,7 @@ struct cfg {
      * it is entered with on every path, flows of every kind joined, where a
      * surer flow kept a less sure one out of `in` (which then holds on the
      * surer paths only); NULL when `in` holds on every path everywhere. */
-    struct abs_state *every;
+    struct abstract_state *every;
     uint8_t *every_differs;      /* with EVERY: per block, EVERY[b] is not IN */
     int every_lost;              /* memory ran out computing EVERY: nothing is known to hold
                                     on every path */

@@ -35,31 +35,31 @@ void dataflow_release(struct dataflow *df)
     df->nwork = df->nleaving = df->leaving_cap = 0;
 }
 
-void dataflow_keep_out(struct dataflow *df, size_t b, const struct abs_state *st)
+void dataflow_keep_out(struct dataflow *df, size_t b, const struct abstract_state *st)
 {
     if (b >= df->cfg->nblocks)
         return;
     const struct block *blk = &df->cfg->blocks[b];
-    struct abs_state joined;
-    abs_state_copy(&joined, &blk->in);
-    if (blk->reached && !abs_state_join(&joined, st))
+    struct abstract_state joined;
+    abstract_state_copy(&joined, &blk->in);
+    if (blk->reached && !abstract_state_join(&joined, st))
         return;   /* it says nothing the state does not */
     if (!df->kept_out && !(df->kept_out = calloc(df->cfg->nblocks, sizeof *df->kept_out))) {
         df->kept_out_lost = 1;
         return;
     }
     if (df->kept_out[b]) {
-        abs_state_join(df->kept_out[b], st);
+        abstract_state_join(df->kept_out[b], st);
         return;
     }
     if (!(df->kept_out[b] = malloc(sizeof *df->kept_out[b]))) {
         df->kept_out_lost = 1;
         return;
     }
-    abs_state_copy(df->kept_out[b], st);
+    abstract_state_copy(df->kept_out[b], st);
 }
 
-void dataflow_leave(struct dataflow *df, uint64_t from, uint64_t target, int kind, const struct abs_state *st)
+void dataflow_leave(struct dataflow *df, uint64_t from, uint64_t target, int kind, const struct abstract_state *st)
 {
     if (!df->exits)
         return;
@@ -85,12 +85,12 @@ void dataflow_hand_on_exits(const struct dataflow *df)
 
 /* The frame is gone (rsp at the return address, as for a tail call), or
  * where rsp is is not known. */
-static int frame_popped(const struct abs_state *st)
+static int frame_popped(const struct abstract_state *st)
 {
     return st->reg[ABI_RSP].kind != AV_CFA || st->reg[ABI_RSP].off >= -8;
 }
 
-int dataflow_flow_into(struct dataflow *df, size_t b, const struct abs_state *st)
+int dataflow_flow_into(struct dataflow *df, size_t b, const struct abstract_state *st)
 {
     /* A function that decodes to no instruction has no block 0 to enter. */
     if (b >= df->cfg->nblocks)
@@ -104,19 +104,19 @@ int dataflow_flow_into(struct dataflow *df, size_t b, const struct abs_state *st
         return 0;
     }
     if (!df->every_path && blk->reached && df->seeding < blk->seeded) {
-        struct abs_state replaced;
-        abs_state_copy(&replaced, &blk->in);
-        abs_state_copy(&blk->in, st);
+        struct abstract_state replaced;
+        abstract_state_copy(&replaced, &blk->in);
+        abstract_state_copy(&blk->in, st);
         blk->seeded = df->seeding;
         dataflow_keep_out(df, b, &replaced);
         changed = 1;
     } else if (!blk->reached) {
-        abs_state_copy(&blk->in, st);
+        abstract_state_copy(&blk->in, st);
         blk->reached = 1;
         blk->seeded = df->seeding;
         changed = 1;
     } else {
-        changed = abs_state_join(&blk->in, st);
+        changed = abstract_state_join(&blk->in, st);
     }
     if (changed && !blk->queued) {
         blk->queued = 1;
@@ -125,34 +125,34 @@ int dataflow_flow_into(struct dataflow *df, size_t b, const struct abs_state *st
     return changed;
 }
 
-void dataflow_transfer(const struct cfg *g, size_t i, struct abs_state *st)
+void dataflow_transfer(const struct cfg *g, size_t i, struct abstract_state *st)
 {
     const struct ir_insn *in = &g->code->insns[i];
-    abs_state_step(st, in);
+    abstract_state_step(st, in);
     if (ir_is_call(in))
-        abs_state_after_call(st, cfg_registers_given_back(g, i));
+        abstract_state_after_call(st, cfg_registers_given_back(g, i));
 }
 
 /* dataflow_run_block, inlined where the fixpoint and the guesses call it. */
-static inline void run_block(const struct cfg *g, size_t b, struct abs_state *out, synth_insn_fn observe,
-                             void *arg, struct abs_state *after_call, int *have_call)
+static inline void run_block(const struct cfg *g, size_t b, struct abstract_state *out, synth_insn_fn observe,
+                             void *arg, struct abstract_state *after_call, int *have_call)
 {
     const struct block *blk = &g->blocks[b];
-    abs_state_copy(out, &blk->in);
+    abstract_state_copy(out, &blk->in);
     for (size_t i = blk->first; i <= blk->last; i++) {
         const struct ir_insn *in = &g->code->insns[i];
         if (observe)
             observe(arg, in, out, 1);
         dataflow_transfer(g, i, out);
         if (after_call && ir_is_call(in)) {
-            abs_state_copy(after_call, out);
+            abstract_state_copy(after_call, out);
             *have_call = 1;
         }
     }
 }
 
-void dataflow_run_block(const struct cfg *g, size_t b, struct abs_state *out, synth_insn_fn observe,
-                        void *arg, struct abs_state *after_call, int *have_call)
+void dataflow_run_block(const struct cfg *g, size_t b, struct abstract_state *out, synth_insn_fn observe,
+                        void *arg, struct abstract_state *after_call, int *have_call)
 {
     run_block(g, b, out, observe, arg, after_call, have_call);
 }
@@ -163,13 +163,13 @@ void dataflow_run_block(const struct cfg *g, size_t b, struct abs_state *out, sy
  * be equal (same symbolic base, different offsets: that edge is never taken
  * in this state), 0 when the comparison tells nothing.
  */
-static int equal_edge_state(const struct ir_insn *cmp, const struct abs_state *st,
-                            struct abs_state *eq)
+static int equal_edge_state(const struct ir_insn *cmp, const struct abstract_state *st,
+                            struct abstract_state *eq)
 {
     uint8_t a = cmp->cmp_a, b = cmp->cmp_b;
     if (a >= STATE_GPRS || b >= STATE_GPRS)
         return 0;
-    struct absval va = st->reg[a], vb = st->reg[b];
+    struct abstract_value va = st->reg[a], vb = st->reg[b];
     if (va.kind != AV_UNKNOWN && vb.kind != AV_UNKNOWN)   /* entries of one table may be equal */
         return va.kind == vb.kind && va.kind != AV_TABLE_ENTRY && va.reg == vb.reg && va.off != vb.off ? -1 : 0;
     if (va.kind == AV_UNKNOWN && vb.kind == AV_UNKNOWN)
@@ -187,7 +187,7 @@ static int equal_edge_state(const struct ir_insn *cmp, const struct abs_state *s
  * (test %rax,%rax, then jumps: they write no flags) in state ST.  Returns
  * 1 when its EQ edge is the child's path, else 0.
  */
-static int branches_to_clone_child(const struct function_code *fc, size_t last, const struct abs_state *st)
+static int branches_to_clone_child(const struct function_code *fc, size_t last, const struct abstract_state *st)
 {
     size_t i = last;
     while (i > 0 && fc->insns[i - 1].flow == IR_FLOW_COND && last - i < 4)
@@ -204,8 +204,8 @@ static int branches_to_clone_child(const struct function_code *fc, size_t last, 
  * that edge is not taken: no fall-through, or an equality the state rules
  * out).  EQ holds the state refined on the edge where a `cmp` found its
  * registers equal. */
-static void direct_edges(const struct cfg *g, size_t b, const struct abs_state *out, struct abs_state *eq,
-                         const struct abs_state **taken, size_t *target, const struct abs_state **fall)
+static void direct_edges(const struct cfg *g, size_t b, const struct abstract_state *out, struct abstract_state *eq,
+                         const struct abstract_state **taken, size_t *target, const struct abstract_state **fall)
 {
     const struct function_code *fc = g->code;
     size_t last = g->blocks[b].last;
@@ -214,13 +214,13 @@ static void direct_edges(const struct cfg *g, size_t b, const struct abs_state *
     *target = (size_t)-1;
     int refined = 0;
     if (in->flow == IR_FLOW_COND && in->cond && branches_to_clone_child(fc, last, out)) {
-        abs_state_outermost(eq);   /* 0: the child's path, on its own stack */
+        abstract_state_outermost(eq);   /* 0: the child's path, on its own stack */
         refined = 1;
     } else if (in->flow == IR_FLOW_COND && in->cond && last > g->blocks[b].first) {
         refined = equal_edge_state(&fc->insns[last - 1], out, eq);
     }
     if (refined) {
-        const struct abs_state *eq_state = refined > 0 ? eq : NULL;
+        const struct abstract_state *eq_state = refined > 0 ? eq : NULL;
         if (in->cond == IR_COND_EQ)
             *taken = eq_state;
         else
@@ -244,8 +244,8 @@ int dataflow_direct_edges(const struct cfg *g, size_t b, dataflow_edge_fn fn, vo
 {
     if (g->code->insns[g->blocks[b].last].flow == IR_FLOW_JUMP_INDIRECT)
         return -1;
-    struct abs_state out, eq;
-    const struct abs_state *taken, *fall;
+    struct abstract_state out, eq;
+    const struct abstract_state *taken, *fall;
     size_t target;
     run_block(g, b, &out, NULL, NULL, NULL, NULL);
     direct_edges(g, b, &out, &eq, &taken, &target, &fall);
@@ -270,7 +270,7 @@ int dataflow_reaches_a_call(const struct dataflow *df)
 }
 
 /* The registers (bit R) that hold their own entry value in ST. */
-static uint32_t registers_as_entered(const struct abs_state *st)
+static uint32_t registers_as_entered(const struct abstract_state *st)
 {
     uint32_t m = 0;
     for (unsigned r = 0; r < STATE_GPRS; r++)
@@ -284,7 +284,7 @@ void dataflow_fixpoint(struct dataflow *df)
     const struct cfg *g = df->cfg;
     const struct function_code *fc = g->code;
     const struct cfg_links *ln = &g->links;
-    struct abs_state out;
+    struct abstract_state out;
     int phase = df->seeding;
     while (df->nwork > 0) {
         size_t b = df->worklist[--df->nwork];
@@ -296,8 +296,8 @@ void dataflow_fixpoint(struct dataflow *df)
         const struct ir_insn *in = &fc->insns[last];
         /* On the edge where a `cmp %a,%b` found them equal, what is known of
          * one is known of the other. */
-        struct abs_state equal;
-        const struct abs_state *taken, *fallthrough;
+        struct abstract_state equal;
+        const struct abstract_state *taken, *fallthrough;
         size_t target;
         direct_edges(g, b, &out, &equal, &taken, &target, &fallthrough);
         if (taken)
@@ -355,7 +355,7 @@ void dataflow_fixpoint(struct dataflow *df)
 size_t dataflow_seed_unreached(struct dataflow *df)
 {
     const struct cfg *g = df->cfg;
-    struct abs_state indirect, out, after_call;
+    struct abstract_state indirect, out, after_call;
     int have_indirect = 0, have_call = 0;
     size_t seeded = 0;
     /* Jump tables may sit before or after their targets: join every
@@ -368,7 +368,7 @@ size_t dataflow_seed_unreached(struct dataflow *df)
         if (!have_indirect)
             indirect = out;
         else
-            abs_state_join(&indirect, &out);
+            abstract_state_join(&indirect, &out);
         have_indirect = 1;
     }
     have_call = 0;
@@ -435,8 +435,8 @@ int dataflow_every_path(struct dataflow *df, dataflow_more_fn more, void *arg)
     for (size_t b = 0; b < n; b++) {
         struct block *blk = &g->blocks[b];
         if (blk->reached)
-            abs_state_copy(&g->every[b], &blk->in);
-        g->every_differs[b] = blk->reached && ranked[b].reached && !abs_state_equal(&blk->in, &ranked[b].in);
+            abstract_state_copy(&g->every[b], &blk->in);
+        g->every_differs[b] = blk->reached && ranked[b].reached && !abstract_state_equal(&blk->in, &ranked[b].in);
         differs |= g->every_differs[b];
         *blk = ranked[b];
     }
@@ -450,18 +450,18 @@ int dataflow_every_path(struct dataflow *df, dataflow_more_fn more, void *arg)
     return differs;
 }
 
-int dataflow_every_path_at(const struct cfg *g, size_t i, struct abs_state *out)
+int dataflow_every_path_at(const struct cfg *g, size_t i, struct abstract_state *out)
 {
     if (i >= g->code->n)
         return 0;
     size_t b = g->block_of[i];
     if (g->every_lost) {
-        abs_state_unknown(out);   /* what held on every path was lost: nothing is known */
+        abstract_state_unknown(out);   /* what held on every path was lost: nothing is known */
         return 1;
     }
     if (!g->every || !g->every_differs[b])
         return 0;
-    abs_state_copy(out, &g->every[b]);
+    abstract_state_copy(out, &g->every[b]);
     for (size_t k = g->blocks[b].first; k < i; k++)
         dataflow_transfer(g, k, out);
     return 1;

@@ -59,7 +59,7 @@
 struct leaving {
     uint64_t from, target;
     int kind;                    /* 0, SYNTH_EXIT_CALL or SYNTH_EXIT_TABLE_CASE */
-    struct abs_state state;
+    struct abstract_state state;
 };
 
 struct dataflow {
@@ -76,7 +76,7 @@ struct dataflow {
     struct leaving *leaving;     /* control leaving the function in these flows */
     size_t nleaving, leaving_cap;
     int every_path;              /* flows join whatever their kind (dataflow_every_path) */
-    struct abs_state **kept_out; /* per block: the join of the flows a surer one kept out
+    struct abstract_state **kept_out; /* per block: the join of the flows a surer one kept out
                                     of its state, or NULL; the array NULL until one is */
     int kept_out_lost;           /* out of memory while keeping one: no state is every path's */
 };
@@ -89,23 +89,23 @@ void dataflow_release(struct dataflow *df);
 
 /* The transfer function of instruction I of G: its effects, then, for a
  * call, the call's. */
-void dataflow_transfer(const struct cfg *g, size_t i, struct abs_state *st);
+void dataflow_transfer(const struct cfg *g, size_t i, struct abstract_state *st);
 
 /* Run block B of G from its entry state: OBSERVE (may be NULL) sees each
  * instruction's state; the state after the block is left in *OUT, and, when
  * AFTER_CALL is not NULL and the block has a call, the state after its last
  * call in *AFTER_CALL (with *HAVE_CALL set). */
-void dataflow_run_block(const struct cfg *g, size_t b, struct abs_state *out, synth_insn_fn observe,
-                        void *arg, struct abs_state *after_call, int *have_call);
+void dataflow_run_block(const struct cfg *g, size_t b, struct abstract_state *out, synth_insn_fn observe,
+                        void *arg, struct abstract_state *after_call, int *have_call);
 
 /* Flow into block B with state ST, as a flow of kind DF->seeding; queue B
  * when its entry state changed.  Returns whether it changed. */
-int dataflow_flow_into(struct dataflow *df, size_t b, const struct abs_state *st);
+int dataflow_flow_into(struct dataflow *df, size_t b, const struct abstract_state *st);
 
 /* A flow ST into block B that a surer one keeps out of B's state (or that
  * a surer one replaced): remembered, joined with the others kept out of B,
  * when it would have changed B's state, for dataflow_every_path. */
-void dataflow_keep_out(struct dataflow *df, size_t b, const struct abs_state *st);
+void dataflow_keep_out(struct dataflow *df, size_t b, const struct abstract_state *st);
 
 /* Run queued blocks until none is. */
 void dataflow_fixpoint(struct dataflow *df);
@@ -113,7 +113,7 @@ void dataflow_fixpoint(struct dataflow *df);
 /* Control leaves the function from FROM for TARGET (KIND: see synth_exit_fn)
  * with ST: held for the exits callback (when memory runs out, handed on at
  * once). */
-void dataflow_leave(struct dataflow *df, uint64_t from, uint64_t target, int kind, const struct abs_state *st);
+void dataflow_leave(struct dataflow *df, uint64_t from, uint64_t target, int kind, const struct abstract_state *st);
 
 /* Hand the held exits to the callback, in order. */
 void dataflow_hand_on_exits(const struct dataflow *df);
@@ -132,7 +132,7 @@ size_t dataflow_seed_unreached(struct dataflow *df);
  * not an edge the state rules out): FN(ARG, successor, state) for each,
  * from B's entry state.  Returns 0, or -1 when B ends with an indirect jump
  * (its successors are not listed). */
-typedef void (*dataflow_edge_fn)(void *arg, size_t successor, const struct abs_state *st);
+typedef void (*dataflow_edge_fn)(void *arg, size_t successor, const struct abstract_state *st);
 int dataflow_direct_edges(const struct cfg *g, size_t b, dataflow_edge_fn fn, void *arg);
 
 /* Flows into DF that the blocks' edges do not show (the landing pads'),
@@ -155,7 +155,7 @@ int dataflow_every_path(struct dataflow *df, dataflow_more_fn more, void *arg);
  * dataflow_every_path), into *OUT.  Returns 1 when it differs from the
  * state the fixpoint gave I (only then is *OUT written: the unknown state
  * when memory ran out), 0 when that one holds on every path. */
-int dataflow_every_path_at(const struct cfg *g, size_t i, struct abs_state *out);
+int dataflow_every_path_at(const struct cfg *g, size_t i, struct abstract_state *out);
 
 /* Whether a reached block has a call. */
 int dataflow_reaches_a_call(const struct dataflow *df);

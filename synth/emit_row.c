@@ -23,7 +23,7 @@ static size_t put_sleb(uint8_t *p, int64_t v)
 
 /* A register that addresses the realigned frame: rbp (as GCC describes it),
  * else rsp.  Returns its number and ALIGNED-offset, or -1. */
-static int aligned_anchor(const struct abs_state *st, int64_t *k)
+static int aligned_anchor(const struct abstract_state *st, int64_t *k)
 {
     static const unsigned prefer[] = {ABI_RBP, ABI_RSP};
     for (unsigned i = 0; i < 2; i++)
@@ -54,10 +54,10 @@ static uint32_t breg_expr(uint8_t *buf, int reg, int64_t off, int deref, int64_t
  * save): DW_OP_breg<anchor> <off>; DW_OP_deref.  LIVE_ONLY: a slot still on
  * the stack (at or above rsp, when rsp is known), not one already popped.
  * The expression is written into BUF.  Returns 1 when ROW's CFA was set. */
-static int drap_slot_cfa(const struct abs_state *st, int anchor, int64_t k, int live_only,
+static int drap_slot_cfa(const struct abstract_state *st, int anchor, int64_t k, int live_only,
                          struct unwind_row *row, uint8_t *buf)
 {
-    const struct absval rsp = st->reg[ABI_RSP];
+    const struct abstract_value rsp = st->reg[ABI_RSP];
     for (unsigned i = 0; anchor >= 0 && i < st->nslots; i++) {
         const struct stack_slot *s = &st->slot[i];
         if (s->base != AV_ALIGNED || s->value.kind != AV_CFA || s->value.off > 0)
@@ -72,7 +72,7 @@ static int drap_slot_cfa(const struct abs_state *st, int anchor, int64_t k, int 
     return 0;
 }
 
-void synth_stack_end_row(struct unwind_row *row)
+void emit_row_stack_end(struct unwind_row *row)
 {
     memset(&row->cfa, 0, sizeof row->cfa);
     row->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = ABI_RSP, .offset = ABI_ENTRY_CFA_OFFSET};
@@ -81,16 +81,16 @@ void synth_stack_end_row(struct unwind_row *row)
     row->reg[ABI_RA].kind = REG_RULE_UNDEFINED;
 }
 
-void synth_row_from_state(const struct abs_state *st, struct unwind_row *row,
-                          struct synth_row_exprs *exprs)
+void emit_row_from_state(const struct abstract_state *st, struct unwind_row *row,
+                         struct synth_row_exprs *exprs)
 {
     memset(&row->cfa, 0, sizeof row->cfa);
     memset(row->reg, 0, sizeof row->reg);
     if (st->outermost) {   /* clone's child */
-        synth_stack_end_row(row);
+        emit_row_stack_end(row);
         return;
     }
-    const struct absval rsp = st->reg[ABI_RSP], rbp = st->reg[ABI_RBP];
+    const struct abstract_value rsp = st->reg[ABI_RSP], rbp = st->reg[ABI_RBP];
     int64_t k = 0;
     int anchor = aligned_anchor(st, &k);
     if (st->frame_pointer && rbp.kind == AV_CFA) {

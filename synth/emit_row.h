@@ -41,9 +41,9 @@ struct synth_row_exprs {
  * stop there), every other column unchanged, the CFA rsp+8 only because a
  * row needs one.  Clone's child's row, and the validated table's where
  * synthesis has none. */
-void synth_stack_end_row(struct unwind_row *row);
+void emit_row_stack_end(struct unwind_row *row);
 
-void synth_row_from_state(const struct abs_state *st, struct unwind_row *row,
-                          struct synth_row_exprs *exprs);
+void emit_row_from_state(const struct abstract_state *st, struct unwind_row *row,
+                         struct synth_row_exprs *exprs);
 
 #endif

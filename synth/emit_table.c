@@ -52,10 +52,10 @@ static void append_row(struct emitter *em, const struct ir_insn *in, const struc
             em->oom = 1;
 }
 
-/* Whether executing IN in state PRE leaves the row synth_row_from_state
+/* Whether executing IN in state PRE leaves the row emit_row_from_state
  * builds unchanged: it only writes registers that are neither rsp, rbp nor
  * callee-saved, that held no frame address and get none. */
-static int keeps_row(const struct ir_insn *in, const struct abs_state *pre)
+static int keeps_row(const struct ir_insn *in, const struct abstract_state *pre)
 {
     if (ir_is_call(in))
         return 0;
@@ -76,7 +76,7 @@ static int keeps_row(const struct ir_insn *in, const struct abs_state *pre)
     return 1;
 }
 
-static void emit_observer(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void emit_observer(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     struct emitter *em = arg;
     if (reached == 1)
@@ -104,7 +104,7 @@ static void emit_observer(void *arg, const struct ir_insn *in, const struct abs_
     struct unwind_row row;
     struct synth_row_exprs exprs;
     if (reached) {
-        synth_row_from_state(st, &row, &exprs);
+        emit_row_from_state(st, &row, &exprs);
     } else {
         memset(&row, 0, sizeof row);
         row.cfa.kind = CFA_RULE_UNKNOWN;
@@ -130,7 +130,7 @@ int emit_table(const struct cfg *g, struct unwind_table *t, synth_insn_fn observ
                size_t *unreached)
 {
     struct emitter em = {.t = t, .observe = observe, .arg = arg, .g = g, .prev = (size_t)-1};
-    struct abs_state last;
+    struct abstract_state last;
     for (size_t b = 0; b < g->nblocks; b++) {
         const struct block *blk = &g->blocks[b];
         if (blk->reached) {
@@ -143,7 +143,7 @@ int emit_table(const struct cfg *g, struct unwind_table *t, synth_insn_fn observ
             for (size_t i = blk->first; i <= blk->last; i++)
                 emit_observer(&em, &g->code->insns[i], &last, SYNTH_PADDING);
         } else if (cfg_is_padding_block(g, b) && b + 1 < g->nblocks && g->blocks[b + 1].reached) {
-            struct abs_state next = g->blocks[b + 1].in;
+            struct abstract_state next = g->blocks[b + 1].in;
             for (size_t i = blk->first; i <= blk->last; i++)
                 emit_observer(&em, &g->code->insns[i], &next, SYNTH_PADDING);
         } else {

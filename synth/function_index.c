@@ -194,7 +194,7 @@ int function_index_build(struct function_index *ix, struct elf_file *ef,
     /* FDE ranges, except the PLT's (its stubs are listed one by one) and
      * those that are not code of the file (cfi_reader.h). */
     for (size_t i = 0; eh && i < eh->nfdes; i++) {
-        const struct cfi_fde *fde = &eh->fdes[i];
+        const struct eh_frame_fde *fde = &eh->fdes[i];
         if (fde->pc_range == 0 || fde->fault != FDE_SOUND || in_plt(ef, fde->pc_begin))
             continue;
         struct function_range *f = grow(&funcs);

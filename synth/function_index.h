@@ -31,7 +31,7 @@ struct function_range {
     uint8_t source;                /* enum function_source */
     const char *flaw;              /* why it cannot be synthesised (bogus symbol, overlap), or NULL */
     uint64_t lsda;                 /* the FDE's language-specific data (landing pads), or 0 */
-    const struct cfi_fde *fde;     /* FUNC_FROM_FDE: the FDE (borrowed), else NULL */
+    const struct eh_frame_fde *fde;     /* FUNC_FROM_FDE: the FDE (borrowed), else NULL */
 };
 
 struct named_address {

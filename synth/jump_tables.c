@@ -465,8 +465,8 @@ static int add_label(struct address_taken_labels *lb, size_t t, size_t *cap)
  * function has such a jump; the count found, or (size_t)-1 when out of
  * memory.
  */
-size_t address_taken_labels_find(struct address_taken_labels *lb, const struct jump_tables *jt,
-                                 const struct cfg *g, struct elf_file *ef)
+size_t jump_tables_find_labels(struct address_taken_labels *lb, const struct jump_tables *jt,
+                               const struct cfg *g, struct elf_file *ef)
 {
     const struct function_code *fc = g->code;
     const struct function_range *f = fc->func;
@@ -548,8 +548,8 @@ size_t jump_tables_from_values(struct known_tables *kt, const struct jump_tables
                       (p.add == (size_t)-1 || p.add >= blk->first);
         if (!pattern && jmp->aux != IR_AUX_JMP_REG)
             continue;
-        struct abs_state st = blk->in;
-        struct absval table = {0}, base = {0};
+        struct abstract_state st = blk->in;
+        struct abstract_value table = {0}, base = {0};
         for (size_t i = blk->first; i < j; i++) {
             if (pattern && i == p.load) {
                 table = st.reg[p.table_reg];
@@ -565,11 +565,11 @@ size_t jump_tables_from_values(struct known_tables *kt, const struct jump_tables
             /* An entry of a table of addresses, loaded in the block or
              * before it (one jump shared by every dispatch: CPython's
              * interpreter loop). */
-            struct absval target = st.reg[jmp->aux_reg[0]];
+            struct abstract_value target = st.reg[jmp->aux_reg[0]];
             if (target.kind != AV_TABLE_ENTRY || target.off <= 0)
                 continue;
             table = target;
-            base = (struct absval){AV_CONST, 0, 0};
+            base = (struct abstract_value){AV_CONST, 0, 0};
             for (size_t i = j; i-- > blk->first;) {
                 const struct ir_insn *in = &fc->insns[i];
                 if (!ir_writes_reg(in, jmp->aux_reg[0]))

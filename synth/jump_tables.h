@@ -36,7 +36,7 @@
  * What is found reaches the blocks and the fixpoint as data: synthesize
  * hands the targets, the exits (struct table_exit, cfg.h) and the labels to
  * cfg_build (struct cfg_links).  This module reads the blocks and their
- * states after a pass (jump_tables_from_values, address_taken_labels_find):
+ * states after a pass (jump_tables_from_values, jump_tables_find_labels):
  * a client of the cfg and the dataflow, never read by them.
  *
  * Ownership: struct jump_tables owns its arrays (jump_tables_release) and
@@ -110,7 +110,7 @@ size_t jump_tables_from_values(struct known_tables *kt, const struct jump_tables
 /* When a reached indirect jump of G has no table: the function's
  * address-taken labels (from EF) into LB.  Returns how many, or (size_t)-1
  * when out of memory. */
-size_t address_taken_labels_find(struct address_taken_labels *lb, const struct jump_tables *jt,
-                                 const struct cfg *g, struct elf_file *ef);
+size_t jump_tables_find_labels(struct address_taken_labels *lb, const struct jump_tables *jt,
+                               const struct cfg *g, struct elf_file *ef);
 
 #endif

@@ -84,13 +84,13 @@ static int args_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
  * no CIE sets a size).  The instructions' own address is not known here,
  * so a pc-relative DW_CFA_set_loc (which compilers do not write) would
  * misplace the ranges.  -1 when out of memory. */
-static int find_args_sizes(struct landing_pads *lp, const struct cfi_fde *fde)
+static int find_args_sizes(struct landing_pads *lp, const struct eh_frame_fde *fde)
 {
     struct cfa_cie_params params = cfa_cie_params_of(fde->cie, 0);
     struct cfi_state st, cie_state;
     struct cfi_saved_row saved[UNWIND_REMEMBER_DEPTH];
     struct args_collector ac = {lp, 0, 0};
-    cfi_state_init(&cie_state, fde->pc_begin);
+    cfa_program_state_init(&cie_state, fde->pc_begin);
     st = cie_state;
     struct cfa_program prog = {
         .insns = fde->insns, .len = fde->insns_len, .cie = &params, .cie_state = &cie_state,
@@ -153,7 +153,7 @@ static size_t flow_to_landing_pads(struct landing_pads *lp, struct dataflow *df)
         const struct block *blk = &g->blocks[b];
         if (!blk->reached || !blk->pad_calls)
             continue;
-        struct abs_state st = blk->in, popped_state;
+        struct abstract_state st = blk->in, popped_state;
         for (size_t i = blk->first; i <= blk->last; i++) {
             const struct ir_insn *in = &g->code->insns[i];
             dataflow_transfer(g, i, &st);
@@ -161,7 +161,7 @@ static size_t flow_to_landing_pads(struct landing_pads *lp, struct dataflow *df)
                 continue;
             /* The unwinder pops the call's pushed arguments (the row of the
              * call's last byte: where the return address points back). */
-            const struct abs_state *landed = &st;
+            const struct abstract_state *landed = &st;
             uint64_t popped = args_size_at(lp, in->addr + in->len - 1);
             if (popped && (st.reg[ABI_RSP].kind == AV_CFA || st.reg[ABI_RSP].kind == AV_ALIGNED)) {
                 popped_state = st;
@@ -183,7 +183,7 @@ static size_t flow_to_landing_pads(struct landing_pads *lp, struct dataflow *df)
                     pad->state = *landed;
                     pad->seeded = blk->seeded;
                 } else if (blk->seeded == pad->seeded || df->every_path) {
-                    abs_state_join(&pad->state, landed);
+                    abstract_state_join(&pad->state, landed);
                 } else {
                     dataflow_keep_out(df, into, landed);
                 }

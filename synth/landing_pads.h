@@ -44,7 +44,7 @@ struct dataflow;
 struct pad_state {
     int have_state;
     int seeded;                  /* the surest way those calls were reached (see struct block) */
-    struct abs_state state;      /* join of the states after those calls reached so */
+    struct abstract_state state;      /* join of the states after those calls reached so */
 };
 
 /* Code where the FDE says the calls' pushed arguments take SIZE bytes. */

@@ -16,7 +16,7 @@ struct edges {
     int indirect;       /* some reached block ends with an indirect jump */
 };
 
-static void add_edge(void *arg, size_t successor, const struct abs_state *st)
+static void add_edge(void *arg, size_t successor, const struct abstract_state *st)
 {
     (void)st;
     struct edges *e = arg;
@@ -55,19 +55,19 @@ static void reach(const struct edges *e, size_t from, unsigned char *seen, size_
 /* Join into E->state what edges into HEAD carry (set E->have on the first). */
 struct entering {
     size_t head;
-    struct abs_state state;
+    struct abstract_state state;
     int have;
 };
 
-static void join_entering(void *arg, size_t successor, const struct abs_state *st)
+static void join_entering(void *arg, size_t successor, const struct abstract_state *st)
 {
     struct entering *en = arg;
     if (successor != en->head)
         return;
     if (!en->have)
-        abs_state_copy(&en->state, st);
+        abstract_state_copy(&en->state, st);
     else
-        abs_state_join(&en->state, st);
+        abstract_state_join(&en->state, st);
     en->have = 1;
 }
 
@@ -81,7 +81,7 @@ static int ends_in_a_call(const struct cfg *g, size_t b)
     return ir_is_call(&g->code->insns[i]) || g->code->insns[i].is_padding;
 }
 
-int loop_entry_state(const struct cfg *g, size_t i, struct abs_state *out)
+int loop_entry_state(const struct cfg *g, size_t i, struct abstract_state *out)
 {
     if (i >= g->code->n)
         return 0;
@@ -122,7 +122,7 @@ int loop_entry_state(const struct cfg *g, size_t i, struct abs_state *out)
     for (unsigned r = 0; r < STATE_GPRS && !found; r++)
         found = h->in.reg[r].kind == AV_UNKNOWN && en->state.reg[r].kind != AV_UNKNOWN;
     if (found)
-        abs_state_copy(out, &en->state);
+        abstract_state_copy(out, &en->state);
 done:
     free(e.first);
     free(e.to);

@@ -31,6 +31,6 @@
 /* When instruction I of G is the first of a loop's head whose entry state
  * knows a register that the head's joined state does not: 1 with that
  * state in *OUT.  Else 0 (also when out of memory). */
-int loop_entry_state(const struct cfg *g, size_t i, struct abs_state *out);
+int loop_entry_state(const struct cfg *g, size_t i, struct abstract_state *out);
 
 #endif

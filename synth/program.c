@@ -29,7 +29,7 @@ struct held_exit {
     size_t from;
     uint64_t target;
     int kind;                   /* see synth_exit_fn */
-    struct abs_state state;
+    struct abstract_state state;
 };
 
 /* An exit seen while a function runs, taken only if the run succeeds: a
@@ -38,7 +38,7 @@ struct held_exit {
 struct pending_exit {
     uint64_t target;
     int kind;                   /* see synth_exit_fn */
-    struct abs_state state;
+    struct abstract_state state;
 };
 
 struct pass_one {
@@ -68,12 +68,12 @@ static int may_be_fragment(const struct function_range *f)
     return f->source == FUNC_FROM_FDE && !named_function(f);
 }
 
-static void record_inner(struct pass_one *po, size_t j, uint64_t target, int kind, const struct abs_state *st)
+static void record_inner(struct pass_one *po, size_t j, uint64_t target, int kind, const struct abstract_state *st)
 {
     struct synth_program *p = po->p;
     for (size_t k = 0; k < p->ninner[j]; k++)
         if (p->inner[j][k].addr == target) {
-            abs_state_join(&p->inner[j][k].state, st);
+            abstract_state_join(&p->inner[j][k].state, st);
             p->inner[j][k].table_cases_only &= kind == SYNTH_EXIT_TABLE_CASE;
             return;
         }
@@ -102,7 +102,7 @@ static void *room_for_one(struct pass_one *po, void *items, size_t n, size_t *ca
     return grown;
 }
 
-static void hold_exit(struct pass_one *po, uint64_t target, int kind, const struct abs_state *st)
+static void hold_exit(struct pass_one *po, uint64_t target, int kind, const struct abstract_state *st)
 {
     struct held_exit *held = room_for_one(po, po->held, po->nheld, &po->capheld, sizeof *held);
     if (held) {
@@ -113,7 +113,7 @@ static void hold_exit(struct pass_one *po, uint64_t target, int kind, const stru
 
 /* A jump (KIND: 0 or SYNTH_EXIT_TABLE_CASE) into function J's range, now
  * taken as fact. */
-static void record_jump(struct pass_one *po, size_t j, uint64_t target, int kind, const struct abs_state *st)
+static void record_jump(struct pass_one *po, size_t j, uint64_t target, int kind, const struct abstract_state *st)
 {
     struct synth_program *p = po->p;
     if (p->index.funcs[j].lo != target) {
@@ -130,12 +130,12 @@ static void record_jump(struct pass_one *po, size_t j, uint64_t target, int kind
         *p->entry[j] = *st;
         p->by_defaults_only[j] = kind == SYNTH_EXIT_SWITCH_DEFAULT;
     } else {
-        abs_state_join(p->entry[j], st);
+        abstract_state_join(p->entry[j], st);
         p->by_defaults_only[j] &= kind == SYNTH_EXIT_SWITCH_DEFAULT;
     }
 }
 
-static void take_exit(struct pass_one *po, uint64_t target, int kind, const struct abs_state *st)
+static void take_exit(struct pass_one *po, uint64_t target, int kind, const struct abstract_state *st)
 {
     struct synth_program *p = po->p;
     size_t j = function_index_at(&p->index, target);
@@ -154,7 +154,7 @@ static void take_exit(struct pass_one *po, uint64_t target, int kind, const stru
         record_jump(po, j, target, kind, st);
 }
 
-static void record_exit(void *arg, uint64_t from, uint64_t target, int kind, const struct abs_state *st)
+static void record_exit(void *arg, uint64_t from, uint64_t target, int kind, const struct abstract_state *st)
 {
     struct pass_one *po = arg;
     (void)from;
@@ -200,7 +200,8 @@ static int row_at(void *arg, const struct cfi_state *st, uint64_t new_loc)
  * return address at CFA-8: rsp, and the callee-saved registers it says are
  * saved (their entry values in those slots; the registers themselves
  * unknown, the code before may have used them).  Returns 0, or -1. */
-static int entry_row_state(struct cfi_eval *ev, const struct cfi_fde *fde, uint64_t addr, struct abs_state *out)
+static int entry_row_state(struct cfi_eval *ev, const struct eh_frame_fde *fde, uint64_t addr,
+                           struct abstract_state *out)
 {
     struct row_at want = {.addr = addr};
     struct cfi_state final;
@@ -211,14 +212,14 @@ static int entry_row_state(struct cfi_eval *ev, const struct cfi_fde *fde, uint6
     if (!st || st->cfa.kind != CFA_RULE_REG_OFFSET || st->cfa.reg != ABI_RSP ||
         st->col[ABI_RA].kind != REG_RULE_OFFSET || st->col[ABI_RA].offset != ABI_ENTRY_RA_OFFSET)
         return -1;
-    abs_state_entry(out);
+    abstract_state_entry(out);
     out->reg[ABI_RSP].off = -st->cfa.offset;
     for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++) {
         unsigned r = abi_callee_saved_regs[i];
         if (st->col[r].kind != REG_RULE_OFFSET)
             continue;
-        abs_state_set_slot(out, AV_CFA, st->col[r].offset, (struct absval){AV_ENTRY, (uint8_t)r, 0});
-        out->reg[r] = (struct absval){AV_UNKNOWN, 0, 0};
+        abstract_state_set_slot(out, AV_CFA, st->col[r].offset, (struct abstract_value){AV_ENTRY, (uint8_t)r, 0});
+        out->reg[r] = (struct abstract_value){AV_UNKNOWN, 0, 0};
     }
     return 0;
 }
@@ -352,12 +353,12 @@ static void take_entry_contracts(struct synth_program *p)
         int by_defaults = p->entry[i] && p->by_defaults_only[i];
         if ((p->entry[i] && !by_defaults) || p->called[i] || !f->fde || f->name[0] || p->padded_start[i] == 255)
             continue;
-        struct abs_state contract;
+        struct abstract_state contract;
         uint64_t at = by_defaults ? f->lo : f->lo + p->padded_start[i];
         if (entry_row_state(&ev, f->fde, at, &contract) != 0)
             continue;
         if (by_defaults) {
-            const struct absval *was = &p->entry[i]->reg[ABI_RSP], *row = &contract.reg[ABI_RSP];
+            const struct abstract_value *was = &p->entry[i]->reg[ABI_RSP], *row = &contract.reg[ABI_RSP];
             if (was->kind != row->kind || was->off != row->off)
                 *p->entry[i] = contract;
             continue;
@@ -421,7 +422,7 @@ static void take_plt0_convention(struct synth_program *p)
         return;
     if (!p->entry[i] && !(p->entry[i] = malloc(sizeof *p->entry[i])))
         return;
-    abs_state_entry(p->entry[i]);
+    abstract_state_entry(p->entry[i]);
     p->entry[i]->reg[ABI_RSP].off = -2 * ABI_ENTRY_CFA_OFFSET;
 }
 

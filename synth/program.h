@@ -40,7 +40,7 @@ struct synth_program {
     struct function_index index;
     struct x86_decoder *decoder;
     struct synth_session session;
-    struct abs_state **entry;   /* per function: the state jumps into it carry, or NULL */
+    struct abstract_state **entry;   /* per function: the state jumps into it carry, or NULL */
     struct synth_entry **inner; /* per function: jumps into its middle */
     size_t *ninner;
     uint8_t *called;            /* per function: some direct call targets it */

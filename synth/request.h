@@ -41,7 +41,7 @@ struct synth_session {
      * shown, while it is (an observer may look at the instructions around
      * the one it is given); NULL otherwise. */
     const struct function_code *observed;
-    const struct cfg *observed_cfg;   /* its blocks, for synth_session_loop_entry */
+    const struct cfg *observed_cfg;   /* its blocks, for synthesize_loop_entry */
 };
 
 /* In callee_at's answer (bit 15 is r15's, which a callee must restore anyway). */
@@ -56,7 +56,7 @@ struct synth_session {
  * before an unlisted landing pad). */
 #define SYNTH_PADDING 2
 #define SYNTH_GUESSED 3
-typedef void (*synth_insn_fn)(void *arg, const struct ir_insn *in, const struct abs_state *st,
+typedef void (*synth_insn_fn)(void *arg, const struct ir_insn *in, const struct abstract_state *st,
                               int reached);
 
 /* Control leaving the function, from the instruction at FROM (0 when no
@@ -71,18 +71,18 @@ typedef void (*synth_insn_fn)(void *arg, const struct ir_insn *in, const struct 
 #define SYNTH_EXIT_CALL 1
 #define SYNTH_EXIT_TABLE_CASE 2
 #define SYNTH_EXIT_SWITCH_DEFAULT 3
-typedef void (*synth_exit_fn)(void *arg, uint64_t from, uint64_t target, int kind, const struct abs_state *st);
+typedef void (*synth_exit_fn)(void *arg, uint64_t from, uint64_t target, int kind, const struct abstract_state *st);
 
 /* A place other code jumps into, with the state the jumps carry. */
 struct synth_entry {
     uint64_t addr;
     int table_cases_only;            /* only cases of jump tables lead there */
-    struct abs_state state;
+    struct abstract_state state;
 };
 
 struct synth_request {
     const struct function_range *func;
-    const struct abs_state *entry;   /* NULL: the state of a normal call */
+    const struct abstract_state *entry;   /* NULL: the state of a normal call */
     const struct synth_entry *more_entries;   /* jumps into the middle of the function */
     size_t nmore_entries;
     int entry_is_guess;              /* nothing is known to enter at func->lo (an unnamed,

@@ -108,8 +108,8 @@ static void run_known_flows(struct function_work *w, const struct synth_request 
 {
     struct pass *p = &w->pass;
     struct dataflow *df = &p->flow;
-    struct abs_state entry;
-    abs_state_entry(&entry);
+    struct abstract_state entry;
+    abstract_state_entry(&entry);
     /* Jumps from other fragments of the frame reach what the entry does not;
      * where both reach, the function's own paths decide — unless nothing is
      * known to enter at its start, when those jumps are its real entries. */
@@ -168,7 +168,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         size_t found = pass < MAX_TABLE_PASSES && ss->ef
                            ? jump_tables_from_values(&w.known, &w.pass.tables, &w.pass.cfg) : 0;
         size_t labels = !found && !w.labels.sought
-                            ? address_taken_labels_find(&w.labels, &w.pass.tables, &w.pass.cfg, ss->ef) : 0;
+                            ? jump_tables_find_labels(&w.labels, &w.pass.tables, &w.pass.cfg, ss->ef) : 0;
         if (found == (size_t)-1 || labels == (size_t)-1) {
             out->reason = "out of memory";
             return abandon(&w, rq, t);
@@ -212,7 +212,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
         return 0;
     }
     /* What holds on every path, where surer flows kept others out: what a
-     * fix or a repair may use (synth_session_every_path). */
+     * fix or a repair may use (synthesize_every_path). */
     dataflow_every_path(df, landing_pad_flows, &w.pass.pads);
     if (!rq->no_table)
         unwind_table_init(t, f->lo, f->hi);
@@ -234,7 +234,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
     return 0;
 }
 
-int synth_session_loop_entry(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out)
+int synthesize_loop_entry(const struct synth_session *ss, const struct ir_insn *in, struct abstract_state *out)
 {
     const struct function_code *code = ss->observed;
     if (!code || !ss->observed_cfg || in < code->insns || in >= code->insns + code->n)
@@ -242,7 +242,7 @@ int synth_session_loop_entry(const struct synth_session *ss, const struct ir_ins
     return loop_entry_state(ss->observed_cfg, (size_t)(in - code->insns), out);
 }
 
-int synth_session_every_path(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out)
+int synthesize_every_path(const struct synth_session *ss, const struct ir_insn *in, struct abstract_state *out)
 {
     const struct function_code *code = ss->observed;
     if (!code || !ss->observed_cfg || in < code->insns || in >= code->insns + code->n)
@@ -250,7 +250,7 @@ int synth_session_every_path(const struct synth_session *ss, const struct ir_ins
     return dataflow_every_path_at(ss->observed_cfg, (size_t)(in - code->insns), out);
 }
 
-const struct ir_insn *synth_session_previous(const struct synth_session *ss, const struct ir_insn *in)
+const struct ir_insn *synthesize_previous_insn(const struct synth_session *ss, const struct ir_insn *in)
 {
     const struct function_code *code = ss->observed;
     const struct cfg *g = ss->observed_cfg;

@@ -80,7 +80,7 @@ int synthesize_function(struct synth_session *ss, const struct synth_request *rq
  * (synth/loop_entry): a rule the observed state leaves undecided there may
  * fail on the loop's first turn.  Returns 1 with *OUT set, else 0.
  */
-int synth_session_loop_entry(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out);
+int synthesize_loop_entry(const struct synth_session *ss, const struct ir_insn *in, struct abstract_state *out);
 
 /*
  * While an observer is shown instruction IN: the state before IN on every
@@ -93,11 +93,11 @@ int synth_session_loop_entry(const struct synth_session *ss, const struct ir_ins
  * differs from the observed one, else 0 (the observed state holds on
  * every path).
  */
-int synth_session_every_path(const struct synth_session *ss, const struct ir_insn *in, struct abs_state *out);
+int synthesize_every_path(const struct synth_session *ss, const struct ir_insn *in, struct abstract_state *out);
 
 /* While an observer is shown instruction IN: the instruction before it,
  * when that one is IN's only way in (it falls through into IN, and no jump
  * lands on IN); else NULL. */
-const struct ir_insn *synth_session_previous(const struct synth_session *ss, const struct ir_insn *in);
+const struct ir_insn *synthesize_previous_insn(const struct synth_session *ss, const struct ir_insn *in);
 
 #endif

@@ -421,7 +421,7 @@ static int explain(const char *path, uint64_t address, const struct check_option
     static struct explanation x;   /* large: one per run */
     int rc = explain_address(&af, check, address, &x, err, sizeof err);
     if (rc == 0)
-        report_explanation(stdout, path, &x);
+        explain_report_print(stdout, path, &x);
     else
         cli_error(path, "%s", err);
     audit_input_close(&af);

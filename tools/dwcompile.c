@@ -102,7 +102,7 @@ static struct unwind_table *read_tables(const struct cfi_section *eh, size_t *n,
     }
     struct unwind_table *t;
     struct cfa_error ce = {0};
-    const struct cfi_fde *bad = NULL;
+    const struct eh_frame_fde *bad = NULL;
     int rc = cfi_eval_all_tables(&ev, &t, n, &ce, &bad);
     if (rc == -2)
         snprintf(err, errlen, "out of memory");
@@ -169,7 +169,7 @@ static void targets_release(struct targets *t)
 struct c_temp {
     int dirfd;
     const char *base;                /* TARGET's name in its directory */
-    struct dwu_temp t;
+    struct dwu_trusted_temp t;
     char path[PATH_MAX];
 };
 
@@ -177,17 +177,17 @@ static int c_temp_create(struct c_temp *c, const char *target, char *err, size_t
 {
     c->t.fd = -1;
     c->path[0] = '\0';
-    if ((c->dirfd = dwu_parent_open(target, &c->base)) < 0)
+    if ((c->dirfd = dwu_trusted_parent_open(target, &c->base)) < 0)
         return error_set(err, errlen, "cannot open its directory: %s", strerror(errno));
-    dwu_temp_sweep(c->dirfd, c->base);
+    dwu_trusted_temp_sweep(c->dirfd, c->base);
     sigset_t saved;
     signals_block(NULL, &saved);   /* an interruption between the two would leave the file */
-    int e = dwu_temp_create(c->dirfd, c->base, ".c", 0, &c->t) != 0 ? errno : 0;
+    int e = dwu_trusted_temp_create(c->dirfd, c->base, ".c", 0, &c->t) != 0 ? errno : 0;
     if (!e && ((size_t)snprintf(c->path, sizeof c->path, "%.*s%s", (int)(c->base - target), target, c->t.name) >=
                    sizeof c->path ||
                signals_register(c->path, 0) != 0)) {
         e = ENOMEM;
-        dwu_temp_discard(c->dirfd, &c->t);
+        dwu_trusted_temp_discard(c->dirfd, &c->t);
         c->path[0] = '\0';
     }
     signals_restore(&saved);
@@ -202,7 +202,7 @@ static void c_temp_discard(struct c_temp *c)
 {
     if (c->path[0])
         signals_unregister(c->path);
-    dwu_temp_discard(c->dirfd, &c->t);
+    dwu_trusted_temp_discard(c->dirfd, &c->t);
     close(c->dirfd);
 }
 
@@ -224,7 +224,7 @@ static int c_temp_keep(struct c_temp *c, char *err, size_t errlen)
         umask(mask);
         mode = 0666 & ~mask;
     }
-    if (fchmod(c->t.fd, mode) != 0 || dwu_temp_commit(c->dirfd, &c->t, c->base) != 0) {
+    if (fchmod(c->t.fd, mode) != 0 || dwu_trusted_temp_commit(c->dirfd, &c->t, c->base) != 0) {
         int e = errno;
         c_temp_discard(c);
         return error_set(err, errlen, "cannot write: %s", strerror(e));
@@ -308,7 +308,7 @@ static int compile_validated(const struct options *opt, const struct targets *t,
     int status = EXIT_TROUBLE;
     if (!tables || !provenance) {
         cli_error(opt->input, "out of memory");
-    } else if (object_identity(&af->ef, &id, err, sizeof err) != 0) {
+    } else if (identity_of_file(&af->ef, &id, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
     } else {
         size_t n = 0;
@@ -349,7 +349,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
     }
     size_t errors = check_count(&result, SEVERITY_ERROR);
     if (errors) {
-        report_text_file(stdout, opt->input, &result);
+        text_report_file(stdout, opt->input, &result);
         if (!opt->force) {
             check_result_release(&result);
             audit_input_close(&af);
@@ -363,7 +363,7 @@ static int compile_file(const struct options *opt, const struct targets *t)
     check_result_release(&result);
 
     struct dwu_identity id;
-    if (object_identity(&af.ef, &id, err, sizeof err) != 0) {
+    if (identity_of_file(&af.ef, &id, err, sizeof err) != 0) {
         cli_error(opt->input, "%s", err);
         audit_input_close(&af);
         return EXIT_TROUBLE;

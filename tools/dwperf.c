@@ -131,7 +131,7 @@ static void print_summary(const char *input, const struct summary *sum, const st
     const char *sep = ": ";
     for (int r = 0; r < STOP_REASONS; r++)
         if (r != STOP_END && sum->stopped[r]) {
-            fprintf(stderr, "%s%" PRIu64 " %s", sep, sum->stopped[r], stop_reason_text((enum stop_reason)r));
+            fprintf(stderr, "%s%" PRIu64 " %s", sep, sum->stopped[r], sample_stop_reason_text((enum stop_reason)r));
             sep = ", ";
         }
     fputc('\n', stderr);

@@ -127,8 +127,8 @@ static int on_row(void *arg, const struct cfi_state *st, uint64_t new_loc)
 }
 
 /* Columns an entry shows: those the CIE's and the FDE's instructions name. */
-static int entry_columns(const struct cfi_section *s, const struct cfi_cie *cie,
-                         const struct cfi_fde *fde, struct column_set *cols, struct cfa_error *err)
+static int entry_columns(const struct cfi_section *s, const struct eh_frame_cie *cie,
+                         const struct eh_frame_fde *fde, struct column_set *cols, struct cfa_error *err)
 {
     memset(cols, 0, sizeof *cols);
     struct cfa_cie_params params = cfa_cie_params_of(cie, s->addr);
@@ -143,7 +143,7 @@ static void print_entry_header(FILE *out, const struct cfi_entry *e, enum format
 {
     if (format == FORMAT_JSON) {
         if (e->kind == CFI_ENTRY_CIE) {
-            const struct cfi_cie *c = e->cie;
+            const struct eh_frame_cie *c = e->cie;
             fprintf(out, "{\"type\":\"cie\",\"offset\":%llu,\"augmentation\":",
                     (unsigned long long)e->offset);
             json_string_print(out, c->augmentation);
@@ -152,7 +152,7 @@ static void print_entry_header(FILE *out, const struct cfi_entry *e, enum format
                     c->version, (unsigned long long)c->code_align, (long long)c->data_align,
                     c->ra_column, c->signal_frame ? "true" : "false");
         } else {
-            const struct cfi_fde *f = e->fde;
+            const struct eh_frame_fde *f = e->fde;
             fprintf(out, "{\"type\":\"fde\",\"offset\":%llu,\"cie\":%llu,\"pc_begin\":%llu,"
                          "\"pc_end\":%llu,\"rows\":[",
                     (unsigned long long)e->offset, (unsigned long long)f->cie->offset,
@@ -161,13 +161,13 @@ static void print_entry_header(FILE *out, const struct cfi_entry *e, enum format
         return;
     }
     if (e->kind == CFI_ENTRY_CIE) {
-        const struct cfi_cie *c = e->cie;
+        const struct eh_frame_cie *c = e->cie;
         fprintf(out, "\n%08llx %016llx %0*llx CIE \"%s\" cf=%d df=%d ra=%d\n",
                 (unsigned long long)e->offset, (unsigned long long)c->length, c->dwarf64 ? 16 : 8,
                 (unsigned long long)c->id, c->augmentation, (int)c->code_align, (int)c->data_align,
                 (int)c->ra_column);
     } else {
-        const struct cfi_fde *f = e->fde;
+        const struct eh_frame_fde *f = e->fde;
         fprintf(out, "\n%08llx %016llx %0*llx FDE cie=%08llx pc=%016llx..%016llx\n",
                 (unsigned long long)e->offset, (unsigned long long)f->length, f->dwarf64 ? 16 : 8,
                 (unsigned long long)f->cie_pointer, (unsigned long long)f->cie->offset,
@@ -180,8 +180,8 @@ static int print_entry(struct cfi_eval *ev, const struct cfi_entry *e, const str
                        FILE *out, int *any_json, char *err, size_t errlen)
 {
     const struct cfi_section *s = ev->section;
-    const struct cfi_cie *cie = e->kind == CFI_ENTRY_CIE ? e->cie : e->fde->cie;
-    const struct cfi_fde *fde = e->kind == CFI_ENTRY_FDE ? e->fde : NULL;
+    const struct eh_frame_cie *cie = e->kind == CFI_ENTRY_CIE ? e->cie : e->fde->cie;
+    const struct eh_frame_fde *fde = e->kind == CFI_ENTRY_FDE ? e->fde : NULL;
     struct entry_printer p = {.opt = opt, .out = out, .ra_column = cie->ra_column};
     struct cfa_error cerr = {0};
     if (entry_columns(s, cie, fde, &p.cols, &cerr) != 0)

@@ -56,9 +56,9 @@ static int add_place(struct merge_index *ix, const struct record_place *p)
 }
 
 /* Add R's counts into SUM, as the renderings add them over files
- * (report_totals_add, the HTML report's summary).  Returns 0, or -1 with
- * the name of the first count whose sum would pass 2^64 - 1 in NAME
- * ("addresses_checked", "unchecked_reasons.padding" ...). */
+ * (text_report_totals_add_*, the HTML report's summary).  Returns 0, or
+ * -1 with the name of the first count whose sum would pass 2^64 - 1 in
+ * NAME ("addresses_checked", "unchecked_reasons.padding" ...). */
 static int add_counts(struct check_result *sum, const struct check_result *r, char *name, size_t namelen)
 {
 #define ADD(field, ...)                                                     \
@@ -71,7 +71,7 @@ static int add_counts(struct check_result *sum, const struct check_result *r, ch
     ADD(addresses_checked, "addresses_checked");
     ADD(unchecked_total, "unchecked");
     for (int u = 0; u < UNCHECKED_REASONS; u++)
-        ADD(unchecked[u], "unchecked_reasons.%s", unchecked_reason_id((enum unchecked_reason)u));
+        ADD(unchecked[u], "unchecked_reasons.%s", finding_unchecked_reason_id((enum unchecked_reason)u));
     ADD(sframe.rows_checked, "sframe.rows_checked");
     ADD(sframe.addresses_checked, "sframe.addresses_checked");
     ADD(sframe.unchecked, "sframe.unchecked");

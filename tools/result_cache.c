@@ -65,7 +65,7 @@ static int subdir_open(int dirfd, const char *name, int make)
  * cache open at DIRFD. */
 static void sweep(int dirfd)
 {
-    DIR *d = dwu_dir_stream(dirfd);
+    DIR *d = dwu_trusted_dir_stream(dirfd);
     if (!d)
         return;
     for (struct dirent *e; (e = readdir(d));) {
@@ -73,7 +73,7 @@ static void sweep(int dirfd)
             continue;
         int fd = subdir_open(dirfd, e->d_name, 0);
         if (fd >= 0) {
-            dwu_temp_sweep(fd, NULL);
+            dwu_trusted_temp_sweep(fd, NULL);
             close(fd);
         }
     }
@@ -104,7 +104,7 @@ static int file_identity(const char *path, struct dwu_identity *id, uint64_t *si
     struct stat st;
     int rc = fstat(ef.fd, &st);
     *size = (uint64_t)st.st_size;
-    if (rc == 0 && (object_identity(&ef, id, err, sizeof err) != 0 || id->kind != DWU_IDENTITY_BUILD_ID))
+    if (rc == 0 && (identity_of_file(&ef, id, err, sizeof err) != 0 || id->kind != DWU_IDENTITY_BUILD_ID))
         rc = content_identity(ef.fd, *size, id);
     elf_file_close(&ef);
     return rc;
@@ -244,8 +244,8 @@ enum result_cache_lookup result_cache_load(const struct result_cache *c, const s
  * replaced, never written through.  0, or -1 with errno. */
 static int write_entry(int subfd, const char *name, const char *bytes, size_t size)
 {
-    struct dwu_temp t;
-    if (dwu_temp_create(subfd, name, "", 0, &t) != 0)
+    struct dwu_trusted_temp t;
+    if (dwu_trusted_temp_create(subfd, name, "", 0, &t) != 0)
         return -1;
     for (size_t done = 0; done < size;) {
         ssize_t w = write(t.fd, bytes + done, size - done);
@@ -253,13 +253,13 @@ static int write_entry(int subfd, const char *name, const char *bytes, size_t si
             continue;
         if (w <= 0) {
             int e = w == 0 ? ENOSPC : errno;
-            dwu_temp_discard(subfd, &t);
+            dwu_trusted_temp_discard(subfd, &t);
             errno = e;
             return -1;
         }
         done += (size_t)w;
     }
-    return dwu_temp_commit(subfd, &t, name);
+    return dwu_trusted_temp_commit(subfd, &t, name);
 }
 
 int result_cache_store(const struct result_cache *c, const struct result_cache_key *key,

@@ -8,7 +8,7 @@
  *   - the file's identity: its GNU build-id (runtime/identity.h's, read the
  *     way the runtime reads it), and its size; a file without a build-id by
  *     a 64-bit FNV-1a hash of all its bytes (dwu_fnv1a: not the hash of
- *     .eh_frame_hdr that object_identity falls back to, which stays the same
+ *     .eh_frame_hdr that identity_of_file falls back to, which stays the same
  *     when code changes without moving);
  *   - dwcheck's version (DWCHECK_VERSION) and the identity of the running
  *     executable itself, the same way (so a rebuilt dwcheck, whose checks

@@ -14,6 +14,7 @@
 #include "object/elf_file.h"
 #include "sys/output_file.h"
 #include "report/json_record.h"
+#include "report/json_report.h"
 #include "report/text_report.h"
 
 int run_report_begin(struct run_report *rr, enum run_format format, int fail_on, const char *html_dir,
@@ -61,9 +62,9 @@ int run_report_not_audited(struct run_report *rr, const char *path, int skipped,
     }
     if (rr->format == RUN_FORMAT_JSON) {
         if (skipped)
-            report_json_skipped(stdout, path, reason);
+            json_report_skipped(stdout, path, reason);
         else
-            report_json_error(stdout, path, reason);
+            json_report_error(stdout, path, reason);
     } else if (rr->format == RUN_FORMAT_SARIF) {
         char note[ELF_FILE_ERRLEN + 128];
         snprintf(note, sizeof note, "skipped: %s", reason);
@@ -115,8 +116,8 @@ void run_report_file_begin(struct run_report *rr, const char *const *names, size
         baseline_audited(rr->baseline, slash ? slash + 1 : names[0]);
     }
     if (rr->format == RUN_FORMAT_JSON)
-        report_json_file_begin(stdout, names[0], r);
-    report_totals_add_file(&rr->totals, r);
+        json_report_file_begin(stdout, names[0], r);
+    text_report_totals_add_file(&rr->totals, r);
     /* HTML names the file as the text does: its other names after it. */
     if (rr->html && html_report_file_begin(rr->html, names, nnames, r) != 0)
         html_lost(file);
@@ -146,12 +147,12 @@ void run_report_finding(struct run_report *rr, const struct finding *f)
     if (mark.suppressed || mark.known)
         return;
     if (rr->format == RUN_FORMAT_JSON)
-        report_json_finding(stdout, f, file->shown == 0);
+        json_report_finding(stdout, f, file->shown == 0);
     else if (rr->format == RUN_FORMAT_TEXT)
-        report_text_finding(stdout, path, f);
+        text_report_finding(stdout, path, f);
     file->shown++;
     file->by_severity[f->severity]++;
-    report_totals_add_finding(&rr->totals, f);
+    text_report_totals_add_finding(&rr->totals, f);
     if (rr->html && !file->html_lost && html_report_finding(rr->html, f) != 0)
         html_lost(file);
 }
@@ -160,9 +161,9 @@ int run_report_file_end(struct run_report *rr)
 {
     struct run_report_file *file = &rr->file;
     if (rr->format == RUN_FORMAT_JSON)
-        report_json_file_end(stdout, file->names, file->nnames);
+        json_report_file_end(stdout, file->names, file->nnames);
     else if (rr->format == RUN_FORMAT_TEXT)
-        report_text_file_end(stdout, file->names, file->nnames, file->counts, file->by_severity);
+        text_report_file_end(stdout, file->names, file->nnames, file->counts, file->by_severity);
     if (rr->html)
         html_report_file_end(rr->html);
     int status = file->status;
@@ -228,7 +229,7 @@ int run_report_end(struct run_report *rr, int status, const char *note)
         sarif_end(rr->sarif, status == EXIT_TROUBLE);
     rr->sarif = NULL;
     if (rr->format == RUN_FORMAT_TEXT && rr->files > 1)
-        report_text_summary(stdout, &rr->totals);
+        text_report_summary(stdout, &rr->totals);
     if (note && rr->format == RUN_FORMAT_TEXT)
         printf("%s\n", note);
     else if (note)

@@ -81,7 +81,7 @@ struct run_report {
     const char *html_dir;           /* --html DIR, or NULL */
     struct html_report *html;
     struct sarif_report *sarif;     /* with RUN_FORMAT_SARIF */
-    struct report_totals totals;
+    struct text_report_totals totals;
     size_t files;                   /* files taken, audited or not */
     struct run_report_file file;
 };
@@ -103,7 +103,8 @@ int run_report_begin(struct run_report *rr, enum run_format format, int fail_on,
 int run_report_audited(struct run_report *rr, const char *path, const struct check_result *r);
 /* The same for a file reached by NNAMES names (at least one), reported
  * once under NAMES[0] with the others listed in text and JSON
- * (report/text_report.h); SARIF and HTML name NAMES[0]. */
+ * (report/text_report.h, report/json_report.h); SARIF and HTML name
+ * NAMES[0]. */
 int run_report_audited_names(struct run_report *rr, const char *const *names, size_t nnames,
                              const struct check_result *r);
 

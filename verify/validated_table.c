@@ -23,7 +23,7 @@
 #include "verify/rules/slot_truth.h"
 #include "verify/rules/frame_exit.h"
 
-const char *provenance_name(enum provenance p)
+const char *validated_provenance_name(enum provenance p)
 {
     static const char *const names[PROVENANCES] = {"proved", "unchecked", "synthesised"};
     return p < PROVENANCES ? names[p] : "?";
@@ -117,9 +117,9 @@ static int append_rules(struct unwind_table *t, uint8_t **prov, uint64_t start, 
 
 /* Synthesis's row in ST, with what it cannot recover `undefined` (never
  * wrong).  0, or -1 when it does not know the CFA either. */
-static int synthesised_row(const struct abs_state *st, struct unwind_row *row, struct synth_row_exprs *ex)
+static int synthesised_row(const struct abstract_state *st, struct unwind_row *row, struct synth_row_exprs *ex)
 {
-    synth_row_from_state(st, row, ex);
+    emit_row_from_state(st, row, ex);
     row->args_size = 0;
     if (row->cfa.kind == CFA_RULE_UNKNOWN || row->cfa.kind == CFA_RULE_UNSET)
         return -1;
@@ -161,9 +161,9 @@ static int starts_function(const struct function_index *ix, uint64_t addr)
 /* Does state ST differ from a function's entry as the ABI has it (rsp at
  * CFA-8, each callee-saved register its entry value) where synthesis knows
  * the values? */
-static int not_an_abi_entry(const struct abs_state *st)
+static int not_an_abi_entry(const struct abstract_state *st)
 {
-    const struct absval *sp = &st->reg[ABI_RSP];
+    const struct abstract_value *sp = &st->reg[ABI_RSP];
     if (!(sp->kind == AV_CFA && sp->off == -ABI_ENTRY_CFA_OFFSET))
         return 1;
     for (unsigned i = 0; i < ABI_NCALLEE_SAVED; i++)
@@ -203,7 +203,7 @@ static void at_address(void *arg, const struct check_at *at)
         char why[96];
         if (at->reached == 1 && at->insn->flow == IR_FLOW_RET &&
             frame_exit_ret(at->state, why, sizeof why) == RULE_FAILS &&
-            !frame_exit_is_push_jump(synth_session_previous(at->session, at->insn), at->insn)) {
+            !frame_exit_is_push_jump(synthesize_previous_insn(at->session, at->insn), at->insn)) {
             /* A ret that pops a word of its own frame (V8's prologue
              * helpers): no row describes where control goes. */
             if (fi != (size_t)-1)
@@ -219,7 +219,7 @@ static void at_address(void *arg, const struct check_at *at)
              * (An FDE cut at such code would make each piece a function of
              * its own, entered in the ABI's frame.) */
             memset(&row, 0, sizeof row);
-            synth_stack_end_row(&row);
+            emit_row_stack_end(&row);
             if (fi != (size_t)-1)
                 k->ending_insns[fi]++;
         }
@@ -399,7 +399,7 @@ static int lay_out_fdes(struct collector *k, struct audit_input *af, int every_t
         return error_set(err, errlen, "out of memory");
     int rc = 0;
     for (size_t i = 0; af->prog.have_eh && i < eh->nfdes && rc == 0; i++) {
-        const struct cfi_fde *fde = &eh->fdes[i];
+        const struct eh_frame_fde *fde = &eh->fdes[i];
         struct validated_fde *f = new_fde(vt, cap);
         if (!f) {
             rc = error_set(err, errlen, "out of memory");

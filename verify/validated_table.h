@@ -45,11 +45,11 @@
 enum provenance { PROVENANCE_PROVED, PROVENANCE_UNCHECKED, PROVENANCE_SYNTHESISED, PROVENANCES };
 
 /* The name of a provenance: "proved", "unchecked", "synthesised". */
-const char *provenance_name(enum provenance p);
+const char *validated_provenance_name(enum provenance p);
 
 /* One FDE of H_valid. */
 struct validated_fde {
-    const struct cfi_fde *fde;     /* the file's FDE, or NULL: code no FDE covered */
+    const struct eh_frame_fde *fde;     /* the file's FDE, or NULL: code no FDE covered */
     uint64_t lo, hi;               /* [lo, hi): the FDE's range, or the new code's */
     int repaired;                  /* TABLE differs from DWARF's somewhere (always, when new) */
     struct unwind_table table;     /* H_valid over [lo, hi): for repaired and new FDEs (for

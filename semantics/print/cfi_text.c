@@ -60,7 +60,7 @@ static size_t write_cfa(FILE *out, const char *prefix, const char *eol, const st
                         const struct unwind_rule *cc, enum cfi_reg_style style)
 {
     char reg[16];
-    if (cfa_rule_equal(pc, cc))
+    if (unwind_cfa_rule_equal(pc, cc))
         return 0;
     if (cc->kind == CFA_RULE_EXPRESSION) {
         write_escape(out, prefix, eol, DW_CFA_DEF_CFA_EXPRESSION, -1, cc);

@@ -104,7 +104,7 @@ static int advance(struct cfi_bytes *out, uint64_t delta)
 static int set_cfa(struct cfi_bytes *out, const struct unwind_rule *now, const struct unwind_rule *want,
                    const struct cfa_cie_params *cie, const char **why)
 {
-    if (cfa_rule_equal(now, want))
+    if (unwind_cfa_rule_equal(now, want))
         return 0;
     if (want->kind == CFA_RULE_EXPRESSION)
         return op_reg_expr(out, DW_CFA_def_cfa_expression, (unsigned)-1, want);

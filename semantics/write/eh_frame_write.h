@@ -48,7 +48,7 @@
 
 #include "semantics/write/cfi_encode.h"
 
-/* One CIE to write.  The fields mean what struct cfi_cie's fields mean. */
+/* One CIE to write.  The fields mean what struct eh_frame_cie's fields mean. */
 struct eh_cie_spec {
     uint64_t code_align;
     int64_t data_align;

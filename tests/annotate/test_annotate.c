@@ -258,13 +258,13 @@ static void expressions_as_escapes(void **state)
     free(buf);
 }
 
-/* ---- the DRAP row (synth_row_from_state) ------------------------------------- */
+/* ---- the DRAP row (emit_row_from_state) ------------------------------------- */
 
-static void push(struct abs_state *s, uint8_t reg)
+static void push(struct abstract_state *s, uint8_t reg)
 {
-    abs_state_apply(s, &(struct ir_effect){.kind = IR_SET, .dst = ABI_RSP, .src = ABI_RSP, .imm = -8});
+    abstract_state_apply(s, &(struct ir_effect){.kind = IR_SET, .dst = ABI_RSP, .src = ABI_RSP, .imm = -8});
     struct ir_effect st = ir_store(ABI_RSP, 0, reg, 8);
-    abs_state_apply(s, &st);
+    abstract_state_apply(s, &st);
 }
 
 /* GCC's prologue: lea 8(%rsp),%r10; and $-32,%rsp; push -8(%r10); push %rbp;
@@ -274,29 +274,29 @@ static void push(struct abs_state *s, uint8_t reg)
 static void drap_slot_once_saved(void **state)
 {
     (void)state;
-    struct abs_state s;
+    struct abstract_state s;
     struct unwind_row row;
     struct synth_row_exprs exprs;
-    abs_state_entry(&s);
+    abstract_state_entry(&s);
     struct ir_effect lea = ir_set(ABI_R10, ABI_RSP, 8), align = ir_and(ABI_RSP, -32),
                      mov = ir_set(ABI_RBP, ABI_RSP, 0);
-    abs_state_apply(&s, &lea);
-    abs_state_apply(&s, &align);
+    abstract_state_apply(&s, &lea);
+    abstract_state_apply(&s, &align);
     push(&s, IR_REG_NONE);
     push(&s, ABI_RBP);
-    abs_state_apply(&s, &mov);
-    synth_row_from_state(&s, &row, &exprs);
+    abstract_state_apply(&s, &mov);
+    emit_row_from_state(&s, &row, &exprs);
     assert_int_equal(row.cfa.kind, CFA_RULE_REG_OFFSET);
     assert_int_equal(row.cfa.reg, ABI_R10);
     push(&s, ABI_R10);
-    synth_row_from_state(&s, &row, &exprs);
+    emit_row_from_state(&s, &row, &exprs);
     assert_int_equal(row.cfa.kind, CFA_RULE_EXPRESSION);
     assert_int_equal(row.cfa.expr_len, 3);
     assert_memory_equal(row.cfa.expr, ((const uint8_t[]){0x76, 0x78, 0x06}), 3);
     struct ir_effect load = ir_load(ABI_R10, ABI_RSP, 0), up = ir_set(ABI_RSP, ABI_RSP, 8);
-    abs_state_apply(&s, &load);
-    abs_state_apply(&s, &up);
-    synth_row_from_state(&s, &row, &exprs);
+    abstract_state_apply(&s, &load);
+    abstract_state_apply(&s, &up);
+    emit_row_from_state(&s, &row, &exprs);
     assert_int_equal(row.cfa.kind, CFA_RULE_REG_OFFSET);
     assert_int_equal(row.cfa.reg, ABI_R10);
 }

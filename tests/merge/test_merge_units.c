@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "report/json_record.h"
-#include "report/text_report.h"
+#include "report/json_report.h"
 #include "tools/result_cache.h"
 #include "tools/shard.h"
 
@@ -81,7 +81,7 @@ static char *json_line(const char *path, const struct check_result *r)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    report_json_file(f, path, r);
+    json_report_file(f, path, r);
     fclose(f);
     char *line = strdup(text);   /* (gcc takes TEXT for a local's address) */
     free(text);

@@ -5,6 +5,11 @@
 # finds cycles in small trees made here (two modules, a private header, a
 # path from the root, three modules round a folder), names the files and
 # lines of one path round each, and stops `make` before it compiles anything.
+# Then the check that each module's exports start with its name
+# (mk/name_prefixes.sh): it passes on the tree and on a small tree of what
+# the rule admits (namespaces, exemptions, what is no export), names each
+# export of a small tree that breaks it, and fails `make check-modules` on
+# a name planted in the tree.
 #   tests/modules/run.sh BUILD        (make check-modules)
 set -u
 build=${1:?usage: run.sh BUILD}
@@ -94,5 +99,81 @@ if [ $status -ne 0 ] && grep -qF 'synth/ir.h:' <<< "$out" && grep -q 'include ea
 else
     not_ok "make fails on a cycle added to synth/ir.h, names the file, compiles nothing" \
         "status $status:"$'\n'"$out"
+fi
+
+# Names: the tree's exports start with their modules' names.
+names=$root/mk/name_prefixes.sh
+out=$("$names" $folders kit 2>&1)
+if [ $? -eq 0 ] && [ -z "$out" ]; then
+    ok "every export in $folders kit starts with its module's name"
+else
+    not_ok "every export in $folders kit starts with its module's name" "$out"
+fi
+
+# headers NAME FILE LINE...: FILE of tree NAME holds the LINEs.
+headers() {
+    local file=$work/$1/$2
+    shift 2
+    mkdir -p "$(dirname "$file")"
+    printf '%s\n' "$@" > "$file"
+}
+# expect_names NAME STATUS LINE...: name_prefixes.sh's status on tree NAME,
+# and lines its output must hold; with status 0, nothing else.
+expect_names() {
+    local name=$1 status=$2 got line missing=
+    shift 2
+    out=$("$names" -C "$work/$name" a runtime synth compat 2>&1)
+    got=$?
+    for line in "$@"; do grep -qxF -- "$line" <<< "$out" || missing="$missing$line"$'\n'; done
+    if [ "$got" -eq "$status" ] && [ -z "$missing" ] && { [ "$status" -ne 0 ] || [ -z "$out" ]; }; then
+        ok "names $name: status $status${1:+, each bad export named with its file and line}"
+    else
+        not_ok "names $name: status $status and the lines expected" \
+            "status $got; missing: ${missing:-none}; output:"$'\n'"$out"
+    fi
+}
+
+rm -rf "$work/names-good" "$work/names-bad"
+headers names-good a/widget.h '/* gadget_open(x) is named in a comment */' 'int widget_open(void);' \
+    'struct widget *widget(int n);' 'extern int widget_count;' 'static inline int helper(void) { return 0; }' \
+    'typedef int (*hook_fn)(int);' 'DECLARE_HOOK(widget_hook)' '_Static_assert(1, "x");' \
+    '__attribute__((noreturn)) void widget_abort(void);' 'const char *widget_name(int n);' \
+    'void (*widget_handler(int sig))(int);'
+headers names-good a/two_words.h 'void two_things(void);'
+headers names-good a/store_private.h 'int store_put(int v);'
+headers names-good runtime/objects.h 'int dwu_objects_at(int ip);' 'int objects_count(void);'
+headers names-good runtime/dwunwind.h 'int dwu_step(void *cursor);'
+headers names-good synth/program.h 'int synth_program_open(void);'
+headers names-good compat/unw_cursor.h 'int lu_cursor_step(void *c);' 'int unw_step(void *c);' \
+    'void _Unwind_Resume(void *e);' 'int _Ux86_64_getcontext(void *uc);'
+headers names-good compat/unw_api.h 'unsigned long _ReadULEB(unsigned char **p);'
+expect_names names-good 0
+headers names-bad a/widget.h 'int gadget_open(void);' 'extern int gadgets;' 'int widgets_count(void);'
+headers names-bad a/store_private.h 'char *stock_get(int v);'
+headers names-bad runtime/objects.h 'int dwu_object_at(int ip);'
+headers names-bad synth/emit_row.h 'void synth_row(void);'
+headers names-bad compat/unw_rows.h 'int lu_step(void);' 'unsigned long _ReadULEB(unsigned char **p);'
+expect_names names-bad 1 \
+    "a/widget.h:1: gadget_open: not widget's" \
+    "a/widget.h:2: gadgets: not widget's" \
+    "a/widget.h:3: widgets_count: not widget's" \
+    "a/store_private.h:1: stock_get: not store's" \
+    "runtime/objects.h:1: dwu_object_at: not objects's" \
+    "synth/emit_row.h:1: synth_row: not emit_row's" \
+    "compat/unw_rows.h:1: lu_step: not unw_rows's" \
+    "compat/unw_rows.h:2: _ReadULEB: not unw_rows's" \
+    "8 exported names without their module's prefix (docs/architecture.md, Layout)"
+
+# make check-modules: the tree's sources with one bad name added fail it.
+copy=$work/names-make
+mkdir -p "$copy" && cp -r Makefile install-deps mk corpus $folders kit "$copy"/ || exit 1
+echo 'int planted_name(void);' >> "$copy/synth/ir.h"
+line=$(wc -l < "$copy/synth/ir.h")
+out=$(make -C "$copy" --no-print-directory BUILD="$work/names-build" check-modules 2>&1)
+status=$?
+if [ $status -ne 0 ] && grep -qxF "synth/ir.h:$line: planted_name: not ir's" <<< "$out"; then
+    ok "make check-modules fails on a name planted in synth/ir.h, and names it"
+else
+    not_ok "make check-modules fails on a name planted in synth/ir.h, and names it" "status $status:"$'\n'"$out"
 fi
 finish "modules"

@@ -36,7 +36,7 @@ static unsigned long compared;
         }                                                                            \
     } while (0)
 
-static const struct cfi_fde *fde_at(const struct cfi_section *s, uint64_t off)
+static const struct eh_frame_fde *fde_at(const struct cfi_section *s, uint64_t off)
 {
     for (size_t i = 0; i < s->nfdes; i++)
         if (s->fdes[i].offset == off)
@@ -44,7 +44,7 @@ static const struct cfi_fde *fde_at(const struct cfi_section *s, uint64_t off)
     return NULL;
 }
 
-static const struct cfi_cie *cie_at(const struct cfi_section *s, uint64_t off)
+static const struct eh_frame_cie *cie_at(const struct cfi_section *s, uint64_t off)
 {
     for (size_t i = 0; i < s->ncies; i++)
         if (s->cies[i].offset == off)
@@ -68,7 +68,7 @@ static void compare_cie(Dwarf_Debug dbg, const struct cfi_section *s, Dwarf_Cie 
         DIFFER("%s: libdwarf cannot read a CIE", s->name);
         return;
     }
-    const struct cfi_cie *c = cie_at(s, off);
+    const struct eh_frame_cie *c = cie_at(s, off);
     compared++;
     if (!c) {
         DIFFER("%s: CIE at 0x%llx: not listed by the parser", s->name, (unsigned long long)off);
@@ -100,7 +100,7 @@ static void compare_fde(const struct cfi_section *s, Dwarf_Fde df)
         DIFFER("%s: libdwarf cannot read an FDE", s->name);
         return;
     }
-    const struct cfi_fde *f = fde_at(s, off);
+    const struct eh_frame_fde *f = fde_at(s, off);
     compared++;
     if (!f) {
         DIFFER("%s: FDE at 0x%llx: not listed by the parser", s->name, (unsigned long long)off);
@@ -186,7 +186,7 @@ static void compare_hdr(struct elf_file *ef)
                (unsigned long long)s.addr);
     } else {
         for (size_t i = 0; i < s.nfdes; i++) {
-            const struct cfi_fde *f = &s.fdes[i];
+            const struct eh_frame_fde *f = &s.fdes[i];
             uint64_t at, initial;
             if (f->pc_range == 0 || f->fault != FDE_SOUND)
                 continue;

@@ -592,7 +592,7 @@ out=$("$dwsynth" repair "$work/stripped.so" -o "$work/repaired/stripped.so" 2>&1
 # fx_paths_disagree (tests/check/fixes.s) is entered at .Lback by its own
 # path with the CFA at rsp+16 and by its .cold part's jump back at rsp+24;
 # its table says rsp+24, wrong on the first path, but rsp+16 would be wrong
-# on the second (synth_session_every_path).  The row stays the table's, not
+# on the second (synthesize_every_path).  The row stays the table's, not
 # proved; the other functions' wrong rows are repaired.
 cc -shared -nostdlib -Wl,--build-id=none -o "$work/libfixes.so" "$here/../check/fixes.s" || exit 1
 out=$("$dwsynth" repair --dry-run "$work/libfixes.so" 2>&1)

@@ -11,14 +11,14 @@
 
 #define assert_cfa(val, k)                                                     \
     do {                                                                       \
-        struct absval cfa_v_ = (val);                                          \
+        struct abstract_value cfa_v_ = (val);                                          \
         assert_int_equal(cfa_v_.kind, AV_CFA);                                 \
         assert_true(cfa_v_.off == (int64_t)(k));                               \
     } while (0)
 
 #define assert_entry(val, r, k)                                                \
     do {                                                                       \
-        struct absval ent_v_ = (val);                                          \
+        struct abstract_value ent_v_ = (val);                                          \
         assert_int_equal(ent_v_.kind, AV_ENTRY);                               \
         assert_int_equal(ent_v_.reg, (r));                                     \
         assert_true(ent_v_.off == (int64_t)(k));                               \

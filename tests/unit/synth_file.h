@@ -31,7 +31,7 @@ struct seen_insn {
     uint64_t addr, target;
     uint8_t len, flow;
     int reached;
-    struct abs_state st;
+    struct abstract_state st;
 };
 
 struct synthesized {
@@ -62,7 +62,7 @@ static void synth_file_close(struct synth_file *sf)
     elf_file_close(&sf->ef);
 }
 
-static void keep_seen(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void keep_seen(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     struct synthesized *s = arg;
     if (s->n == s->cap)

@@ -139,7 +139,7 @@ static void test_advance_loc_code_align_1(void **state)
     };
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0x1000);
+    cfa_program_state_init(&st, 0x1000);
     assert_int_equal(run(insns, sizeof insns, &CIE, &st, &err), 0);
     assert_int_equal(nrows, 2);
     ASSERT_ROW(0, 0x1000, 0x1001);
@@ -165,7 +165,7 @@ static void test_advance_loc_code_align_4(void **state)
     };
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0x1000);
+    cfa_program_state_init(&st, 0x1000);
     assert_int_equal(run(insns, sizeof insns, &cie, &st, &err), 0);
     assert_int_equal(nrows, 2);
     ASSERT_ROW(0, 0x1000, 0x1004);
@@ -188,7 +188,7 @@ static void test_advance_loc_1_2_4(void **state)
     };
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0x1000);
+    cfa_program_state_init(&st, 0x1000);
     assert_int_equal(run(insns, sizeof insns, &CIE, &st, &err), 0);
     assert_int_equal(nrows, 3);
     ASSERT_ROW(0, 0x1000, 0x10ff);
@@ -207,7 +207,7 @@ static void test_advance_loc_1_2_4(void **state)
         0x03, 0x00, 0x01,                 /* 0x100*4 = 0x400: 0x1040 -> 0x1440 */
         0x04, 0x01, 0x00, 0x00, 0x00,     /* 1*4: 0x1440 -> 0x1444 */
     };
-    cfi_state_init(&st, 0x1000);
+    cfa_program_state_init(&st, 0x1000);
     assert_int_equal(run(f, sizeof f, &cie4, &st, &err), 0);
     assert_int_equal(nrows, 3);
     ASSERT_ROW(0, 0x1000, 0x1040);
@@ -226,7 +226,7 @@ static void test_set_loc_absptr(void **state)
     };
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0x400ff0);
+    cfa_program_state_init(&st, 0x400ff0);
     assert_int_equal(run(insns, sizeof insns, &CIE, &st, &err), 0);
     assert_int_equal(nrows, 2);
     ASSERT_ROW(0, 0x400ff0, 0x401000);
@@ -239,7 +239,7 @@ static void test_set_loc_absptr(void **state)
     struct cfa_cie_params cie4 = CIE;
     cie4.addr_size = 4;
     static const uint8_t a4[] = {0x01, 0x78, 0x56, 0x34, 0x12, 0x41};
-    cfi_state_init(&st, 0x1000);
+    cfa_program_state_init(&st, 0x1000);
     assert_int_equal(run(a4, sizeof a4, &cie4, &st, &err), 0);
     assert_int_equal(nrows, 2);
     ASSERT_ROW(0, 0x1000, 0x12345678);
@@ -261,7 +261,7 @@ static void test_set_loc_pcrel_sdata4(void **state)
     };
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0x1000);
+    cfa_program_state_init(&st, 0x1000);
     assert_int_equal(run(insns, sizeof insns, &cie, &st, &err), 0);
     assert_int_equal(nrows, 2);
     ASSERT_ROW(0, 0x1000, 0x1f02);
@@ -279,7 +279,7 @@ static void test_set_loc_bad_encoding(void **state)
     /* Low nibble 5 is no DW_EH_PE format. */
     struct cfa_cie_params bad_format = CIE;
     bad_format.fde_encoding = 0x05;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(insns, sizeof insns, &bad_format, &st, &err), -1);
     assert_non_null(err.reason);
     assert_int_equal(err.offset, 1);
@@ -288,7 +288,7 @@ static void test_set_loc_bad_encoding(void **state)
     /* datarel (0x30) is not something an FDE program can apply. */
     struct cfa_cie_params datarel = CIE;
     datarel.fde_encoding = 0x30 | DW_EH_PE_sdata4;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(insns, sizeof insns, &datarel, &st, &err), -1);
     assert_non_null(err.reason);
     assert_int_equal(err.offset, 1);
@@ -317,7 +317,7 @@ static void test_def_cfa_family(void **state)
     };
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(insns, sizeof insns, &CIE, &st, &err), 0);
     assert_int_equal(nrows, 7);
     for (size_t i = 0; i < 7; i++)
@@ -347,7 +347,7 @@ static void test_def_cfa_offset_under_expression(void **state)
     };
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(insns, sizeof insns, &CIE, &st, &err), 0);
     assert_int_equal(nrows, 3);
     ASSERT_CFA_EXPR(rows[0].cfa, insns + 5, 2);
@@ -356,7 +356,7 @@ static void test_def_cfa_offset_under_expression(void **state)
 
     /* Without a def_cfa_offset in between, the pre-expression offset 8 comes back. */
     static const uint8_t back[] = {0x0c, 0x07, 0x08, 0x0f, 0x02, 0x77, 0x10, 0x0d, 0x06};
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(back, sizeof back, &CIE, &st, &err), 0);
     ASSERT_CFA_REG(st.cfa, 6, 8);
 
@@ -368,7 +368,7 @@ static void test_def_cfa_offset_under_expression(void **state)
         0x41,                     /* 9: row with the expression */
         0x0d, 0x06,               /* 10: rbp+16 */
     };
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(sf, sizeof sf, &CIE, &st, &err), 0);
     assert_int_equal(nrows, 1);
     ASSERT_CFA_EXPR(rows[0].cfa, sf + 5, 2);
@@ -400,7 +400,7 @@ static void test_register_rules_final_state(void **state)
     };
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0x10);
+    cfa_program_state_init(&st, 0x10);
     assert_int_equal(run(insns, sizeof insns, &CIE, &st, &err), 0);
     assert_int_equal(nrows, 0);                       /* no advance, no row */
     assert_true(st.loc == 0x10);
@@ -441,7 +441,7 @@ static void test_register_rules_data_align_4(void **state)
     };
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(insns, sizeof insns, &cie, &st, &err), 0);
     ASSERT_RULE_OFF(st.col[3], REG_RULE_OFFSET, -12);
     ASSERT_RULE_OFF(st.col[12], REG_RULE_OFFSET, 4);
@@ -473,7 +473,7 @@ static void test_register_rule_rows(void **state)
     struct cfi_state st;
     struct cfa_error err;
     watch = 3;
-    cfi_state_init(&st, 0x40);
+    cfa_program_state_init(&st, 0x40);
     assert_int_equal(run(insns, sizeof insns, &CIE, &st, &err), 0);
     assert_int_equal(nrows, 8);
     for (size_t i = 0; i < 8; i++)
@@ -502,7 +502,7 @@ static void test_gnu_args_size_and_nop(void **state)
     };
     struct cfi_state st, before;
     struct cfa_error err;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     setup_rule(&st.cfa, CFA_RULE_REG_OFFSET, 7, 8);
     setup_rule(&st.col[3], REG_RULE_OFFSET, 0, -8);
     assert_int_equal(run(insns, sizeof insns, &CIE, &st, &err), 0);
@@ -514,7 +514,7 @@ static void test_gnu_args_size_and_nop(void **state)
 
     /* A program of nops and advances only: every rule as it was. */
     static const uint8_t nops[] = {0x00, 0x00, 0x41, 0x00};
-    cfi_state_init(&st, 0x20);
+    cfa_program_state_init(&st, 0x20);
     setup_rule(&st.cfa, CFA_RULE_REG_OFFSET, 7, 8);
     setup_rule(&st.col[16], REG_RULE_OFFSET, 0, -8);
     st.args_size = 5;
@@ -532,7 +532,7 @@ static void test_restore_to_cie_rule(void **state)
 {
     (void)state;
     struct cfi_state cie_state;
-    cfi_state_init(&cie_state, 0);
+    cfa_program_state_init(&cie_state, 0);
     setup_rule(&cie_state.cfa, CFA_RULE_REG_OFFSET, 7, 8);
     setup_rule(&cie_state.col[16], REG_RULE_OFFSET, 0, -8);
     setup_rule(&cie_state.col[3], REG_RULE_SAME_VALUE, 0, 0);
@@ -588,7 +588,7 @@ static void test_restore_in_cie_is_noop(void **state)
     };
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(insns, sizeof insns, &CIE, &st, &err), 0);
     ASSERT_RULE_OFF(st.col[3], REG_RULE_OFFSET, -8);
     ASSERT_RULE_OFF(st.col[17], REG_RULE_OFFSET, -16);
@@ -619,7 +619,7 @@ static void test_remember_restore_nested(void **state)
     struct cfi_state stack[2];
     struct cfa_error err;
     watch = 3;
-    cfi_state_init(&st, 0x100);
+    cfa_program_state_init(&st, 0x100);
     assert_int_equal(run_full(insns, sizeof insns, &CIE, NULL, stack, 2, &st, &err), 0);
     assert_int_equal(nrows, 4);
 
@@ -655,7 +655,7 @@ static void test_error_unknown_opcode(void **state)
     };
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(insns, sizeof insns, &CIE, &st, &err), -1);
     assert_non_null(err.reason);
     assert_int_equal(err.offset, 4);
@@ -666,7 +666,7 @@ static void test_error_unknown_opcode(void **state)
 
     /* 0x3f (low range, no such opcode) at offset 0. */
     static const uint8_t op3f[] = {0x3f};
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(op3f, sizeof op3f, &CIE, &st, &err), -1);
     assert_non_null(err.reason);
     assert_int_equal(err.offset, 0);
@@ -679,7 +679,7 @@ static void test_error_truncated(void **state)
     static const uint8_t insns[] = {0x0e, 0x10, 0x0c, 0x07};
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(insns, sizeof insns, &CIE, &st, &err), -1);
     assert_non_null(err.reason);
     assert_int_equal(err.offset, 2);
@@ -711,7 +711,7 @@ static void test_error_truncated(void **state)
         {{0x2f, 0x05}, 2},                   /* GNU_negative_offset_extended */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        cfi_state_init(&st, 0);
+        cfa_program_state_init(&st, 0);
         assert_int_equal(run(cases[i].b, cases[i].n, &CIE, &st, &err), -1);
         assert_non_null(err.reason);
         assert_int_equal(err.offset, 0);
@@ -742,7 +742,7 @@ static void test_error_register_out_of_range(void **state)
     struct cfi_state st;
     struct cfa_error err;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        cfi_state_init(&st, 0);
+        cfa_program_state_init(&st, 0);
         assert_int_equal(run(cases[i].b, cases[i].n, &CIE, &st, &err), -1);
         assert_non_null(err.reason);
         assert_int_equal(err.offset, 2);
@@ -750,7 +750,7 @@ static void test_error_register_out_of_range(void **state)
     }
     /* 127 is the last valid column. */
     static const uint8_t ok[] = {0x05, 0x7f, 0x01, 0x07, 0x7f};
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run(ok, 3, &CIE, &st, &err), 0);
     ASSERT_RULE_OFF(st.col[127], REG_RULE_OFFSET, -8);
     assert_int_equal(run(ok, sizeof ok, &CIE, &st, &err), 0);
@@ -764,7 +764,7 @@ static void test_error_restore_state_empty(void **state)
     struct cfi_state st;
     struct cfi_state stack[2];
     struct cfa_error err;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run_full(insns, sizeof insns, &CIE, NULL, stack, 2, &st, &err), -1);
     assert_non_null(err.reason);
     assert_int_equal(err.offset, 2);
@@ -772,7 +772,7 @@ static void test_error_restore_state_empty(void **state)
 
     /* One remember, two restores: the second fails at offset 2. */
     static const uint8_t twice[] = {0x0a, 0x0b, 0x0b};
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run_full(twice, sizeof twice, &CIE, NULL, stack, 2, &st, &err), -1);
     assert_non_null(err.reason);
     assert_int_equal(err.offset, 2);
@@ -789,14 +789,14 @@ static void test_error_remember_state_overflow(void **state)
     struct cfi_state st;
     struct cfi_state stack[1];
     struct cfa_error err;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run_full(insns, sizeof insns, &CIE, NULL, stack, 1, &st, &err), -1);
     assert_non_null(err.reason);
     assert_int_equal(err.offset, 3);
     assert_true(st.cfa.offset == 16);
 
     /* No stack at all: the first remember fails. */
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run_full(insns, sizeof insns, &CIE, NULL, NULL, 0, &st, &err), -1);
     assert_non_null(err.reason);
     assert_int_equal(err.offset, 0);
@@ -804,7 +804,7 @@ static void test_error_remember_state_overflow(void **state)
     /* Exactly stack_cap deep is fine: two remembers, two restores with cap 2. */
     static const uint8_t two[] = {0x0a, 0x0a, 0x0b, 0x0b};
     struct cfi_state stack2[2];
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     assert_int_equal(run_full(two, sizeof two, &CIE, NULL, stack2, 2, &st, &err), 0);
 }
 
@@ -840,7 +840,7 @@ static int run_deep(const uint8_t *insns, size_t len, int saved_rows, struct cfi
         .stack = saved_rows ? NULL : full, .saved = saved_rows ? saved : NULL,
         .stack_cap = UNWIND_REMEMBER_DEPTH,
     };
-    cfi_state_init(st, 0);
+    cfa_program_state_init(st, 0);
     st->cfa.kind = CFA_RULE_REG_OFFSET;
     st->cfa.reg = 7;
     st->cfa.offset = 8;
@@ -888,7 +888,7 @@ static void test_callback_stops_program(void **state)
     static const uint8_t insns[] = {0x41, 0x41, 0x41, 0x41};
     struct cfi_state st;
     struct cfa_error err;
-    cfi_state_init(&st, 0);
+    cfa_program_state_init(&st, 0);
     stop_after = 2;
     int rc = run(insns, sizeof insns, &CIE, &st, &err);
     stop_after = 0;
@@ -900,7 +900,7 @@ static void test_callback_stops_program(void **state)
         .insns = insns, .len = sizeof insns, .cie = &CIE, .cie_state = NULL,
         .stack = NULL, .stack_cap = 0, .on_row = NULL, .arg = NULL,
     };
-    cfi_state_init(&st, 0x10);
+    cfa_program_state_init(&st, 0x10);
     assert_int_equal(cfa_program_run(&prog, &st, &err), 0);
     assert_true(st.loc == 0x14);
 }
@@ -950,7 +950,7 @@ static void test_state_init(void **state)
     (void)state;
     struct cfi_state st;
     memset(&st, 0xa5, sizeof st);
-    cfi_state_init(&st, 0x1234);
+    cfa_program_state_init(&st, 0x1234);
     assert_true(st.loc == 0x1234);
     assert_int_equal(st.cfa.kind, CFA_RULE_UNSET);
     assert_true(st.args_size == 0);

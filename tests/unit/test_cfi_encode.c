@@ -25,7 +25,7 @@ static const struct cfa_cie_params gcc_cie = {.code_align = 1, .data_align = -8,
 
 static void gcc_initial(struct cfi_state *st)
 {
-    cfi_state_init(st, 0);
+    cfa_program_state_init(st, 0);
     st->cfa = (struct unwind_rule){.kind = CFA_RULE_REG_OFFSET, .reg = 7, .offset = 8};
     st->col[16] = (struct unwind_rule){.kind = REG_RULE_OFFSET, .offset = -8};
 }
@@ -180,7 +180,7 @@ static int same_table(const struct unwind_table *a, const struct unwind_table *b
 }
 
 /* Instruction bytes without the DW_CFA_nop padding at their end. */
-static size_t used_bytes(const struct cfi_fde *f)
+static size_t used_bytes(const struct eh_frame_fde *f)
 {
     size_t n = f->insns_len;
     while (n && f->insns[n - 1] == DW_CFA_nop)
@@ -213,7 +213,7 @@ static struct round_trip round_trip(const char *path, int verbose)
         return rt;
     }
     for (size_t i = 0; i < cs.nfdes; i++) {
-        const struct cfi_fde *f = &cs.fdes[i];
+        const struct eh_frame_fde *f = &cs.fdes[i];
         struct unwind_table t, back;
         struct cfa_error e;
         if (f->fault != FDE_SOUND || cfi_eval_fde_table(&ev, f, &t, &e) != 0)
@@ -227,7 +227,7 @@ static struct round_trip round_trip(const char *path, int verbose)
                 printf("# %s: FDE at 0x%llx not encodable: %s\n", path, (unsigned long long)f->offset,
                        rc == -2 ? "out of memory" : why);
         } else {
-            struct cfi_fde copy = *f;
+            struct eh_frame_fde copy = *f;
             copy.insns = out.b ? out.b : (const uint8_t *)"";
             copy.insns_len = out.n;
             if (cfi_eval_fde_table(&ev, &copy, &back, &e) != 0 || !same_table(&t, &back)) {

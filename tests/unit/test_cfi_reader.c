@@ -102,7 +102,7 @@ static void test_dwarf64_debug_frame(void **state)
     assert_true(cs.cies[0].dwarf64);
     assert_int_equal(cs.cies[0].length, 0x14);
     assert_true(cs.cies[0].id == UINT64_MAX);
-    const struct cfi_fde *f = &cs.fdes[0];
+    const struct eh_frame_fde *f = &cs.fdes[0];
     assert_true(f->dwarf64);
     assert_int_equal(f->offset, 0x20);
     assert_int_equal(f->length, 0x24);

@@ -37,7 +37,7 @@
 struct exit_seen {
     uint64_t target;
     int kind;
-    struct abs_state state;
+    struct abstract_state state;
 };
 
 struct fn {
@@ -61,7 +61,7 @@ static uint32_t callee_at(void *arg, uint64_t target)
     return target == RETURNS_RAX ? 1u << ABI_RAX : target == NEVER_RETURNS ? SYNTH_NEVER_RETURNS : 0;
 }
 
-static void on_exit_seen(void *arg, uint64_t from, uint64_t target, int kind, const struct abs_state *st)
+static void on_exit_seen(void *arg, uint64_t from, uint64_t target, int kind, const struct abstract_state *st)
 {
     struct fn *f = arg;
     (void)from;
@@ -113,8 +113,8 @@ static void analyse(struct fn *f)
     const char *reason = NULL;
     assert_int_equal(cfg_build(&f->cfg, &f->code, &f->ss, &f->links, NULL, 0, &reason), 0);
     assert_int_equal(dataflow_init(&f->df, &f->cfg, &f->rq), 0);
-    struct abs_state entry;
-    abs_state_entry(&entry);
+    struct abstract_state entry;
+    abstract_state_entry(&entry);
     dataflow_flow_into(&f->df, 0, &entry);
     dataflow_fixpoint(&f->df);
 }
@@ -152,8 +152,8 @@ static void test_transfer_applies_call_effect(void **state)
     add(f, IR_FLOW_CALL_INDIRECT, 0);      /* 1: call *%r11 (nothing known) */
     add(f, IR_FLOW_RET, 0);                /* 2: ret */
     analyse(f);
-    struct abs_state st;
-    abs_state_entry(&st);
+    struct abstract_state st;
+    abstract_state_entry(&st);
     dataflow_transfer(&f->cfg, 0, &st);
     assert_entry(st.reg[ABI_RAX], ABI_RAX, 0);
     assert_unknown(st.reg[ABI_RCX]);
@@ -190,7 +190,7 @@ static void test_join_at_merge(void **state)
     assert_entry(fall->in.reg[ABI_RBX], ABI_RBX, 0);
     assert_unknown(merge->in.reg[ABI_RBX]);
     assert_cfa(merge->in.reg[ABI_RSP], -16);
-    assert_entry(abs_state_slot(&merge->in, -16), ABI_RBX, 0);
+    assert_entry(abstract_state_slot(&merge->in, -16), ABI_RBX, 0);
     assert_entry(merge->in.reg[ABI_R12], ABI_R12, 0);
     release(f);
 }
@@ -211,7 +211,7 @@ static void test_loop_reaches_fixpoint(void **state)
     assert_true(head->reached);
     assert_unknown(head->in.reg[ABI_RAX]);
     assert_cfa(head->in.reg[ABI_RSP], -16);
-    assert_entry(abs_state_slot(&head->in, -16), ABI_RBP, 0);
+    assert_entry(abstract_state_slot(&head->in, -16), ABI_RBP, 0);
     assert_int_equal(f->df.nwork, 0);
     assert_false(f->df.clobbered & (1u << ABI_RBP));
     release(f);
@@ -305,14 +305,14 @@ static void test_guess_ranks_below_known_flows(void **state)
     assert_int_equal(dead->seeded, SEED_GUESS);
     assert_cfa(dead->in.reg[ABI_RSP], -16);
     /* A guess does not touch the entry block. */
-    struct abs_state other;
-    abs_state_unknown(&other);
+    struct abstract_state other;
+    abstract_state_unknown(&other);
     assert_int_equal(dataflow_flow_into(&f->df, f->cfg.block_of[0], &other), 0);
     assert_cfa(block_at(f, 0)->in.reg[ABI_RSP], -8);
     /* A known flow replaces the guess rather than joining with it. */
     f->df.seeding = 0;
-    struct abs_state entry;
-    abs_state_entry(&entry);
+    struct abstract_state entry;
+    abstract_state_entry(&entry);
     assert_int_equal(dataflow_flow_into(&f->df, f->cfg.block_of[2], &entry), 1);
     assert_int_equal(dead->seeded, 0);
     assert_cfa(dead->in.reg[ABI_RSP], -8);
@@ -338,11 +338,11 @@ static void test_flows_kept_out_join_on_every_path(void **state)
     /* Nothing kept out yet: the fixpoint's states hold on every path. */
     assert_int_equal(dataflow_every_path(&f->df, NULL, NULL), 0);
     assert_null(f->cfg.every);
-    struct abs_state st;
+    struct abstract_state st;
     assert_int_equal(dataflow_every_path_at(&f->cfg, 1, &st), 0);
     /* A guess into the entry block, arriving with rsp at CFA-16: kept out. */
-    struct abs_state other;
-    abs_state_entry(&other);
+    struct abstract_state other;
+    abstract_state_entry(&other);
     other.reg[ABI_RSP].off = -16;
     f->df.seeding = SEED_GUESS;
     assert_int_equal(dataflow_flow_into(&f->df, f->cfg.block_of[0], &other), 0);
@@ -351,8 +351,8 @@ static void test_flows_kept_out_join_on_every_path(void **state)
     assert_int_equal(dataflow_flow_into(&f->df, f->cfg.block_of[3], &other), 1);
     dataflow_fixpoint(&f->df);
     f->df.seeding = 0;
-    struct abs_state entry;
-    abs_state_entry(&entry);
+    struct abstract_state entry;
+    abstract_state_entry(&entry);
     assert_int_equal(dataflow_flow_into(&f->df, f->cfg.block_of[3], &entry), 1);
     dataflow_fixpoint(&f->df);
     assert_cfa(block_at(f, 3)->in.reg[ABI_RSP], -8);

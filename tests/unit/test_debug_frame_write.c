@@ -193,13 +193,13 @@ static void specs_read(struct specs *s, const char *path)
     s->fdes = calloc(s->cs.nfdes + 1, sizeof *s->fdes);
     assert_true(s->cies && s->fdes);
     for (size_t i = 0; i < s->cs.ncies; i++) {
-        const struct cfi_cie *c = &s->cs.cies[i];
+        const struct eh_frame_cie *c = &s->cs.cies[i];
         s->cies[i] = (struct eh_cie_spec){c->code_align, c->data_align, c->ra_column, c->signal_frame,
                                           c->personality_encoding, c->personality, c->lsda_encoding,
                                           c->insns, c->insns_len};
     }
     for (size_t k = 0; k < s->cs.nfdes; k++) {
-        const struct cfi_fde *f = &s->cs.fdes[k];
+        const struct eh_frame_fde *f = &s->cs.fdes[k];
         s->fdes[k] = (struct eh_fde_spec){(size_t)(f->cie - s->cs.cies), f->pc_begin, f->pc_range, f->lsda,
                                           f->insns, f->insns_len};
     }
@@ -223,7 +223,7 @@ static void assert_insns(const uint8_t *insns, size_t n, const uint8_t *spec, si
         assert_int_equal(insns[i], DW_CFA_nop);
 }
 
-static void assert_cie(const struct cfi_cie *got, const struct eh_cie_spec *want)
+static void assert_cie(const struct eh_frame_cie *got, const struct eh_cie_spec *want)
 {
     assert_int_equal(got->id, 0xffffffffu);
     assert_int_equal(got->version, 1);
@@ -249,17 +249,17 @@ static void assert_read_back(const struct cfi_bytes *out, const struct specs *s)
     uint64_t *offs = calloc(s->cs.ncies + 1, sizeof *offs);
     assert_non_null(offs);
     struct frame_entry e = {.end = 0};
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     const char *why = NULL;
     size_t i = 0, k = 0;
     for (uint64_t off = 0; off < out->n; off = e.end) {
-        assert_int_equal(frame_entry_read(&v, off, &e, &why), 0);
+        assert_int_equal(eh_frame_entry_read(&v, off, &e, &why), 0);
         assert_int_not_equal(e.kind, FRAME_ENTRY_ZERO);
         assert_int_equal((e.end - e.offset) % 8, 0);
         if (e.kind == FRAME_ENTRY_CIE) {
             assert_true(i < s->cs.ncies && k == 0);
-            assert_int_equal(frame_cie_parse(&v, &e, &cie, &why), 0);
+            assert_int_equal(eh_frame_cie_parse(&v, &e, &cie, &why), 0);
             assert_cie(&cie, &s->cies[i]);
             offs[i++] = off;
             continue;
@@ -268,12 +268,12 @@ static void assert_read_back(const struct cfi_bytes *out, const struct specs *s)
         const struct eh_fde_spec *want = &s->fdes[k++];
         uint64_t cie_off;
         struct frame_entry ce;
-        assert_int_equal(frame_fde_cie_offset(&v, &e, &cie_off, &why), 0);
+        assert_int_equal(eh_frame_fde_cie_offset(&v, &e, &cie_off, &why), 0);
         assert_int_equal(cie_off, offs[want->cie]);
         assert_int_equal(e.id, cie_off);
-        assert_int_equal(frame_entry_read(&v, cie_off, &ce, &why), 0);
-        assert_int_equal(frame_cie_parse(&v, &ce, &cie, &why), 0);
-        assert_int_equal(frame_fde_parse(&v, &e, &cie, &fde, &why), 0);
+        assert_int_equal(eh_frame_entry_read(&v, cie_off, &ce, &why), 0);
+        assert_int_equal(eh_frame_cie_parse(&v, &ce, &cie, &why), 0);
+        assert_int_equal(eh_frame_fde_parse(&v, &e, &cie, &fde, &why), 0);
         assert_int_equal(fde.pc_begin, want->pc_begin);
         assert_int_equal(fde.pc_range, want->pc_range);
         assert_int_equal(fde.lsda, 0);

@@ -10,7 +10,7 @@
  * C eh_elf_generate writes is compiled with the system's cc, loaded, and
  * its dwu_eh_elf_step run on random registers (small ones too, for shifts
  * and divisions, and the extremes) over synthetic memory; the runtime's
- * interpreter of the same row (dwu_apply_rules) must give the same status,
+ * interpreter of the same row (dwu_dwarf_apply_rules) must give the same status,
  * registers, validity bits and flags every time.
  */
 #include <dlfcn.h>
@@ -201,7 +201,7 @@ static void test_rows_step_as_interpreted(void **state)
             memset(&compiled, 0, sizeof compiled);
             memset(&interpreted, 0, sizeof interpreted);
             int a = step(pc, &in, &compiled, &mem);
-            int b = dwu_apply_rules(&r->cfa, r->reg, 0, &in, &interpreted, &mem);
+            int b = dwu_dwarf_apply_rules(&r->cfa, r->reg, 0, &in, &interpreted, &mem);
             int same = a == b;
             if (same && a == DWU_OK) {
                 ok++;

@@ -87,13 +87,13 @@ static void test_zplr(void **state)
     write_zplr(&s, &fde_off);
     struct frame_view v = {s.b, s.n, 0x2000, 1};
     struct frame_entry ce, fe;
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     const char *why = NULL;
     uint64_t cie_off = 99;
-    assert_int_equal(frame_entry_read(&v, 0, &ce, &why), 0);
+    assert_int_equal(eh_frame_entry_read(&v, 0, &ce, &why), 0);
     assert_int_equal(ce.kind, FRAME_ENTRY_CIE);
-    assert_int_equal(frame_cie_parse(&v, &ce, &cie, &why), 0);
+    assert_int_equal(eh_frame_cie_parse(&v, &ce, &cie, &why), 0);
     assert_string_equal(cie.augmentation, "zPLR");
     assert_int_equal(cie.code_align, 1);
     assert_int_equal(cie.data_align, -8);
@@ -104,18 +104,18 @@ static void test_zplr(void **state)
     assert_int_equal(cie.fde_encoding, 0x1b);
     assert_true(cie.insns == s.b + 0x19 && cie.insns_len == 3);
 
-    assert_int_equal(frame_entry_read(&v, fde_off, &fe, &why), 0);
+    assert_int_equal(eh_frame_entry_read(&v, fde_off, &fe, &why), 0);
     assert_int_equal(fe.kind, FRAME_ENTRY_FDE);
-    assert_int_equal(frame_fde_cie_offset(&v, &fe, &cie_off, &why), 0);
+    assert_int_equal(eh_frame_fde_cie_offset(&v, &fe, &cie_off, &why), 0);
     assert_int_equal(cie_off, 0);
-    assert_int_equal(frame_fde_parse(&v, &fe, &cie, &fde, &why), 0);
+    assert_int_equal(eh_frame_fde_parse(&v, &fe, &cie, &fde, &why), 0);
     assert_true(fde.pc_begin == 0x1000 && fde.pc_range == 0x40);
     assert_true(fde.lsda == 0x3000);
     assert_true(fde.insns == s.b + fde_off + 21 && fde.insns_len == 1);
 }
 
 /* A CIE with augmentation AUG and DATA_LEN bytes of data after 'z' (when AUG starts with it). */
-static int parse_aug(const char *aug, int data_len, struct cfi_cie *cie)
+static int parse_aug(const char *aug, int data_len, struct eh_frame_cie *cie)
 {
     struct bytes s = {.n = 0};
     put(&s, 0, 4);
@@ -135,15 +135,15 @@ static int parse_aug(const char *aug, int data_len, struct cfi_cie *cie)
     struct frame_view v = {s.b, s.n, 0x2000, 1};
     struct frame_entry e;
     const char *why;
-    if (frame_entry_read(&v, 0, &e, &why) != 0)
+    if (eh_frame_entry_read(&v, 0, &e, &why) != 0)
         return -1;
-    return frame_cie_parse(&v, &e, cie, &why) == 0 ? (int)cie->insns_len : -1;
+    return eh_frame_cie_parse(&v, &e, cie, &why) == 0 ? (int)cie->insns_len : -1;
 }
 
 static void test_augmentations(void **state)
 {
     (void)state;
-    struct cfi_cie cie;
+    struct eh_frame_cie cie;
     assert_int_equal(parse_aug("X", -1, &cie), -1);      /* cannot be skipped without 'z' */
     assert_int_equal(parse_aug("zXR", 2, &cie), 1);      /* 'z' skips both bytes: one nop left */
     assert_int_equal(cie.fde_encoding, 0);               /* R after the unknown X is not read */
@@ -177,19 +177,19 @@ static void test_debug_frame_v4(void **state)
     close_entry(&s, fde_off);
     struct frame_view v = {s.b, s.n, 0, 0};
     struct frame_entry ce, fe;
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     const char *why;
     uint64_t cie_off;
-    assert_int_equal(frame_entry_read(&v, 0, &ce, &why), 0);
+    assert_int_equal(eh_frame_entry_read(&v, 0, &ce, &why), 0);
     assert_int_equal(ce.kind, FRAME_ENTRY_CIE);
-    assert_int_equal(frame_cie_parse(&v, &ce, &cie, &why), 0);
+    assert_int_equal(eh_frame_cie_parse(&v, &ce, &cie, &why), 0);
     assert_int_equal(cie.addr_size, 4);
-    assert_int_equal(frame_entry_read(&v, fde_off, &fe, &why), 0);
+    assert_int_equal(eh_frame_entry_read(&v, fde_off, &fe, &why), 0);
     assert_int_equal(fe.kind, FRAME_ENTRY_FDE);
-    assert_int_equal(frame_fde_cie_offset(&v, &fe, &cie_off, &why), 0);
+    assert_int_equal(eh_frame_fde_cie_offset(&v, &fe, &cie_off, &why), 0);
     assert_int_equal(cie_off, 0);
-    assert_int_equal(frame_fde_parse(&v, &fe, &cie, &fde, &why), 0);
+    assert_int_equal(eh_frame_fde_parse(&v, &fe, &cie, &fde, &why), 0);
     assert_true(fde.pc_begin == 0x401000 && fde.pc_range == 0x20 && fde.insns_len == 0);
 }
 
@@ -202,17 +202,17 @@ static void test_bad_framing(void **state)
     struct frame_entry e;
     const char *why = NULL;
     struct frame_view cut = {s.b, s.n - 1, 0x2000, 1};   /* the FDE's last byte missing */
-    assert_int_equal(frame_entry_read(&cut, fde_off, &e, &why), -1);
+    assert_int_equal(eh_frame_entry_read(&cut, fde_off, &e, &why), -1);
     assert_string_equal(why, "entry runs past the end of the section");
     struct frame_view v = {s.b, s.n, 0x2000, 1};
     uint32_t far = (uint32_t)(fde_off + 8);               /* a CIE pointer before the section */
     memcpy(s.b + fde_off + 4, &far, 4);
     uint64_t off;
-    assert_int_equal(frame_entry_read(&v, fde_off, &e, &why), 0);
-    assert_int_equal(frame_fde_cie_offset(&v, &e, &off, &why), -1);
+    assert_int_equal(eh_frame_entry_read(&v, fde_off, &e, &why), 0);
+    assert_int_equal(eh_frame_fde_cie_offset(&v, &e, &off, &why), -1);
     uint32_t huge = 0xfffffff0u;                          /* 64-bit escape missing its length */
     memcpy(s.b, &huge, 4);
-    assert_int_equal(frame_entry_read(&v, 0, &e, &why), -1);
+    assert_int_equal(eh_frame_entry_read(&v, 0, &e, &why), -1);
 }
 
 /* ---- the runtime's search ------------------------------------------------- */
@@ -254,29 +254,29 @@ static void test_search(void **state)
 {
     (void)state;
     static struct image im;
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     write_image(&im, 0, 64);
     const uint8_t *end = im.b + sizeof im.b;
-    assert_int_equal(frame_find_fde_in_memory(im.b, im.hdr, end, im.fn + 0x3f, &cie, &fde), FRAME_FOUND);
+    assert_int_equal(eh_frame_find_fde_in_memory(im.b, im.hdr, end, im.fn + 0x3f, &cie, &fde), FRAME_FOUND);
     assert_true(fde.pc_begin == im.fn && fde.pc_range == 0x40);
-    assert_int_equal(frame_find_fde_in_memory(im.b, im.hdr, end, im.fn + 0x40, &cie, &fde), FRAME_NOT_COVERED);
-    assert_int_equal(frame_find_fde_in_memory(im.b, im.hdr, end, im.fn - 1, &cie, &fde), FRAME_NOT_COVERED);
+    assert_int_equal(eh_frame_find_fde_in_memory(im.b, im.hdr, end, im.fn + 0x40, &cie, &fde), FRAME_NOT_COVERED);
+    assert_int_equal(eh_frame_find_fde_in_memory(im.b, im.hdr, end, im.fn - 1, &cie, &fde), FRAME_NOT_COVERED);
     /* The readable segment ends inside the FDE. */
-    assert_int_equal(frame_find_fde_in_memory(im.b, im.hdr, im.eh_frame + im.fde_off + 8, im.fn, &cie, &fde),
+    assert_int_equal(eh_frame_find_fde_in_memory(im.b, im.hdr, im.eh_frame + im.fde_off + 8, im.fn, &cie, &fde),
                      FRAME_NOT_COVERED);
     /* The FDE's CIE is no CIE: its id is not 0. */
     im.eh_frame[4] = 1;
-    assert_int_equal(frame_find_fde_in_memory(im.b, im.hdr, end, im.fn, &cie, &fde), FRAME_MALFORMED);
+    assert_int_equal(eh_frame_find_fde_in_memory(im.b, im.hdr, end, im.fn, &cie, &fde), FRAME_MALFORMED);
     /* eh_frame_ptr aims below the segment, at a sound .eh_frame: nothing there is read. */
     write_image(&im, 512, 0);
-    assert_int_equal(frame_find_fde_in_memory(im.b, im.hdr, end, im.fn, &cie, &fde), FRAME_FOUND);
-    assert_int_equal(frame_find_fde_in_memory(im.hdr, im.hdr, end, im.fn, &cie, &fde), FRAME_NOT_COVERED);
+    assert_int_equal(eh_frame_find_fde_in_memory(im.b, im.hdr, end, im.fn, &cie, &fde), FRAME_FOUND);
+    assert_int_equal(eh_frame_find_fde_in_memory(im.hdr, im.hdr, end, im.fn, &cie, &fde), FRAME_NOT_COVERED);
     /* A table longer than the segment. */
     write_image(&im, 0, 64);
     uint32_t many = 1u << 30;
     memcpy(im.hdr + 8, &many, 4);
-    assert_int_equal(frame_find_fde_in_memory(im.b, im.hdr, end, im.fn, &cie, &fde), FRAME_NOT_COVERED);
+    assert_int_equal(eh_frame_find_fde_in_memory(im.b, im.hdr, end, im.fn, &cie, &fde), FRAME_NOT_COVERED);
 }
 
 int main(void)

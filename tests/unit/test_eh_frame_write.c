@@ -113,7 +113,7 @@ static void assert_insns(const uint8_t *insns, size_t n, const uint8_t *spec, si
         assert_int_equal(insns[i], DW_CFA_nop);
 }
 
-static void assert_cie(const struct cfi_cie *got, const struct eh_cie_spec *want)
+static void assert_cie(const struct eh_frame_cie *got, const struct eh_cie_spec *want)
 {
     assert_int_equal(got->version, 1);
     assert_int_equal(got->fde_encoding, DW_EH_PE_pcrel | DW_EH_PE_sdata4);
@@ -134,7 +134,7 @@ static void assert_cie(const struct cfi_cie *got, const struct eh_cie_spec *want
  * bytes are looked at instead).  The field lies just before the
  * instructions: the augmentation data holds nothing else.
  */
-static void assert_lsda(const struct cfi_fde *fde, const struct cfi_cie *cie, uint64_t want)
+static void assert_lsda(const struct eh_frame_fde *fde, const struct eh_frame_cie *cie, uint64_t want)
 {
     if (cie->lsda_encoding == DW_EH_PE_omit || want != 0) {
         assert_int_equal(fde->lsda, want);
@@ -158,18 +158,18 @@ static void assert_read_back(const struct cfi_bytes *out, uint64_t addr, const s
     uint64_t *cie_offsets = calloc(ncies + 1, sizeof *cie_offsets);
     assert_non_null(cie_offsets);
     struct frame_entry e;
-    struct cfi_cie cie;
-    struct cfi_fde fde;
+    struct eh_frame_cie cie;
+    struct eh_frame_fde fde;
     const char *why = NULL;
     size_t i = 0, k = 0;
     for (uint64_t off = 0;; off = e.end) {
-        assert_int_equal(frame_entry_read(&v, off, &e, &why), 0);
+        assert_int_equal(eh_frame_entry_read(&v, off, &e, &why), 0);
         if (e.kind == FRAME_ENTRY_ZERO)
             break;
         assert_int_equal((e.end - e.offset) % 4, 0);
         if (e.kind == FRAME_ENTRY_CIE) {
             assert_true(i < ncies && k == 0);
-            assert_int_equal(frame_cie_parse(&v, &e, &cie, &why), 0);
+            assert_int_equal(eh_frame_cie_parse(&v, &e, &cie, &why), 0);
             assert_cie(&cie, &cies[i]);
             cie_offsets[i++] = off;
             continue;
@@ -179,11 +179,11 @@ static void assert_read_back(const struct cfi_bytes *out, uint64_t addr, const s
         uint64_t cie_off;
         struct frame_entry ce;
         assert_int_equal(addr + off, fde_addrs[k]);
-        assert_int_equal(frame_fde_cie_offset(&v, &e, &cie_off, &why), 0);
+        assert_int_equal(eh_frame_fde_cie_offset(&v, &e, &cie_off, &why), 0);
         assert_int_equal(cie_off, cie_offsets[want->cie]);
-        assert_int_equal(frame_entry_read(&v, cie_off, &ce, &why), 0);
-        assert_int_equal(frame_cie_parse(&v, &ce, &cie, &why), 0);
-        assert_int_equal(frame_fde_parse(&v, &e, &cie, &fde, &why), 0);
+        assert_int_equal(eh_frame_entry_read(&v, cie_off, &ce, &why), 0);
+        assert_int_equal(eh_frame_cie_parse(&v, &ce, &cie, &why), 0);
+        assert_int_equal(eh_frame_fde_parse(&v, &e, &cie, &fde, &why), 0);
         assert_int_equal(fde.pc_begin, want->pc_begin);
         assert_int_equal(fde.pc_range, want->pc_range);
         assert_lsda(&fde, &cie, want->lsda);
@@ -266,7 +266,7 @@ static void round_trip_file(const char *path)
     assert_true(cies && fdes && fde_addrs);
     size_t personalities = 0, lsdas = 0, signal = 0;
     for (size_t i = 0; i < cs.ncies; i++) {
-        const struct cfi_cie *c = &cs.cies[i];
+        const struct eh_frame_cie *c = &cs.cies[i];
         cies[i] = (struct eh_cie_spec){c->code_align, c->data_align, c->ra_column, c->signal_frame,
                                        c->personality_encoding, c->personality, c->lsda_encoding,
                                        c->insns, c->insns_len};
@@ -274,7 +274,7 @@ static void round_trip_file(const char *path)
         signal += c->signal_frame != 0;
     }
     for (size_t k = 0; k < cs.nfdes; k++) {
-        const struct cfi_fde *f = &cs.fdes[k];
+        const struct eh_frame_fde *f = &cs.fdes[k];
         fdes[k] = (struct eh_fde_spec){(size_t)(f->cie - cs.cies), f->pc_begin, f->pc_range, f->lsda,
                                        f->insns, f->insns_len};
         lsdas += f->lsda != 0;

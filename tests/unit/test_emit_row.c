@@ -28,12 +28,12 @@
 #define BASE 0x1000
 #define MAX_INSNS 16
 
-static void apply(struct abs_state *s, struct ir_effect e)
+static void apply(struct abstract_state *s, struct ir_effect e)
 {
-    abs_state_apply(s, &e);
+    abstract_state_apply(s, &e);
 }
 
-static void push_state(struct abs_state *s, uint8_t r)
+static void push_state(struct abstract_state *s, uint8_t r)
 {
     apply(s, ir_set(ABI_RSP, ABI_RSP, -8));
     apply(s, ir_store(ABI_RSP, 0, r, 8));
@@ -41,9 +41,9 @@ static void push_state(struct abs_state *s, uint8_t r)
 
 /* lea 8(%rsp),%r10; and $-32,%rsp; push -8(%r10); push %rbp; mov %rsp,%rbp;
  * push %r10: GCC's DRAP prologue (the CFA in r10, then in its slot). */
-static void drap_prologue(struct abs_state *s)
+static void drap_prologue(struct abstract_state *s)
 {
-    abs_state_entry(s);
+    abstract_state_entry(s);
     apply(s, ir_set(ABI_R10, ABI_RSP, 8));
     apply(s, ir_and(ABI_RSP, -32));
     push_state(s, IR_REG_NONE);
@@ -58,12 +58,12 @@ static void drap_prologue(struct abs_state *s)
 static void test_entry_row(void **state)
 {
     (void)state;
-    struct abs_state s;
+    struct abstract_state s;
     struct unwind_row row;
     struct synth_row_exprs exprs;
-    abs_state_entry(&s);
+    abstract_state_entry(&s);
     memset(&row, 0xa5, sizeof row);
-    synth_row_from_state(&s, &row, &exprs);
+    emit_row_from_state(&s, &row, &exprs);
     assert_cfa_rule(row, ABI_RSP, 8);
     assert_saved_at(row, ABI_RA, -8);
     for (unsigned c = 0; c < ABI_NCALLEE_SAVED; c++)
@@ -76,11 +76,11 @@ static void test_entry_row(void **state)
 static void test_drap_row_expression_in_callers_buffer(void **state)
 {
     (void)state;
-    struct abs_state s;
+    struct abstract_state s;
     struct unwind_row row;
     struct synth_row_exprs exprs;
     drap_prologue(&s);
-    synth_row_from_state(&s, &row, &exprs);
+    emit_row_from_state(&s, &row, &exprs);
     assert_int_equal(row.cfa.kind, CFA_RULE_EXPRESSION);
     assert_int_equal(row.cfa.expr_len, 3);
     assert_memory_equal(row.cfa.expr, ((const uint8_t[]){0x76, 0x78, 0x06}), 3);
@@ -92,18 +92,18 @@ static void test_drap_row_expression_in_callers_buffer(void **state)
 static void test_rows_keep_their_own_expressions(void **state)
 {
     (void)state;
-    struct abs_state a, b;
+    struct abstract_state a, b;
     struct unwind_row ra, rb;
     struct synth_row_exprs ea, eb;
     drap_prologue(&a);
     drap_prologue(&b);
     push_state(&b, ABI_RBX);
     apply(&b, ir_set(ABI_RBP, ABI_RSP, 0));   /* the anchor moves: another offset */
-    synth_row_from_state(&a, &ra, &ea);
+    emit_row_from_state(&a, &ra, &ea);
     uint8_t first[SYNTH_EXPR_MAX];
     assert_int_equal(ra.cfa.kind, CFA_RULE_EXPRESSION);
     memcpy(first, ra.cfa.expr, ra.cfa.expr_len);
-    synth_row_from_state(&b, &rb, &eb);
+    emit_row_from_state(&b, &rb, &eb);
     assert_int_equal(rb.cfa.kind, CFA_RULE_EXPRESSION);
     assert_memory_not_equal(rb.cfa.expr, first, ra.cfa.expr_len);
     assert_memory_equal(ra.cfa.expr, first, ra.cfa.expr_len);
@@ -118,7 +118,7 @@ struct observed {
     int reached[MAX_INSNS];
 };
 
-static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void observe(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     (void)st;
     struct observed *o = arg;

@@ -87,28 +87,28 @@ static void test_kinds_severities(void **state)
     assert_int_equal(finding_kind_severity(FINDING_FDE_GAP), SEVERITY_WARNING);
     assert_int_equal(finding_kind_severity(FINDING_CALL_CLOBBERED_RULE), SEVERITY_WARNING);
     assert_int_equal(finding_kind_severity(FINDING_IMPRECISE), SEVERITY_INFO);
-    assert_string_equal(severity_name(SEVERITY_INFO), "info");
+    assert_string_equal(finding_severity_name(SEVERITY_INFO), "info");
 }
 
 static void test_reasons_table(void **state)
 {
     (void)state;
     for (int u = 0; u < UNCHECKED_REASONS; u++) {
-        const char *id = unchecked_reason_id((enum unchecked_reason)u);
+        const char *id = finding_unchecked_reason_id((enum unchecked_reason)u);
         assert_true(kebab_case(id));
-        assert_true(strlen(unchecked_reason_text((enum unchecked_reason)u)) > strlen(id));
+        assert_true(strlen(finding_unchecked_reason_text((enum unchecked_reason)u)) > strlen(id));
         for (int j = 0; j < u; j++) {
-            assert_string_not_equal(id, unchecked_reason_id((enum unchecked_reason)j));
-            assert_string_not_equal(unchecked_reason_text((enum unchecked_reason)u),
-                                    unchecked_reason_text((enum unchecked_reason)j));
+            assert_string_not_equal(id, finding_unchecked_reason_id((enum unchecked_reason)j));
+            assert_string_not_equal(finding_unchecked_reason_text((enum unchecked_reason)u),
+                                    finding_unchecked_reason_text((enum unchecked_reason)j));
         }
         /* Only the register-rule reasons count rules, not addresses. */
-        assert_int_equal(unchecked_reason_counts_rules((enum unchecked_reason)u),
+        assert_int_equal(finding_unchecked_reason_counts_rules((enum unchecked_reason)u),
                          u == UNCHECKED_SLOT_UNKNOWN || u == UNCHECKED_VALUE_UNKNOWN ||
                              u == UNCHECKED_RULE_TIMEOUT);
     }
-    assert_string_equal(unchecked_reason_id(UNCHECKED_PADDING), "padding");
-    assert_string_equal(unchecked_reason_id(UNCHECKED_REASONS), "?");
+    assert_string_equal(finding_unchecked_reason_id(UNCHECKED_PADDING), "padding");
+    assert_string_equal(finding_unchecked_reason_id(UNCHECKED_REASONS), "?");
 }
 
 static void test_finding_where(void **state)

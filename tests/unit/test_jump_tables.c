@@ -236,7 +236,7 @@ static void test_offsets_from_the_table(void **state)
     /* The state the jump carries: rbx saved at CFA-16, in every case. */
     for (size_t k = 0; k < 4; k++) {
         const struct seen_insn *in = seen_at(&s, label(at("tables"), cases[k]));
-        assert_entry(abs_state_slot(&in->st, -16), ABI_RBX, 0);
+        assert_entry(abstract_state_slot(&in->st, -16), ABI_RBX, 0);
         assert_saved_at(*unwind_table_row_at(&s.t, in->addr), ABI_RBX, -16);
     }
     assert_decoy_unread(at("tables"), "rel_decoy", &s);
@@ -327,7 +327,7 @@ static void test_label_addresses_position_independent(void **state)
 
 /* Built without PIE, GCC takes a label's address as an immediate (movq
  * $.L4, 8(%rsp)), not with a lea: the decoder notes the immediate
- * (IR_AUX_MOV_IMM) and address_taken_labels_find takes it for a label.
+ * (IR_AUX_MOV_IMM) and jump_tables_find_labels takes it for a label.
  * (Without that, pick's labels are left to the unreached-block guess.) */
 static void test_label_addresses_absolute(void **state)
 {

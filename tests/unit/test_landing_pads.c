@@ -191,12 +191,12 @@ static const uint8_t caller_saved[] = {ABI_RAX, ABI_RCX, ABI_RDX, ABI_RSI, ABI_R
 
 /* Join A into INTO as the header of abstract_state says: a location where
  * they differ is unknown. */
-static void join_value(struct absval *into, struct absval a, int first)
+static void join_value(struct abstract_value *into, struct abstract_value a, int first)
 {
     if (first)
         *into = a;
-    else if (!absval_equal(*into, a))
-        *into = (struct absval){AV_UNKNOWN, 0, 0};
+    else if (!abstract_value_equal(*into, a))
+        *into = (struct abstract_value){AV_UNKNOWN, 0, 0};
 }
 
 /* Every pad of CS[0 .. N) reached by a known path, in the state after its calls. */
@@ -213,7 +213,7 @@ static void assert_pads_as_after_calls(const struct synthesized *s, const struct
         pads++;
         /* What the calls of every site with this pad leave: before each
          * call, by a known path, then as the ABI says. */
-        struct absval reg[STATE_GPRS] = {{0}}, slot[ABI_NCALLEE_SAVED] = {{0}};
+        struct abstract_value reg[STATE_GPRS] = {{0}}, slot[ABI_NCALLEE_SAVED] = {{0}};
         int64_t slot_off[ABI_NCALLEE_SAVED] = {0};
         size_t calls = 0, nslots = 0;
         for (size_t site = 0; site < n; site++)
@@ -231,7 +231,7 @@ static void assert_pads_as_after_calls(const struct synthesized *s, const struct
                             abi_callee_saved(in->st.slot[m].value.reg) && nslots < ABI_NCALLEE_SAVED)
                             slot_off[nslots++] = in->st.slot[m].off;
                 for (size_t m = 0; m < nslots; m++)
-                    join_value(&slot[m], abs_state_slot(&in->st, slot_off[m]), calls == 0);
+                    join_value(&slot[m], abstract_state_slot(&in->st, slot_off[m]), calls == 0);
                 calls++;
             }
         assert_true(calls > 0);
@@ -239,12 +239,12 @@ static void assert_pads_as_after_calls(const struct synthesized *s, const struct
         assert_cfa(pad->st.reg[ABI_RSP], reg[ABI_RSP].off);
         for (unsigned c = 0; c < ABI_NCALLEE_SAVED; c++) {
             unsigned r = abi_callee_saved_regs[c];
-            if (!absval_equal(pad->st.reg[r], reg[r]))
+            if (!abstract_value_equal(pad->st.reg[r], reg[r]))
                 fail_msg("the pad at 0x%llx: %s is not what the calls left", (unsigned long long)cs[k].pad,
                          unwind_column_name((int)r));
         }
         for (size_t m = 0; m < nslots; m++)
-            assert_true(absval_equal(abs_state_slot(&pad->st, slot_off[m]), slot[m]));
+            assert_true(abstract_value_equal(abstract_state_slot(&pad->st, slot_off[m]), slot[m]));
         for (size_t c = 0; c < sizeof caller_saved; c++)
             assert_unknown(pad->st.reg[caller_saved[c]]);
     }
@@ -276,8 +276,8 @@ static void test_catch_and_cleanup(void **state)
     for (size_t k = 0; k < n; k++)
         if (cs[k].pad) {
             const struct seen_insn *pad = seen_at(&s, cs[k].pad);
-            assert_entry(abs_state_slot(&pad->st, -16), ABI_RBP, 0);
-            assert_entry(abs_state_slot(&pad->st, -24), ABI_RBX, 0);
+            assert_entry(abstract_state_slot(&pad->st, -16), ABI_RBP, 0);
+            assert_entry(abstract_state_slot(&pad->st, -24), ABI_RBX, 0);
         }
     assert_int_equal(s.out.seeded_blocks, 0);
     synthesized_release(&s);
@@ -300,7 +300,7 @@ static void test_pushed_arguments_popped(void **state)
     assert_cfa(before->st.reg[ABI_RSP], -32);
     /* The unwinder pops the 16 bytes of arguments before it jumps to the pad. */
     assert_cfa(at_pad->st.reg[ABI_RSP], -16);
-    assert_entry(abs_state_slot(&at_pad->st, -16), ABI_RBX, 0);
+    assert_entry(abstract_state_slot(&at_pad->st, -16), ABI_RBX, 0);
     const struct unwind_row *row = unwind_table_row_at(&s.t, pad);
     assert_non_null(row);
     assert_cfa_rule(*row, ABI_RSP, 16);

@@ -25,7 +25,7 @@ static struct unwind_rule cfa_expression(const uint8_t *bytes, size_t len)
 
 /* The verdicts of the CFA rule RULE at RIP in ST, with the linear stage
  * and z3 alone; CX: the z3 run's counterexample. */
-static void cfa_verdicts(const struct unwind_rule *rule, const struct abs_state *st, uint64_t rip,
+static void cfa_verdicts(const struct unwind_rule *rule, const struct abstract_state *st, uint64_t rip,
                          enum rule_verdict *linear, enum rule_verdict *solver, struct counterexample *cx)
 {
     struct prover *p = prover_new(5000, 0), *z = prover_new(5000, 1);
@@ -49,12 +49,12 @@ static const uint8_t plt_cfa[] = {0x77, 0x08, 0x80, 0x00, 0x3f, 0x1a, 0x3b, 0x2a
 static void test_plt_cfa(void **state)
 {
     (void)state;
-    static struct abs_state st;
+    static struct abstract_state st;
     struct unwind_rule rule = cfa_expression(plt_cfa, sizeof plt_cfa);
     enum rule_verdict linear, solver;
     struct counterexample cx;
     /* The first bytes of an entry: nothing pushed, CFA = rsp + 8. */
-    abs_state_entry(&st);
+    abstract_state_entry(&st);
     cfa_verdicts(&rule, &st, 0x1020, &linear, &solver, &cx);
     assert_int_equal(linear, RULE_HOLDS);
     assert_int_equal(solver, RULE_HOLDS);
@@ -77,8 +77,8 @@ static void test_plt_cfa(void **state)
 static void test_branch_on_unknown(void **state)
 {
     (void)state;
-    static struct abs_state st;
-    abs_state_entry(&st);
+    static struct abstract_state st;
+    abstract_state_entry(&st);
     /* breg3 0; bra +4; breg7 8; skip +2; breg7 8 */
     static const uint8_t same[] = {0x73, 0x00, 0x28, 0x05, 0x00, 0x77, 0x08, 0x2f, 0x02, 0x00, 0x77, 0x08};
     static const uint8_t differ[] = {0x73, 0x00, 0x28, 0x05, 0x00, 0x77, 0x08, 0x2f, 0x02, 0x00, 0x77, 0x10};
@@ -98,8 +98,8 @@ static void test_branch_on_unknown(void **state)
 static void test_division_by_zero(void **state)
 {
     (void)state;
-    static struct abs_state st;
-    abs_state_entry(&st);
+    static struct abstract_state st;
+    abstract_state_entry(&st);
     /* breg7 8; lit0; div */
     static const uint8_t bytes[] = {0x77, 0x08, 0x30, 0x1b};
     enum rule_verdict linear, solver;
@@ -115,10 +115,10 @@ static void test_division_by_zero(void **state)
 static void test_register_save_address(void **state)
 {
     (void)state;
-    static struct abs_state st;
-    abs_state_entry(&st);
+    static struct abstract_state st;
+    abstract_state_entry(&st);
     st.reg[ABI_RSP].off = -16;
-    abs_state_set_slot(&st, AV_CFA, -16, (struct absval){AV_ENTRY, ABI_RBX, 0});
+    abstract_state_set_slot(&st, AV_CFA, -16, (struct abstract_value){AV_ENTRY, ABI_RBX, 0});
     static const uint8_t at_rsp[] = {0x77, 0x00};
     struct unwind_rule rule = {.kind = REG_RULE_EXPRESSION, .expr = at_rsp, .expr_len = sizeof at_rsp};
     struct prover *p = prover_new(5000, 0), *z = prover_new(5000, 1);

@@ -154,7 +154,7 @@ static void assert_same_rows(const struct readback *rb, const struct unwind_tabl
             assert_int_equal(got->cfa.kind, CFA_RULE_REG_OFFSET);
             assert_int_equal(got->cfa.reg, ABI_RSP);
             assert_int_equal(got->cfa.offset, plt);
-        } else if (!cfa_rule_equal(&want->cfa, &got->cfa)) {
+        } else if (!unwind_cfa_rule_equal(&want->cfa, &got->cfa)) {
             fail_msg("0x%llx: CFA differs (kind %d/%d, offset %lld/%lld)", (unsigned long long)a, want->cfa.kind,
                      got->cfa.kind, (long long)want->cfa.offset, (long long)got->cfa.offset);
         }

@@ -17,16 +17,16 @@
 
 /* The state at a ret after `pop %rbx`: rsp = CFA-8, rbx holds its entry
  * value again, and synthesis has lost the slot it was popped from. */
-static void state_at_ret(struct abs_state *st)
+static void state_at_ret(struct abstract_state *st)
 {
-    abs_state_entry(st);
+    abstract_state_entry(st);
     st->nslots = 0;
 }
 
 static void test_red_zone(void **state)
 {
     (void)state;
-    static struct abs_state st;
+    static struct abstract_state st;
     state_at_ret(&st);
     /* c-16: popped a moment ago, in the red zone: not known, not dead. */
     assert_int_equal(slot_holds_entry(&st, AV_CFA, -16, ABI_RBX), RULE_UNDECIDED);
@@ -40,9 +40,9 @@ static void test_red_zone(void **state)
 static void test_tracked(void **state)
 {
     (void)state;
-    static struct abs_state st;
+    static struct abstract_state st;
     state_at_ret(&st);
-    abs_state_set_slot(&st, AV_CFA, -16, (struct absval){AV_ENTRY, ABI_RBX, 0});
+    abstract_state_set_slot(&st, AV_CFA, -16, (struct abstract_value){AV_ENTRY, ABI_RBX, 0});
     assert_int_equal(slot_holds_entry(&st, AV_CFA, -16, ABI_RBX), RULE_HOLDS);
     assert_int_equal(slot_holds_entry(&st, AV_CFA, -16, ABI_R12), RULE_FAILS);
     /* In the red zone, with the save known in another slot: not there. */

@@ -234,11 +234,11 @@ static void test_cfa_rule_equal(void **state)
 
     a = mk(CFA_RULE_REG_OFFSET, 7, 8, NULL, 0);
     b = mk(CFA_RULE_REG_OFFSET, 7, 8, NULL, 0);
-    assert_true(cfa_rule_equal(&a, &b));
+    assert_true(unwind_cfa_rule_equal(&a, &b));
     b = mk(CFA_RULE_REG_OFFSET, 6, 8, NULL, 0);          /* other register */
-    assert_false(cfa_rule_equal(&a, &b));
+    assert_false(unwind_cfa_rule_equal(&a, &b));
     b = mk(CFA_RULE_REG_OFFSET, 7, 16, NULL, 0);         /* other offset */
-    assert_false(cfa_rule_equal(&a, &b));
+    assert_false(unwind_cfa_rule_equal(&a, &b));
 
     /* An expression CFA keeps the last reg/offset; they do not take part. */
     static const uint8_t e1[] = {0x77, 0x08, 0x80, 0x00, 0x3f, 0x1a};
@@ -246,21 +246,21 @@ static void test_cfa_rule_equal(void **state)
     static const uint8_t e3[] = {0x77, 0x08, 0x80, 0x00, 0x3f, 0x1b};
     a = mk(CFA_RULE_EXPRESSION, 7, 8, e1, 6);
     b = mk(CFA_RULE_EXPRESSION, 6, 32, e2, 6);
-    assert_true(cfa_rule_equal(&a, &b));
+    assert_true(unwind_cfa_rule_equal(&a, &b));
     b = mk(CFA_RULE_EXPRESSION, 7, 8, e3, 6);            /* last byte differs */
-    assert_false(cfa_rule_equal(&a, &b));
+    assert_false(unwind_cfa_rule_equal(&a, &b));
     b = mk(CFA_RULE_EXPRESSION, 7, 8, e2, 5);            /* shorter */
-    assert_false(cfa_rule_equal(&a, &b));
+    assert_false(unwind_cfa_rule_equal(&a, &b));
     b = mk(CFA_RULE_REG_OFFSET, 7, 8, NULL, 0);          /* same reg/offset, other kind */
-    assert_false(cfa_rule_equal(&a, &b));
+    assert_false(unwind_cfa_rule_equal(&a, &b));
 
     a = mk(CFA_RULE_UNSET, 0, 0, NULL, 0);
     b = mk(CFA_RULE_UNSET, 7, 8, NULL, 0);
-    assert_true(cfa_rule_equal(&a, &b));
+    assert_true(unwind_cfa_rule_equal(&a, &b));
     b = mk(CFA_RULE_UNKNOWN, 0, 0, NULL, 0);
-    assert_false(cfa_rule_equal(&a, &b));
+    assert_false(unwind_cfa_rule_equal(&a, &b));
     a = mk(CFA_RULE_UNKNOWN, 1, 1, NULL, 0);
-    assert_true(cfa_rule_equal(&a, &b));
+    assert_true(unwind_cfa_rule_equal(&a, &b));
 }
 
 /* ---- column names -------------------------------------------------------- */

@@ -213,7 +213,7 @@ int main(int argc, char **argv)
     int use_eh_elfs = 1, rebuild = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--dwarf") == 0) {
-            dwu_use_eh_elfs(0);
+            dwu_objects_use_eh_elfs(0);
             use_eh_elfs = 0;
         } else if (strcmp(argv[i], "--rebuild") == 0) {
             rebuild = 1;
@@ -225,8 +225,8 @@ int main(int argc, char **argv)
         }
     }
     if (rebuild) {
-        dwu_object_count(NULL);
-        dwu_use_eh_elfs(use_eh_elfs);
+        dwu_objects_count(NULL);
+        dwu_objects_use_eh_elfs(use_eh_elfs);
     }
     pthread_attr_t attr;
     void *addr;
@@ -242,7 +242,7 @@ int main(int argc, char **argv)
         int label = 1000 + depth;   /* failures name recursions 1001 ... */
         chain_recursive(depth, leaf, &label);
     }
-    size_t with_eh_elf, objects = dwu_object_count(&with_eh_elf);
+    size_t with_eh_elf, objects = dwu_objects_count(&with_eh_elf);
     printf("%zu code segments, %zu with an eh_elf\n", objects, with_eh_elf);
     printf("%d stacks (%d of them recursions): %ld frames identical to libgcc, libunwind and the captured copy; "
            "%ld callee-saved registers identical to libunwind's; %d mismatches\n",

@@ -9,7 +9,7 @@
  * synthetic memory (each 8-byte read returns a hash of its address, and
  * one read in eight fails, as a read outside a stack copy does): the
  * eh_elf's dwu_eh_elf_step; the runtime's interpreter of the analysis's row
- * (dwu_apply_rules, the DWARF fallback's rule application); and the DWARF
+ * (dwu_dwarf_apply_rules, the DWARF fallback's rule application); and the DWARF
  * fallback itself (dwu_dwarf_step), which finds the FDE through
  * .eh_frame_hdr and runs its program within the runtime's own bounds, over
  * a copy of FILE's segments laid out as the loader lays them out.  Their
@@ -201,7 +201,7 @@ static void compare(dwu_eh_elf_step_fn step, uint64_t pc, const struct unwind_ro
     compare_trace(step, pc, d, seed);
     if (a >= DWU_ELOOP && a <= DWU_END)
         statuses[a - DWU_ELOOP]++;
-    int b = row ? dwu_apply_rules(&row->cfa, row->reg, signal, &in, &interpreted, &mem) : DWU_ENOINFO;
+    int b = row ? dwu_dwarf_apply_rules(&row->cfa, row->reg, signal, &in, &interpreted, &mem) : DWU_ENOINFO;
     int same = a == b;
     if (same && a == DWU_OK) {
         same = compiled.valid == interpreted.valid && compiled.flags == interpreted.flags;
@@ -282,7 +282,7 @@ int main(int argc, char **argv)
     struct unwind_table *t;
     size_t n;
     struct cfa_error ce = {0};
-    const struct cfi_fde *bad = NULL;
+    const struct eh_frame_fde *bad = NULL;
     if (cfi_eval_all_tables(&ev, &t, &n, &ce, &bad) != 0) {
         fprintf(stderr, "eh_elf_equiv: %s: FDE for 0x%llx: %s\n", argv[1],
                 bad ? (unsigned long long)bad->pc_begin : 0ull, ce.reason ? ce.reason : "out of memory");

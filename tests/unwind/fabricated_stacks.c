@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "runtime/dwunwind.h"
-#include "runtime/objects.h"   /* dwu_object_count: which objects have eh_elfs */
+#include "runtime/objects.h"   /* dwu_objects_count: which objects have eh_elfs */
 
 /* The walk dwu_backtrace starts (runtime/unwind.c; hidden in the shared
  * library, linked here from the archive). */
@@ -155,7 +155,7 @@ int main(int argc, char **argv)
         longest = n > longest ? n : longest;
         ended[(unsigned)(-status) & 7]++;
     }
-    size_t with_eh_elf, objects = dwu_object_count(&with_eh_elf);
+    size_t with_eh_elf, objects = dwu_objects_count(&with_eh_elf);
     printf("fabricated stacks: %ld walks of each kind, %ld frames (longest %ld), none faulted;"
            " dwu_unwind ended: %ld end or max, %ld no info, %ld memory, %ld register, %ld rule, %ld loop;"
            " %zu of %zu objects with eh_elfs\n",

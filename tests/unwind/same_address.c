@@ -46,7 +46,7 @@
 /* The runtime's count of its objects and of those with an eh_elf
  * (runtime/objects.h, not the public API): weak, and printed only when the
  * runtime has it. */
-size_t dwu_object_count(size_t *with_eh_elf) __attribute__((weak));
+size_t dwu_objects_count(size_t *with_eh_elf) __attribute__((weak));
 /* A runtime that loads the eh_elfs of objects loaded since only when asked
  * has dwu_init: called after A is loaded (A's walk then uses A's eh_elf),
  * never after B. */
@@ -154,8 +154,8 @@ static int attempt(struct lib *a, struct lib *b)
         dwu_init();
     a->enter(walk_here, &w);
     int bad = compare("A", &w);
-    if (dwu_object_count) {
-        size_t with_eh_elf, segments = dwu_object_count(&with_eh_elf);
+    if (dwu_objects_count) {
+        size_t with_eh_elf, segments = dwu_objects_count(&with_eh_elf);
         printf("same_address: %zu code segments listed, %zu with an eh_elf\n", segments, with_eh_elf);
     }
     dlclose(a->handle);

@@ -80,7 +80,7 @@
 /* The runtime's count of its objects and of those with an eh_elf
  * (runtime/objects.h, not the public API): weak, and printed only when the
  * runtime has it. */
-size_t dwu_object_count(size_t *with_eh_elf) __attribute__((weak));
+size_t dwu_objects_count(size_t *with_eh_elf) __attribute__((weak));
 /* A runtime that loads the eh_elfs of objects loaded since only when asked
  * has dwu_init (--dwu-init calls it after each dlopen, outside handlers). */
 void dwu_init(void) __attribute__((weak));
@@ -580,8 +580,8 @@ int main(int argc, char **argv)
     printf("signal_harness: %ld samples (%ld during a main-thread walk), %ld iterations, %ld main-thread walks; "
            "%ld bad samples, %ld bad main-thread walks\n",
            seen.samples, seen.nested_hits, iterations, main_walks.walks, seen.bad, main_walks.bad);
-    if (dwu_object_count) {
-        size_t with_eh_elf, segments = dwu_object_count(&with_eh_elf);
+    if (dwu_objects_count) {
+        size_t with_eh_elf, segments = dwu_objects_count(&with_eh_elf);
         printf("signal_harness: %zu code segments, %zu with an eh_elf\n", segments, with_eh_elf);
     }
     if (seen.bad) {

@@ -58,7 +58,7 @@
 /* The runtime's count of its objects and of those with an eh_elf
  * (runtime/objects.h, not the public API): weak, and printed only when the
  * runtime has it. */
-size_t dwu_object_count(size_t *with_eh_elf) __attribute__((weak));
+size_t dwu_objects_count(size_t *with_eh_elf) __attribute__((weak));
 /* A runtime that loads the eh_elfs of objects loaded since only when asked
  * has dwu_init (--dwu-init: the unwinders call it after each dlopen). */
 void dwu_init(void) __attribute__((weak));
@@ -255,8 +255,8 @@ static void report(long walks, const struct config *cf)
            "%ld identical to libgcc's, %ld truncated, %ld different\n",
            walks, cf->unwinders, cf->through_libs, cf->churners, atomic_load(&loads),
            atomic_load(&counts[IDENTICAL]), atomic_load(&counts[TRUNCATED]), atomic_load(&counts[DIFFERENT]));
-    if (dwu_object_count) {
-        size_t with_eh_elf, segments = dwu_object_count(&with_eh_elf);
+    if (dwu_objects_count) {
+        size_t with_eh_elf, segments = dwu_objects_count(&with_eh_elf);
         printf("thread_churn: %zu code segments, %zu with an eh_elf\n", segments, with_eh_elf);
     }
     for (int k = 0; k < nexamples; k++) {

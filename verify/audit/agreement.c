@@ -42,11 +42,11 @@ static void add_cause(struct agreement *a, const char *key, const char *file,
              (unsigned long long)addr);
 }
 
-static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void observe(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     struct file_check *fc = arg;
     struct agreement *a = fc->a;
-    const struct cfi_fde *fde;
+    const struct eh_frame_fde *fde;
     const struct unwind_row *dw = fde_lookup_row(fc->dw, in->addr, &fde);
     if (!dw)
         return;
@@ -61,7 +61,7 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
     struct unwind_row syn;
     struct synth_row_exprs syn_exprs;
     if (reached)
-        synth_row_from_state(st, &syn, &syn_exprs);
+        emit_row_from_state(st, &syn, &syn_exprs);
     if (!reached || syn.cfa.kind == CFA_RULE_UNKNOWN) {
         add_cause(a, reached ? "no row: CFA unknown"
                      : st ? "no row: unreached code" : "no row: function not synthesisable",

@@ -51,7 +51,7 @@ size_t check_count(const struct check_result *r, enum severity at_least)
  * jump carries there (the last, final one of the flows). */
 struct table_case {
     uint64_t from, target;
-    struct abs_state state;
+    struct abstract_state state;
 };
 
 struct checker {
@@ -61,7 +61,7 @@ struct checker {
     const struct function_range *func;
     int func_entered_ordinarily;       /* FUNC starts in the ABI's entry state */
     size_t func_first_finding;     /* findings of the current function start here */
-    const struct cfi_fde *last_fde;    /* the row counted last: its FDE and start */
+    const struct eh_frame_fde *last_fde;    /* the row counted last: its FDE and start */
     uint64_t last_row_start;
     struct rule_judge judge;
     const struct synth_program *prog;
@@ -143,7 +143,7 @@ static void say(struct finding *f, int column, const struct unwind_rule *rule, c
  * for an `undefined` rule (imprecise when synthesis knows the value).  ST is
  * the state the verdict came from. */
 static void check_register(struct checker *c, const struct ir_insn *in, const struct unwind_row *dw,
-                           const struct unwind_row *syn, const struct abs_state *st, unsigned reg,
+                           const struct unwind_row *syn, const struct abstract_state *st, unsigned reg,
                            enum rule_verdict v)
 {
     const struct unwind_rule *rule = &dw->reg[reg], *mine = &syn->reg[reg];
@@ -154,7 +154,7 @@ static void check_register(struct checker *c, const struct ir_insn *in, const st
     /* No rule recovers the entry value, but the register's own value is
      * known: say what it holds instead ("rbx = 0x0"). */
     if (mine->kind == REG_RULE_UNKNOWN && reg < STATE_GPRS) {
-        absval_text(st->reg[reg], value, sizeof value);
+        abstract_value_text(st->reg[reg], value, sizeof value);
         if (value[0])
             snprintf(s, sizeof s, "%s = %s", name, value);
     }
@@ -196,7 +196,7 @@ static void check_register(struct checker *c, const struct ir_insn *in, const st
  * are recovered.
  */
 static void check_call_site(struct checker *c, const struct ir_insn *in, const struct unwind_row *dw,
-                            const struct cfi_fde *fde)
+                            const struct eh_frame_fde *fde)
 {
     if ((in->flow != IR_FLOW_CALL && in->flow != IR_FLOW_CALL_INDIRECT) || !fde || fde->cie->signal_frame)
         return;
@@ -219,7 +219,7 @@ static void check_call_site(struct checker *c, const struct ir_insn *in, const s
 }
 
 /* The verdict V on a jump at FROM (in FDE FROM_FDE) into another FDE. */
-static void report_cross_fde(struct checker *c, uint64_t from, const struct cfi_fde *from_fde,
+static void report_cross_fde(struct checker *c, uint64_t from, const struct eh_frame_fde *from_fde,
                              enum rule_verdict v, const struct cross_fde *x)
 {
     if (!x->target_fde || v == RULE_UNDECIDED)
@@ -249,12 +249,12 @@ static int bounds_a_switch(const struct checker *c, const struct ir_insn *in)
 
 /* A ret that does not pop the return address; a jump into another FDE
  * whose row does not hold in the jumping state (verify/rules/frame_exit). */
-static void check_transfer(struct checker *c, const struct ir_insn *in, const struct abs_state *st,
-                           const struct cfi_fde *fde)
+static void check_transfer(struct checker *c, const struct ir_insn *in, const struct abstract_state *st,
+                           const struct eh_frame_fde *fde)
 {
     struct check_result *r = c->r;
     if (in->flow == IR_FLOW_RET) {
-        if (frame_exit_is_push_jump(synth_session_previous(&c->prog->session, in), in)) {
+        if (frame_exit_is_push_jump(synthesize_previous_insn(&c->prog->session, in), in)) {
             add_finding(c, FINDING_RET_JUMP, -1, in->addr, NULL, NULL,
                         "this ret pops the word the push before it wrote: a jump through the stack, "
                         "the frame still in place");
@@ -277,7 +277,7 @@ static void check_transfer(struct checker *c, const struct ir_insn *in, const st
 
 /* Keep the jump-table cases that leave the function (synth's exits), the
  * last state of each: the final one of the flows. */
-static void collect_table_case(void *arg, uint64_t from, uint64_t target, int kind, const struct abs_state *st)
+static void collect_table_case(void *arg, uint64_t from, uint64_t target, int kind, const struct abstract_state *st)
 {
     struct checker *c = arg;
     if (kind != SYNTH_EXIT_TABLE_CASE || !from)
@@ -298,7 +298,7 @@ static void collect_table_case(void *arg, uint64_t from, uint64_t target, int ki
         }
         c->cases[c->ncases++] = (struct table_case){from, target, {0}};
     }
-    abs_state_copy(&c->cases[k].state, st);
+    abstract_state_copy(&c->cases[k].state, st);
 }
 
 /* The current function's table cases into other FDEs, as jumps are checked. */
@@ -308,7 +308,7 @@ static void check_table_cases(struct checker *c)
         struct table_case *tc = &c->cases[k];
         if (synth_program_entered_ordinarily(c->prog, function_index_at(&c->prog->index, tc->target)))
             continue;   /* the data past a loosely bounded table, as synthesis reads it */
-        const struct cfi_fde *from = fde_lookup_fde(c->dw, tc->from);
+        const struct eh_frame_fde *from = fde_lookup_fde(c->dw, tc->from);
         struct cross_fde x;
         report_cross_fde(c, tc->from, from,
                          frame_exit_into(&c->judge, &c->targets, from, tc->target, &tc->state, &x), &x);
@@ -349,15 +349,15 @@ static void tell(struct checker *c, struct check_at *at, enum check_address what
     c->at(c->at_arg, at);
 }
 
-static void observe_row(struct checker *c, const struct ir_insn *in, const struct abs_state *st, int reached,
+static void observe_row(struct checker *c, const struct ir_insn *in, const struct abstract_state *st, int reached,
                         struct check_at *at);
 
-static void observe(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void observe(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     struct checker *c = arg;
     struct check_at at = {.insn = in, .state = st, .every = st, .reached = reached, .session = &c->prog->session};
-    struct abs_state every;
-    if (c->at && reached && synth_session_every_path(&c->prog->session, in, &every))
+    struct abstract_state every;
+    if (c->at && reached && synthesize_every_path(&c->prog->session, in, &every))
         at.every = &every;
     at.entered_ordinarily = c->func_entered_ordinarily;
     memset(at.verdict, RULE_HOLDS, sizeof at.verdict);
@@ -373,11 +373,11 @@ static void observe(void *arg, const struct ir_insn *in, const struct abs_state 
 
 /* Judge the row AT->dwarf at IN in state ST: findings, counts, and AT's
  * verdicts and WHAT. */
-static void observe_row(struct checker *c, const struct ir_insn *in, const struct abs_state *st, int reached,
+static void observe_row(struct checker *c, const struct ir_insn *in, const struct abstract_state *st, int reached,
                         struct check_at *at)
 {
     struct check_result *r = c->r;
-    const struct cfi_fde *fde = at->fde;
+    const struct eh_frame_fde *fde = at->fde;
     const struct unwind_row *dw = at->dwarf;
     at->what = CHECK_AT_KEPT;
     if (dw->reg[ABI_RA].kind == REG_RULE_UNDEFINED) {
@@ -388,14 +388,14 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
          * through here short.  (Where synthesis cannot say the CFA, after
          * `sub %reg,%rsp`, no rule it knows would do better: the validated
          * table ends the stack there itself.) */
-        const struct cfi_fde *same;
+        const struct eh_frame_fde *same;
         const struct unwind_row *first =
             reached == 1 ? fde_lookup_row(&c->targets, fde->pc_begin + endbr64_at(c, fde->pc_begin), &same) : NULL;
         struct unwind_row syn;
         struct synth_row_exprs syn_exprs;
         if (first && first->reg[ABI_RA].kind != REG_RULE_UNDEFINED &&
             slot_holds_entry(st, AV_CFA, -8, ABI_RA) == RULE_HOLDS &&
-            (synth_row_from_state(st, &syn, &syn_exprs),
+            (emit_row_from_state(st, &syn, &syn_exprs),
              syn.cfa.kind != CFA_RULE_UNKNOWN && syn.cfa.kind != CFA_RULE_UNSET)) {
             say(add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, RULE_TEXT_UNDEFINED, "c-8",
                             "ra rule undefined ends the stack here, though the return address is at c-8 "
@@ -415,7 +415,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
          * frame of this function is there, nor a caller to return to. */
         char d[48];
         struct unwind_row end;
-        synth_stack_end_row(&end);
+        emit_row_stack_end(&end);
         table_print_reg_rule_plain(d, sizeof d, &dw->reg[ABI_RA]);
         say(add_finding(c, FINDING_RA_MISMATCH, ABI_RA, in->addr, d, RULE_TEXT_UNDEFINED,
                         "ra rule %s where only clone's child runs, on its new stack: the outermost frame, "
@@ -447,12 +447,12 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
          * back to rsp, and it names the caller's frame.  (Only in a
          * function entered the ordinary way: a .cold part's entry state is
          * its parent's, which synthesis may not know.) */
-        const struct absval *v = &st->reg[dw->cfa.reg];
+        const struct abstract_value *v = &st->reg[dw->cfa.reg];
         if (abi_callee_saved(dw->cfa.reg) && v->reg == dw->cfa.reg && v->off == 0 && at->entered_ordinarily) {
             struct unwind_row syn;
             struct synth_row_exprs syn_exprs;
             char d[48], sy[48];
-            synth_row_from_state(st, &syn, &syn_exprs);
+            emit_row_from_state(st, &syn, &syn_exprs);
             table_print_cfa_rule(d, sizeof d, &dw->cfa);
             table_print_cfa_rule(sy, sizeof sy, &syn.cfa);
             say(add_finding(c, FINDING_CFA_MISMATCH, -1, in->addr, d, sy,
@@ -482,9 +482,9 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
     enum rule_verdict cfa = rule_eval_cfa(&c->judge, &dw->cfa, st, in->addr, &answer);
     /* At the head of a loop whose turns disagree on a register, a CFA
      * the joined state cannot judge may fail on the loop's first turn. */
-    const struct abs_state *refuting = st;
-    struct abs_state first_turn;
-    if (cfa == RULE_UNDECIDED && synth_session_loop_entry(at->session, in, &first_turn) &&
+    const struct abstract_state *refuting = st;
+    struct abstract_state first_turn;
+    if (cfa == RULE_UNDECIDED && synthesize_loop_entry(at->session, in, &first_turn) &&
         rule_eval_cfa(&c->judge, &dw->cfa, &first_turn, in->addr, &answer) == RULE_FAILS) {
         cfa = RULE_FAILS;
         refuting = &first_turn;
@@ -509,7 +509,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
     struct synth_row_exprs syn_exprs;
     int have_syn = 0;
     if (cfa == RULE_FAILS) {
-        synth_row_from_state(refuting, &syn, &syn_exprs);
+        emit_row_from_state(refuting, &syn, &syn_exprs);
         have_syn = refuting == st;
         char d[48], s[48];
         table_print_cfa_rule(d, sizeof d, &dw->cfa);
@@ -540,7 +540,7 @@ static void observe_row(struct checker *c, const struct ir_insn *in, const struc
         if (v == RULE_HOLDS && rule->kind != REG_RULE_UNDEFINED)
             continue;
         if (!have_syn) {
-            synth_row_from_state(st, &syn, &syn_exprs);
+            emit_row_from_state(st, &syn, &syn_exprs);
             have_syn = 1;
         }
         c->cx = &answer.cx;

@@ -21,8 +21,8 @@
 #include "verify/rules/expression_kind.h"
 #include "verify/audit/finding.h"
 
-struct abs_state;
-struct cfi_fde;
+struct abstract_state;
+struct eh_frame_fde;
 struct ir_insn;
 struct synth_session;
 
@@ -81,17 +81,17 @@ enum check_address {
 struct check_at {
     enum check_address what;
     const struct ir_insn *insn;
-    const struct abs_state *state;
+    const struct abstract_state *state;
     const struct synth_session *session; /* synthesis's, showing this address: a rule STATE
                                             leaves undecided at a loop's head may fail on its
-                                            first turn (synth_session_loop_entry) */
-    const struct abs_state *every;       /* the state on every path into it: STATE itself
+                                            first turn (synthesize_loop_entry) */
+    const struct abstract_state *every;       /* the state on every path into it: STATE itself
                                             where that one holds on every path (a rule
                                             taken from synthesis into a table must hold
-                                            there: synth_session_every_path) */
+                                            there: synthesize_every_path) */
     int reached;                         /* synthesis's: 1 when a known path reaches it */
     int entered_ordinarily;              /* its function starts in the ABI's entry state */
-    const struct cfi_fde *fde;           /* NULL when uncovered */
+    const struct eh_frame_fde *fde;           /* NULL when uncovered */
     const struct unwind_row *dwarf;      /* the row there, as the table gives it */
     int whole_row;                       /* judged as the canonical row of a CFA of its own
                                             (verify/rules/own_cfa): a failure condemns the row */

@@ -55,7 +55,7 @@ void excerpt_insn_text(struct synth_program *prog, const struct ir_insn *in, cha
 
 /* synth_insn_fn: keep a window of EXCERPT_BEFORE rows until the finding's
  * address, then that row and EXCERPT_AFTER more. */
-static void capture(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void capture(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     struct capture *c = arg;
     struct excerpt *x = c->x;
@@ -65,7 +65,7 @@ static void capture(void *arg, const struct ir_insn *in, const struct abs_state 
     memset(&row, 0, sizeof row);
     row.address = in->addr;
     excerpt_insn_text(c->prog, in, row.insn, sizeof row.insn);
-    const struct cfi_fde *fde;
+    const struct eh_frame_fde *fde;
     const struct unwind_row *dw = fde_lookup_row(c->dw, in->addr, &fde);
     if (dw) {
         row.has_dwarf = 1;
@@ -74,7 +74,7 @@ static void capture(void *arg, const struct ir_insn *in, const struct abs_state 
     if (reached) {
         struct unwind_row syn;
         struct synth_row_exprs syn_exprs;
-        synth_row_from_state(st, &syn, &syn_exprs);
+        emit_row_from_state(st, &syn, &syn_exprs);
         row.has_synth = 1;
         take_row(row.synth, &syn.cfa, syn.reg);
     }

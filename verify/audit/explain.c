@@ -24,10 +24,10 @@
 struct state_at {
     uint64_t address;
     int found, reached;
-    struct abs_state st;
+    struct abstract_state st;
 };
 
-static void take_state(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void take_state(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     struct state_at *s = arg;
     if (in->addr != s->address)
@@ -35,7 +35,7 @@ static void take_state(void *arg, const struct ir_insn *in, const struct abs_sta
     s->found = 1;
     s->reached = reached;
     if (st)
-        abs_state_copy(&s->st, st);
+        abstract_state_copy(&s->st, st);
 }
 
 static const char *reached_text(int reached)
@@ -49,21 +49,21 @@ static const char *reached_text(int reached)
 }
 
 /* What ST holds in register REG, for people. */
-static void register_text(const struct abs_state *st, unsigned reg, char *buf, size_t size)
+static void register_text(const struct abstract_state *st, unsigned reg, char *buf, size_t size)
 {
     char v[64];
     if (reg >= STATE_GPRS) {
         snprintf(buf, size, "%s is not tracked", reg == ABI_RA ? "rip" : dwarf_reg_name(reg));
         return;
     }
-    absval_text(st->reg[reg], v, sizeof v);
+    abstract_value_text(st->reg[reg], v, sizeof v);
     if (st->reg[reg].kind == AV_ALIGNED)
         snprintf(v, sizeof v, "the realigned stack%+lld", (long long)st->reg[reg].off);
     snprintf(buf, size, "%s = %s", dwarf_reg_name(reg), v[0] ? v : "? (synthesis lost its value)");
 }
 
 /* The facts RULE's verdict rests on: what it reads in ST. */
-static void why_text(const struct abs_state *st, const struct unwind_rule *rule, int is_cfa, unsigned column,
+static void why_text(const struct abstract_state *st, const struct unwind_rule *rule, int is_cfa, unsigned column,
                      const struct rule_answer *a, char *buf, size_t size)
 {
     char v[96], slot[64];
@@ -89,8 +89,8 @@ static void why_text(const struct abs_state *st, const struct unwind_rule *rule,
         snprintf(buf, size, "undefined is never wrong");
         return;
     case REG_RULE_OFFSET: {
-        struct absval s = abs_state_slot(st, rule->offset);
-        absval_text(s, slot, sizeof slot);
+        struct abstract_value s = abstract_state_slot(st, rule->offset);
+        abstract_value_text(s, slot, sizeof slot);
         snprintf(buf, size, "the slot at CFA%+lld holds %s", (long long)rule->offset,
                  slot[0] ? slot : s.kind == AV_UNKNOWN ? "nothing synthesis tracks" : "a value with no short name");
         return;
@@ -104,12 +104,12 @@ static void why_text(const struct abs_state *st, const struct unwind_rule *rule,
     }
 }
 
-static void explain_rules(struct explanation *x, const struct abs_state *st, const struct unwind_row *dw,
+static void explain_rules(struct explanation *x, const struct abstract_state *st, const struct unwind_row *dw,
                           struct rule_judge *j)
 {
     struct unwind_row syn;
     struct synth_row_exprs exprs;
-    synth_row_from_state(st, &syn, &exprs);
+    emit_row_from_state(st, &syn, &exprs);
     for (unsigned i = 0; i <= ABI_NCALLEE_SAVED + 1; i++) {
         int is_cfa = i == 0;
         unsigned reg = is_cfa ? 0 : i <= ABI_NCALLEE_SAVED ? abi_callee_saved_regs[i - 1] : ABI_RA;
@@ -161,7 +161,7 @@ int explain_address(struct audit_input *af, const struct check_options *opt, uin
     synth_program_observe(prog, fi, take_state, NULL, &at, &outcome);
     snprintf(out->reached, sizeof out->reached, "%s",
              at.found ? reached_text(at.reached) : "no instruction starts there");
-    const struct cfi_fde *fde;
+    const struct eh_frame_fde *fde;
     const struct unwind_row *dw = fde_lookup_row(&af->dw, address, &fde);
     if (fde) {
         out->covered = 1;

@@ -28,7 +28,7 @@ static void report(coverage_fn fn, void *arg, enum finding_kind kind, uint64_t a
 static void fde_faults(const struct cfi_section *s, coverage_fn fn, void *arg)
 {
     for (size_t i = 0; i < s->nfdes; i++) {
-        const struct cfi_fde *f = &s->fdes[i];
+        const struct eh_frame_fde *f = &s->fdes[i];
         unsigned long long off = f->offset, lo = f->pc_begin, range = f->pc_range, hi = lo + range;
         if (f->fault == FDE_RANGE_WRAPS)
             report(fn, arg, FINDING_MALFORMED_CFI, lo,
@@ -48,7 +48,7 @@ void fde_coverage_table(struct fde_lookup *l, struct elf_file *ef, coverage_fn f
 {
     fde_faults(l->ev.section, fn, arg);
     for (size_t i = 0; i < l->n; i++) {
-        const struct cfi_fde *f = l->by_pc[i];
+        const struct eh_frame_fde *f = l->by_pc[i];
         struct elf_section *sec = elf_file_section_at(ef, f->pc_begin);
         if (!sec || !(sec->flags & SHF_EXECINSTR) || f->pc_range > sec->size ||
             f->pc_begin - sec->addr > sec->size - f->pc_range)
@@ -57,7 +57,7 @@ void fde_coverage_table(struct fde_lookup *l, struct elf_file *ef, coverage_fn f
                    (unsigned long long)f->offset, (unsigned long long)f->pc_begin,
                    (unsigned long long)(f->pc_begin + f->pc_range));
         if (i > 0) {
-            const struct cfi_fde *p = l->by_pc[i - 1];
+            const struct eh_frame_fde *p = l->by_pc[i - 1];
             if (f->pc_begin < p->pc_begin + p->pc_range)
                 report(fn, arg, FINDING_FDE_OVERLAP, f->pc_begin, "FDEs at offsets 0x%llx and 0x%llx both cover 0x%llx",
                        (unsigned long long)p->offset, (unsigned long long)f->offset,
@@ -78,7 +78,7 @@ void fde_coverage_function(struct fde_lookup *dw, const struct function_range *f
     if (f->source != FUNC_FROM_SYMBOL || f->flaw)
         return;
     for (uint64_t a = f->lo; a < f->hi;) {
-        const struct cfi_fde *fde = fde_lookup_fde(dw, a);
+        const struct eh_frame_fde *fde = fde_lookup_fde(dw, a);
         if (!fde) {
             report(fn, arg, FINDING_FDE_GAP, a, "code of %s from 0x%llx has no FDE: unwinding through it fails",
                    f->name[0] ? f->name : "this function", (unsigned long long)a);
@@ -138,7 +138,7 @@ void fde_coverage_tails(const struct synth_program *p, struct fde_lookup *dw, co
         if (!na->size || end < na->addr || !fde_lookup_fde(dw, na->addr))
             continue;   /* (a symbol no FDE starts is fde_coverage_function's) */
         for (uint64_t a = na->addr; a < end;) {
-            const struct cfi_fde *fde = fde_lookup_fde(dw, a);
+            const struct eh_frame_fde *fde = fde_lookup_fde(dw, a);
             if (fde) {
                 a = fde->pc_begin + fde->pc_range;
                 continue;

@@ -271,7 +271,7 @@ const char *finding_kind_verdict(enum finding_kind kind)
     return (unsigned)kind < FINDING_KINDS ? kinds[kind].verdict : "";
 }
 
-const char *severity_name(enum severity severity)
+const char *finding_severity_name(enum severity severity)
 {
     return severity == SEVERITY_ERROR ? "error" : severity == SEVERITY_WARNING ? "warning" : "info";
 }
@@ -298,17 +298,17 @@ static const struct reason_info reasons[UNCHECKED_REASONS] = {
                                                 "(--prove-timeout)", 1},
 };
 
-const char *unchecked_reason_id(enum unchecked_reason r)
+const char *finding_unchecked_reason_id(enum unchecked_reason r)
 {
     return r < UNCHECKED_REASONS ? reasons[r].id : "?";
 }
 
-const char *unchecked_reason_text(enum unchecked_reason r)
+const char *finding_unchecked_reason_text(enum unchecked_reason r)
 {
     return r < UNCHECKED_REASONS ? reasons[r].text : "?";
 }
 
-int unchecked_reason_counts_rules(enum unchecked_reason r)
+int finding_unchecked_reason_counts_rules(enum unchecked_reason r)
 {
     return r < UNCHECKED_REASONS && reasons[r].counts_rules;
 }

@@ -84,7 +84,7 @@ const char *finding_kind_advice(enum finding_kind kind);
  * names no rule (coverage, ret, malformed sections). */
 const char *finding_kind_verdict(enum finding_kind kind);
 /* "error", "warning", "info". */
-const char *severity_name(enum severity severity);
+const char *finding_severity_name(enum severity severity);
 
 enum unchecked_reason {
     UNCHECKED_UNREACHED,            /* no path reaches the instruction */
@@ -102,12 +102,12 @@ enum unchecked_reason {
 };
 
 /* The stable short id ("padding", "cfa-unknown" ...): JSON's key.  "?" past the table. */
-const char *unchecked_reason_id(enum unchecked_reason r);
+const char *finding_unchecked_reason_id(enum unchecked_reason r);
 /* The reason as a sentence, for people.  "?" past the table. */
-const char *unchecked_reason_text(enum unchecked_reason r);
+const char *finding_unchecked_reason_text(enum unchecked_reason r);
 /* Whether R counts register rules, at addresses otherwise checked (SLOT_ and
  * VALUE_UNKNOWN), rather than addresses left unchecked. */
-int unchecked_reason_counts_rules(enum unchecked_reason r);
+int finding_unchecked_reason_counts_rules(enum unchecked_reason r);
 
 struct finding {
     uint8_t kind;                   /* enum finding_kind */

@@ -57,14 +57,14 @@ static uint32_t column_bit(int column)
  * registers, ra). */
 static uint32_t columns_differing(const struct unwind_row *a, const struct unwind_row *b)
 {
-    uint32_t m = cfa_rule_equal(&a->cfa, &b->cfa) ? 0 : CFA_BIT;
+    uint32_t m = unwind_cfa_rule_equal(&a->cfa, &b->cfa) ? 0 : CFA_BIT;
     for (unsigned c = 0; c < UNWIND_COLUMNS; c++)
         if (!unwind_rule_equal(&a->reg[c], &b->reg[c]))
             m |= 1u << c;
     return m;
 }
 
-static void collect(void *arg, const struct ir_insn *in, const struct abs_state *st, int reached)
+static void collect(void *arg, const struct ir_insn *in, const struct abstract_state *st, int reached)
 {
     struct fix_function *ff = arg;
     if (ff->n == ff->cap) {
@@ -90,15 +90,15 @@ static void collect(void *arg, const struct ir_insn *in, const struct abs_state 
             fi->as_entered |= 1u << r;
     /* Where a surer path's state is not every path's, the rules that
      * differ between the two are no rules to write. */
-    struct abs_state every;
-    if (synth_session_every_path(&ff->prog->session, in, &every)) {
+    struct abstract_state every;
+    if (synthesize_every_path(&ff->prog->session, in, &every)) {
         struct unwind_row ranked, joined;
         struct synth_row_exprs ranked_exprs, joined_exprs;
-        synth_row_from_state(st, &ranked, &ranked_exprs);
-        synth_row_from_state(&every, &joined, &joined_exprs);
+        emit_row_from_state(st, &ranked, &ranked_exprs);
+        emit_row_from_state(&every, &joined, &joined_exprs);
         fi->disputed = columns_differing(&ranked, &joined);
     }
-    const struct cfi_fde *fde;
+    const struct eh_frame_fde *fde;
     const struct unwind_row *row = fde_lookup_row(ff->dw, in->addr, &fde);
     struct unwind_row canonical;
     if (row) {
@@ -165,7 +165,7 @@ static const struct unwind_rule *rule_of(const struct unwind_row *row, int colum
 
 static int rules_equal(const struct unwind_rule *a, const struct unwind_rule *b, int column)
 {
-    return column < 0 ? cfa_rule_equal(a, b) : unwind_rule_equal(a, b);
+    return column < 0 ? unwind_cfa_rule_equal(a, b) : unwind_rule_equal(a, b);
 }
 
 /* Whether synthesis knows a rule it can state for COLUMN. */
@@ -306,7 +306,7 @@ static int simulated_row(void *arg, const struct cfi_state *st, uint64_t new_loc
 
 /* FDE's table with EDITS (NEDITS, by address) made to its program, into T
  * (released by the caller).  0, or -1 (malformed, out of memory). */
-static int simulate(struct fix_function *ff, const struct cfi_fde *fde, const struct edit *edits, size_t nedits,
+static int simulate(struct fix_function *ff, const struct eh_frame_fde *fde, const struct edit *edits, size_t nedits,
                     struct unwind_table *t)
 {
     uint64_t end = fde->pc_begin + fde->pc_range;
@@ -353,7 +353,7 @@ static void fix_one(struct fix_function *ff, size_t x, int column, int kind, str
     memset(fix, 0, sizeof *fix);
     uint64_t off = ff->insns[x].addr - ff->lo;
     const struct unwind_row *sx = unwind_table_row_at(&ff->table, ff->insns[x].addr);
-    const struct cfi_fde *fde = NULL;
+    const struct eh_frame_fde *fde = NULL;
     struct unwind_table was = {0}, p1 = {0}, p2 = {0};
     if (ff->insns[x].reached != 1 || !sx || !fde_lookup_row(ff->dw, ff->insns[x].addr, &fde) || !fde ||
         simulate(ff, fde, NULL, 0, &was) != 0) {

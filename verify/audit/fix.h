@@ -38,7 +38,7 @@
  * with its own fix (one finding stands for all its function's addresses).
  *
  * A fix is given only where synthesis's rule holds: on every path into
- * each address from Y to the finding's (synth_session_every_path: a jump
+ * each address from Y to the finding's (synthesize_every_path: a jump
  * back from a .cold part with another frame, a landing pad of a call only
  * a guess reaches, take no part in the state the audit judges with, but
  * they do here), at addresses a known path reaches, for a rule synthesis

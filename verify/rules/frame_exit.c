@@ -11,9 +11,9 @@
 #include "semantics/print/table_print.h"
 #include "verify/rules/slot_truth.h"
 
-enum rule_verdict frame_exit_ret(const struct abs_state *st, char *why, size_t size)
+enum rule_verdict frame_exit_ret(const struct abstract_state *st, char *why, size_t size)
 {
-    struct absval rsp = st->reg[ABI_RSP];
+    struct abstract_value rsp = st->reg[ABI_RSP];
     if (rsp.kind != AV_CFA)
         return RULE_UNDECIDED;
     if (rsp.off != -ABI_ENTRY_CFA_OFFSET) {
@@ -21,7 +21,7 @@ enum rule_verdict frame_exit_ret(const struct abs_state *st, char *why, size_t s
                  rsp.off < -ABI_ENTRY_CFA_OFFSET ? "a word of its own frame" : "a word of its caller's frame");
         return RULE_FAILS;
     }
-    enum rule_verdict v = slot_truth_holds_entry(abs_state_slot(st, -ABI_ENTRY_CFA_OFFSET), STATE_RA);
+    enum rule_verdict v = slot_truth_holds_entry(abstract_state_slot(st, -ABI_ENTRY_CFA_OFFSET), STATE_RA);
     if (v == RULE_FAILS)
         snprintf(why, size, "the word at CFA-8 it pops is not the return address");
     return v;
@@ -36,8 +36,8 @@ int frame_exit_is_push_jump(const struct ir_insn *prev, const struct ir_insn *in
            prev->effects[1].size == 8;
 }
 
-enum rule_verdict frame_exit_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
-                                       const struct ir_insn *in, const struct abs_state *st,
+enum rule_verdict frame_exit_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct eh_frame_fde *from,
+                                       const struct ir_insn *in, const struct abstract_state *st,
                                        struct cross_fde *out)
 {
     memset(out, 0, sizeof *out);
@@ -46,13 +46,13 @@ enum rule_verdict frame_exit_cross_fde(struct rule_judge *j, struct fde_lookup *
     return frame_exit_into(j, l, from, in->target, st, out);
 }
 
-enum rule_verdict frame_exit_into(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
-                                  uint64_t target, const struct abs_state *st, struct cross_fde *out)
+enum rule_verdict frame_exit_into(struct rule_judge *j, struct fde_lookup *l, const struct eh_frame_fde *from,
+                                  uint64_t target, const struct abstract_state *st, struct cross_fde *out)
 {
     memset(out, 0, sizeof *out);
     if (!from || (target >= from->pc_begin && target - from->pc_begin < from->pc_range))
         return RULE_UNDECIDED;
-    const struct cfi_fde *to;
+    const struct eh_frame_fde *to;
     const struct unwind_row *row = fde_lookup_row(l, target, &to);
     if (!row || !to || to == from || to->cie->signal_frame || row->reg[ABI_RA].kind == REG_RULE_UNDEFINED)
         return RULE_UNDECIDED;

@@ -37,7 +37,7 @@
 
 /* Does the ret at this state return to the return address?  On RULE_FAILS,
  * WHY (SIZE bytes) says what it pops instead. */
-enum rule_verdict frame_exit_ret(const struct abs_state *st, char *why, size_t size);
+enum rule_verdict frame_exit_ret(const struct abstract_state *st, char *why, size_t size);
 
 /* Is the ret IN the jump of `push X; ret`: PREV, the instruction that falls
  * into it (NULL: none), a push of a whole word? */
@@ -45,7 +45,7 @@ int frame_exit_is_push_jump(const struct ir_insn *prev, const struct ir_insn *in
 
 /* What a jump into another FDE found. */
 struct cross_fde {
-    const struct cfi_fde *target_fde;  /* NULL: the jump does not leave for another FDE */
+    const struct eh_frame_fde *target_fde;  /* NULL: the jump does not leave for another FDE */
     uint64_t target;
     int column;                        /* the first rule that fails: -1 the CFA, else a DWARF column */
     char rule[48];                     /* that rule, as dwtable prints it */
@@ -60,13 +60,13 @@ struct cross_fde {
  * cannot be decided, none fails); OUT->target_fde NULL when IN is no such
  * jump (then RULE_UNDECIDED).
  */
-enum rule_verdict frame_exit_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
-                                       const struct ir_insn *in, const struct abs_state *st,
+enum rule_verdict frame_exit_cross_fde(struct rule_judge *j, struct fde_lookup *l, const struct eh_frame_fde *from,
+                                       const struct ir_insn *in, const struct abstract_state *st,
                                        struct cross_fde *out);
 
 /* The same for control that reaches TARGET from FDE FROM in state ST (a
  * case of a jump table, which the instruction does not name). */
-enum rule_verdict frame_exit_into(struct rule_judge *j, struct fde_lookup *l, const struct cfi_fde *from,
-                                  uint64_t target, const struct abs_state *st, struct cross_fde *out);
+enum rule_verdict frame_exit_into(struct rule_judge *j, struct fde_lookup *l, const struct eh_frame_fde *from,
+                                  uint64_t target, const struct abstract_state *st, struct cross_fde *out);
 
 #endif

@@ -10,12 +10,12 @@
 #include "semantics/unwind_limits.h"
 #include "verify/rules/slot_truth.h"
 
-static int is_symbol(struct absval v)
+static int is_symbol(struct abstract_value v)
 {
     return v.kind == AV_CFA || v.kind == AV_ALIGNED || v.kind == AV_ENTRY;
 }
 
-static int known(struct absval v)
+static int known(struct abstract_value v)
 {
     return is_symbol(v) || v.kind == AV_CONST;
 }
@@ -23,13 +23,13 @@ static int known(struct absval v)
 /* Which frames can name a place: the realigned frame is a fixed offset
  * from the CFA's when its rounding is to 16 bytes or less (the CFA being
  * 16-byte aligned); a read there names one slot two ways, left to z3. */
-static int frames_overlap(const struct abs_state *st)
+static int frames_overlap(const struct abstract_state *st)
 {
     return st->realigned == 1 && st->realign_log2 > 0 && st->realign_log2 <= 4;
 }
 
 /* A + B or A - B (MINUS) when the result stays linear. */
-static int add_values(struct absval a, struct absval b, int minus, struct absval *out)
+static int add_values(struct abstract_value a, struct abstract_value b, int minus, struct abstract_value *out)
 {
     uint64_t bo = (uint64_t)b.off;
     if (b.kind == AV_CONST && known(a)) {
@@ -43,7 +43,7 @@ static int add_values(struct absval a, struct absval b, int minus, struct absval
         return 0;
     }
     if (minus && is_symbol(a) && a.kind == b.kind && a.reg == b.reg) {
-        *out = (struct absval){AV_CONST, 0, (int64_t)((uint64_t)a.off - bo)};
+        *out = (struct abstract_value){AV_CONST, 0, (int64_t)((uint64_t)a.off - bo)};
         return 0;
     }
     return -1;
@@ -52,7 +52,7 @@ static int add_values(struct absval a, struct absval b, int minus, struct absval
 /* The names of PLACE (CFA + k or ALIGNED + k) in the two frames: both
  * when the realigned frame is a fixed offset from the CFA's (a rounding to
  * 16 bytes or less), else its own. */
-static void place_names(const struct abs_state *st, struct absval place, int *at_cfa, int64_t *k_cfa,
+static void place_names(const struct abstract_state *st, struct abstract_value place, int *at_cfa, int64_t *k_cfa,
                         int *at_aligned, int64_t *k_aligned)
 {
     *at_cfa = place.kind == AV_CFA;
@@ -71,44 +71,45 @@ static void place_names(const struct abs_state *st, struct absval place, int *at
 /* The word at ADDR: the tracked slot there.  Where the two frames overlap
  * (ALIGNED = CFA + (from & -16)), the place has a name in each: the frame
  * that tracks it decides, and two that track it must agree. */
-static int deref(const struct abs_state *st, struct absval addr, struct absval *out)
+static int deref(const struct abstract_state *st, struct abstract_value addr, struct abstract_value *out)
 {
     if (addr.kind != AV_CFA && addr.kind != AV_ALIGNED)
         return -1;
     if (!frames_overlap(st)) {
-        *out = abs_state_slot_in(st, addr.kind, addr.off);
+        *out = abstract_state_slot_in(st, addr.kind, addr.off);
         return known(*out) ? 0 : -1;
     }
     int at_cfa, at_aligned;
     int64_t in_cfa, in_aligned;
     place_names(st, addr, &at_cfa, &in_cfa, &at_aligned, &in_aligned);
-    struct absval c = abs_state_slot_in(st, AV_CFA, in_cfa), a = abs_state_slot_in(st, AV_ALIGNED, in_aligned);
-    if (known(c) && known(a) && !absval_equal(c, a))
+    struct abstract_value c = abstract_state_slot_in(st, AV_CFA, in_cfa);
+    struct abstract_value a = abstract_state_slot_in(st, AV_ALIGNED, in_aligned);
+    if (known(c) && known(a) && !abstract_value_equal(c, a))
         return -1;
     *out = known(c) ? c : a;
     return known(*out) ? 0 : -1;
 }
 
-/* ---- the domain: values of the abstract state (struct absval) ---------- */
+/* ---- the domain: values of the abstract state (struct abstract_value) ---------- */
 
 struct linear_ctx {
-    const struct abs_state *st;
+    const struct abstract_state *st;
     uint64_t rip;
 };
 
 static int linear_constant(void *ctx, uint64_t k, void *out)
 {
     (void)ctx;
-    *(struct absval *)out = (struct absval){AV_CONST, 0, (int64_t)k};
+    *(struct abstract_value *)out = (struct abstract_value){AV_CONST, 0, (int64_t)k};
     return 0;
 }
 
 static int linear_reg(void *ctx, unsigned reg, int64_t offset, void *out)
 {
     const struct linear_ctx *l = ctx;
-    struct absval a = reg == ABI_RA ? (struct absval){AV_CONST, 0, (int64_t)l->rip}
-                      : reg < STATE_GPRS ? l->st->reg[reg] : (struct absval){AV_UNKNOWN, 0, 0};
-    if (!known(a) || add_values(a, (struct absval){AV_CONST, 0, offset}, 0, out) != 0)
+    struct abstract_value a = reg == ABI_RA ? (struct abstract_value){AV_CONST, 0, (int64_t)l->rip}
+                      : reg < STATE_GPRS ? l->st->reg[reg] : (struct abstract_value){AV_UNKNOWN, 0, 0};
+    if (!known(a) || add_values(a, (struct abstract_value){AV_CONST, 0, offset}, 0, out) != 0)
         return DWARF_EXPR_NO_REGISTER;
     return 0;
 }
@@ -117,7 +118,7 @@ static int linear_reg(void *ctx, unsigned reg, int64_t offset, void *out)
 static int linear_deref(void *ctx, void *v, unsigned size)
 {
     const struct linear_ctx *l = ctx;
-    return size == 8 && deref(l->st, *(struct absval *)v, v) == 0 ? 0 : DWARF_EXPR_NO_MEMORY;
+    return size == 8 && deref(l->st, *(struct abstract_value *)v, v) == 0 ? 0 : DWARF_EXPR_NO_MEMORY;
 }
 
 /* abs, neg, not: the prover's. */
@@ -133,26 +134,26 @@ static int linear_unary(void *ctx, enum dwarf_unary f, void *v)
 static int linear_binary(void *ctx, enum dwarf_binary f, void *a, const void *b)
 {
     (void)ctx;
-    struct absval *x = a;
-    const struct absval *y = b;
+    struct abstract_value *x = a;
+    const struct abstract_value *y = b;
     if (f == DWARF_BINARY_PLUS || f == DWARF_BINARY_MINUS)
         return add_values(*x, *y, f == DWARF_BINARY_MINUS, x) == 0 ? 0 : DWARF_EXPR_INVALID;
     uint64_t v;
     if (x->kind != AV_CONST || y->kind != AV_CONST || dwarf_binary_eval(f, (uint64_t)x->off, (uint64_t)y->off, &v))
         return DWARF_EXPR_INVALID;
-    *x = (struct absval){AV_CONST, 0, (int64_t)v};
+    *x = (struct abstract_value){AV_CONST, 0, (int64_t)v};
     return 0;
 }
 
 static int linear_truth(void *ctx, const void *v)
 {
     (void)ctx;
-    const struct absval *x = v;
+    const struct abstract_value *x = v;
     return x->kind == AV_CONST ? x->off != 0 : -1;
 }
 
 static const struct expr_domain linear = {
-    .size = sizeof(struct absval),
+    .size = sizeof(struct abstract_value),
     .constant = linear_constant,
     .reg = linear_reg,
     .deref = linear_deref,
@@ -161,8 +162,8 @@ static const struct expr_domain linear = {
     .truth = linear_truth,
 };
 
-static int evaluate(const struct unwind_rule *rule, const struct abs_state *st, uint64_t rip, int push_cfa,
-                    struct absval *out)
+static int evaluate(const struct unwind_rule *rule, const struct abstract_state *st, uint64_t rip, int push_cfa,
+                    struct abstract_value *out)
 {
     struct dwarf_op ops[UNWIND_EXPR_MAX_OPS];
     const char *error;
@@ -170,16 +171,16 @@ static int evaluate(const struct unwind_rule *rule, const struct abs_state *st, 
     if (n < 0)
         return -1;
     struct linear_ctx ctx = {st, rip};
-    const struct absval cfa = {AV_CFA, 0, 0};
+    const struct abstract_value cfa = {AV_CFA, 0, 0};
     if (expr_machine_run(&linear, &ctx, ops, (size_t)n, push_cfa ? &cfa : NULL, out, &error) != 0)
         return -1;
     return known(*out) ? 0 : -1;
 }
 
-int linear_expr_decide(const struct unwind_rule *rule, int is_cfa, unsigned reg, const struct abs_state *st,
+int linear_expr_decide(const struct unwind_rule *rule, int is_cfa, unsigned reg, const struct abstract_state *st,
                        uint64_t rip, enum rule_verdict *v)
 {
-    struct absval val;
+    struct abstract_value val;
     if (evaluate(rule, st, rip, !is_cfa, &val) != 0)
         return 0;
     if (is_cfa) {

@@ -32,7 +32,7 @@
  * not) when that decides it; 0 when the solver must: the expression leaves
  * the linear fragment, or evaluation refutes it (a refutation is z3's to
  * show with a counterexample). */
-int linear_expr_decide(const struct unwind_rule *rule, int is_cfa, unsigned reg, const struct abs_state *st,
+int linear_expr_decide(const struct unwind_rule *rule, int is_cfa, unsigned reg, const struct abstract_state *st,
                        uint64_t rip, enum rule_verdict *v);
 
 #endif

@@ -11,7 +11,7 @@
 /* The value rsp's rule gives, as CFA + *K (the canonical CFA), from a row
  * whose CFA is the canonical CFA + DELTA: 0, or -1 when not of a form
  * read here (val_offset, or val_expression of one DW_OP_bregN). */
-static int rsp_rule_value(const struct unwind_rule *r, const struct abs_state *st, int64_t delta, int64_t *k)
+static int rsp_rule_value(const struct unwind_rule *r, const struct abstract_state *st, int64_t delta, int64_t *k)
 {
     if (r->kind == REG_RULE_VAL_OFFSET) {
         *k = delta + r->offset;
@@ -31,7 +31,7 @@ static int rsp_rule_value(const struct unwind_rule *r, const struct abs_state *s
     return 0;
 }
 
-int own_cfa_canonical(const struct unwind_row *row, const struct abs_state *st, struct unwind_row *out)
+int own_cfa_canonical(const struct unwind_row *row, const struct abstract_state *st, struct unwind_row *out)
 {
     const struct unwind_rule *cfa = &row->cfa;
     if (row->reg[ABI_RSP].kind == REG_RULE_UNREFERENCED || row->reg[ABI_RSP].kind == REG_RULE_SAME_VALUE ||

@@ -25,6 +25,6 @@
  * the canonical row into *OUT: 1.  0 when ROW is canonical or not of that
  * shape (check it as it is); -1 when rsp's rule does not give the
  * canonical CFA either (the row is wrong: check it as it is). */
-int own_cfa_canonical(const struct unwind_row *row, const struct abs_state *st, struct unwind_row *out);
+int own_cfa_canonical(const struct unwind_row *row, const struct abstract_state *st, struct unwind_row *out);
 
 #endif

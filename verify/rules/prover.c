@@ -64,7 +64,7 @@ struct term {
 struct query {
     struct prover *p;
     Z3_context c;
-    const struct abs_state *st;
+    const struct abstract_state *st;
     uint64_t rip;
     int place;                    /* a CFA or an address: entry values are unknowns */
     Z3_ast cfa, aligned;          /* aligned: NULL without a realignment */
@@ -184,7 +184,7 @@ static Z3_ast entry_var(struct query *q, unsigned reg)
 }
 
 /* The term of a value the state holds. */
-static struct term value_term(struct query *q, struct absval v)
+static struct term value_term(struct query *q, struct abstract_value v)
 {
     switch (v.kind) {
     case AV_CFA:
@@ -309,14 +309,14 @@ static struct term deref(struct query *q, struct term a, unsigned size)
 {
     int64_t k_cfa = 0, k_aligned = 0;
     int at_cfa, at_aligned;
-    struct absval in_cfa = {0}, in_aligned = {0};
+    struct abstract_value in_cfa = {0}, in_aligned = {0};
     place_of(q, a, &at_cfa, &k_cfa, &at_aligned, &k_aligned);
     if (at_cfa)
-        in_cfa = abs_state_slot_in(q->st, AV_CFA, k_cfa);
+        in_cfa = abstract_state_slot_in(q->st, AV_CFA, k_cfa);
     if (at_aligned)
-        in_aligned = abs_state_slot_in(q->st, AV_ALIGNED, k_aligned);
+        in_aligned = abstract_state_slot_in(q->st, AV_ALIGNED, k_aligned);
     struct term w;
-    if (in_cfa.kind != AV_UNKNOWN && in_aligned.kind != AV_UNKNOWN && !absval_equal(in_cfa, in_aligned))
+    if (in_cfa.kind != AV_UNKNOWN && in_aligned.kind != AV_UNKNOWN && !abstract_value_equal(in_cfa, in_aligned))
         w = fresh(q);
     else if (in_cfa.kind != AV_UNKNOWN || in_aligned.kind != AV_UNKNOWN)
         w = value_term(q, in_cfa.kind != AV_UNKNOWN ? in_cfa : in_aligned);
@@ -594,7 +594,7 @@ static enum rule_verdict decide_address(struct query *q, struct term addr, unsig
                                         const struct unwind_rule *rule, struct counterexample *cx)
 {
     Z3_context c = q->c;
-    const struct abs_state *st = q->st;
+    const struct abstract_state *st = q->st;
     int64_t k_cfa = 0, k_aligned = 0;
     int at_cfa, at_aligned;
     place_of(q, addr, &at_cfa, &k_cfa, &at_aligned, &k_aligned);
@@ -660,7 +660,7 @@ static void key_add(struct key *k, const void *data, size_t n)
     k->n += n;
 }
 
-static void key_value(struct key *k, struct absval v)
+static void key_value(struct key *k, struct abstract_value v)
 {
     key_add(k, &v.kind, 1);
     key_add(k, &v.reg, 1);
@@ -669,7 +669,7 @@ static void key_value(struct key *k, struct absval v)
 
 /* The key of a rule in a state: the rule, and the part of the state it reads. */
 static void make_key(struct key *k, int is_cfa, unsigned reg, const struct unwind_rule *rule,
-                     const struct abs_state *st, uint64_t rip)
+                     const struct abstract_state *st, uint64_t rip)
 {
     uint8_t head[4] = {(uint8_t)is_cfa, (uint8_t)reg, (uint8_t)rule->kind, (uint8_t)rule->reg};
     k->n = 0;
@@ -744,7 +744,7 @@ static void cache_store(struct prover *p, const struct key *k, uint64_t h, enum 
 /* ---- entry points --------------------------------------------------------- */
 
 /* Start a query on ST at RIP: the variables and the assumptions. */
-static int begin(struct prover *p, struct query *q, const struct abs_state *st, uint64_t rip, int place)
+static int begin(struct prover *p, struct query *q, const struct abstract_state *st, uint64_t rip, int place)
 {
     z3_failed = 0;
     if (context_ready(p) != 0)
@@ -780,7 +780,7 @@ static int begin(struct prover *p, struct query *q, const struct abs_state *st, 
 
 /* The first stage: 1 and *V when exact linear evaluation decides RULE (counted). */
 static int linear_stage(struct prover *p, const struct unwind_rule *rule, int is_cfa, unsigned reg,
-                        const struct abs_state *st, uint64_t rip, enum rule_verdict *v)
+                        const struct abstract_state *st, uint64_t rip, enum rule_verdict *v)
 {
     if (p->solver_only || !linear_expr_decide(rule, is_cfa, reg, st, rip, v))
         return 0;
@@ -819,7 +819,7 @@ static enum rule_verdict finish(struct prover *p, struct query *q, const struct 
     return v;
 }
 
-enum rule_verdict prover_cfa(struct prover *p, const struct unwind_rule *cfa, const struct abs_state *st,
+enum rule_verdict prover_cfa(struct prover *p, const struct unwind_rule *cfa, const struct abstract_state *st,
                              uint64_t rip, struct counterexample *cx, int *timed_out)
 {
     memset(cx, 0, sizeof *cx);
@@ -852,7 +852,7 @@ enum rule_verdict prover_cfa(struct prover *p, const struct unwind_rule *cfa, co
 }
 
 enum rule_verdict prover_reg(struct prover *p, const struct unwind_rule *rule, unsigned reg,
-                             const struct abs_state *st, uint64_t rip, struct counterexample *cx, int *timed_out)
+                             const struct abstract_state *st, uint64_t rip, struct counterexample *cx, int *timed_out)
 {
     memset(cx, 0, sizeof *cx);
     *timed_out = 0;

@@ -69,12 +69,12 @@ void prover_stats_get(const struct prover *p, struct prover_stats *out);
 
 /* The CFA rule CFA at RIP in ST.  On RULE_FAILS, *CX is filled (present);
  * on RULE_UNDECIDED, *TIMED_OUT says whether z3 gave no answer in time. */
-enum rule_verdict prover_cfa(struct prover *p, const struct unwind_rule *cfa, const struct abs_state *st,
+enum rule_verdict prover_cfa(struct prover *p, const struct unwind_rule *cfa, const struct abstract_state *st,
                              uint64_t rip, struct counterexample *cx, int *timed_out);
 
 /* The rule of column REG (a callee-saved register or ABI_RA), likewise. */
 enum rule_verdict prover_reg(struct prover *p, const struct unwind_rule *rule, unsigned reg,
-                             const struct abs_state *st, uint64_t rip, struct counterexample *cx,
+                             const struct abstract_state *st, uint64_t rip, struct counterexample *cx,
                              int *timed_out);
 
 #endif

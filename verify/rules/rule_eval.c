@@ -15,7 +15,7 @@
 #include "verify/rules/prover.h"
 #include "verify/rules/slot_truth.h"
 
-static enum rule_verdict fast_reg(const struct unwind_rule *rule, unsigned reg, const struct abs_state *st)
+static enum rule_verdict fast_reg(const struct unwind_rule *rule, unsigned reg, const struct abstract_state *st)
 {
     switch (rule->kind) {
     case REG_RULE_UNDEFINED:
@@ -31,13 +31,13 @@ static enum rule_verdict fast_reg(const struct unwind_rule *rule, unsigned reg, 
     }
 }
 
-static enum rule_verdict fast_cfa(const struct unwind_rule *cfa, const struct abs_state *st)
+static enum rule_verdict fast_cfa(const struct unwind_rule *cfa, const struct abstract_state *st)
 {
     switch (cfa->kind) {
     case CFA_RULE_REG_OFFSET: {
         if (cfa->reg >= STATE_GPRS)
             return RULE_UNDECIDED;
-        struct absval v = st->reg[cfa->reg];
+        struct abstract_value v = st->reg[cfa->reg];
         /* The realigned stack, when the state knows the rounding: (CFA +
          * from) rounded down to 2^n, the CFA 16-byte aligned.  Down to 16
          * bytes the rounding moves nothing: ALIGNED is CFA + (from & -16);
@@ -90,7 +90,7 @@ static struct rule_answer *answer_or(struct rule_answer *answer, struct rule_ans
     return a;
 }
 
-enum rule_verdict rule_eval_cfa(struct rule_judge *j, const struct unwind_rule *cfa, const struct abs_state *st,
+enum rule_verdict rule_eval_cfa(struct rule_judge *j, const struct unwind_rule *cfa, const struct abstract_state *st,
                                 uint64_t rip, struct rule_answer *answer)
 {
     struct rule_answer own, *a = answer_or(answer, &own);
@@ -112,7 +112,7 @@ enum rule_verdict rule_eval_cfa(struct rule_judge *j, const struct unwind_rule *
 }
 
 enum rule_verdict rule_eval_reg(struct rule_judge *j, const struct unwind_rule *rule, unsigned reg,
-                                const struct abs_state *st, uint64_t rip, struct rule_answer *answer)
+                                const struct abstract_state *st, uint64_t rip, struct rule_answer *answer)
 {
     struct rule_answer own, *a = answer_or(answer, &own);
     int expression = rule->kind == REG_RULE_EXPRESSION || rule->kind == REG_RULE_VAL_EXPRESSION;

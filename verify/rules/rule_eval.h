@@ -49,11 +49,11 @@ struct rule_answer {
 };
 
 /* The CFA rule at address RIP, in state ST. */
-enum rule_verdict rule_eval_cfa(struct rule_judge *j, const struct unwind_rule *cfa, const struct abs_state *st,
+enum rule_verdict rule_eval_cfa(struct rule_judge *j, const struct unwind_rule *cfa, const struct abstract_state *st,
                                 uint64_t rip, struct rule_answer *answer);
 
 /* The rule of column REG (a callee-saved register or ABI_RA) at RIP, in ST. */
 enum rule_verdict rule_eval_reg(struct rule_judge *j, const struct unwind_rule *rule, unsigned reg,
-                                const struct abs_state *st, uint64_t rip, struct rule_answer *answer);
+                                const struct abstract_state *st, uint64_t rip, struct rule_answer *answer);
 
 #endif

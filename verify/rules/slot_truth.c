@@ -7,7 +7,7 @@
 #include "semantics/abi.h"
 
 /* Is V entry(REG)?  Unknown values are undecided. */
-enum rule_verdict slot_truth_holds_entry(struct absval v, unsigned reg)
+enum rule_verdict slot_truth_holds_entry(struct abstract_value v, unsigned reg)
 {
     if (v.kind == AV_UNKNOWN)
         return RULE_UNDECIDED;
@@ -26,12 +26,12 @@ enum rule_verdict slot_truth_holds_entry(struct absval v, unsigned reg)
  * such a slot holds, and no other slot holds the save, the rule is
  * undecided, even with the register holding its entry value again (the
  * pop that restored it read that slot). */
-enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t base, int64_t off, unsigned reg)
+enum rule_verdict slot_holds_entry(const struct abstract_state *st, uint8_t base, int64_t off, unsigned reg)
 {
-    struct absval v = abs_state_slot_in(st, base, off);
+    struct abstract_value v = abstract_state_slot_in(st, base, off);
     if (v.kind != AV_UNKNOWN)
         return slot_truth_holds_entry(v, reg);
-    struct absval rsp = st->reg[ABI_RSP];
+    struct abstract_value rsp = st->reg[ABI_RSP];
     if (rsp.kind == base && off + 8 <= rsp.off - ABI_RED_ZONE)
         return RULE_FAILS;
     if (base == AV_CFA && off >= 0)
@@ -46,15 +46,15 @@ enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t base, int
     return RULE_UNDECIDED;
 }
 
-enum rule_verdict slot_truth_place_holds_entry(const struct abs_state *st, int at_cfa, int64_t k_cfa, int at_aligned,
-                                               int64_t k_aligned, unsigned reg)
+enum rule_verdict slot_truth_place_holds_entry(const struct abstract_state *st, int at_cfa, int64_t k_cfa,
+                                               int at_aligned, int64_t k_aligned, unsigned reg)
 {
     enum rule_verdict in_cfa = at_cfa ? slot_holds_entry(st, AV_CFA, k_cfa, reg) : RULE_UNDECIDED;
     enum rule_verdict in_aligned = at_aligned ? slot_holds_entry(st, AV_ALIGNED, k_aligned, reg) : RULE_UNDECIDED;
     if (!at_aligned || !at_cfa)
         return at_cfa ? in_cfa : in_aligned;
-    int tracked_cfa = abs_state_slot_in(st, AV_CFA, k_cfa).kind != AV_UNKNOWN;
-    int tracked_aligned = abs_state_slot_in(st, AV_ALIGNED, k_aligned).kind != AV_UNKNOWN;
+    int tracked_cfa = abstract_state_slot_in(st, AV_CFA, k_cfa).kind != AV_UNKNOWN;
+    int tracked_aligned = abstract_state_slot_in(st, AV_ALIGNED, k_aligned).kind != AV_UNKNOWN;
     if (tracked_cfa != tracked_aligned)
         return tracked_cfa ? in_cfa : in_aligned;
     return in_cfa == in_aligned ? in_cfa : RULE_UNDECIDED;

@@ -19,16 +19,16 @@
 #include "verify/rules/rule_verdict.h"
 
 /* Is V entry(REG)?  Unknown values are undecided. */
-enum rule_verdict slot_truth_holds_entry(struct absval v, unsigned reg);
+enum rule_verdict slot_truth_holds_entry(struct abstract_value v, unsigned reg);
 
 /* Is entry(REG) in the slot at BASE + OFF (BASE AV_CFA or AV_ALIGNED)? */
-enum rule_verdict slot_holds_entry(const struct abs_state *st, uint8_t base, int64_t off, unsigned reg);
+enum rule_verdict slot_holds_entry(const struct abstract_state *st, uint8_t base, int64_t off, unsigned reg);
 
 /* Is entry(REG) at a place named in the CFA's frame (AT_CFA: CFA + K_CFA)
  * and/or the realigned frame (AT_ALIGNED: ALIGNED + K_ALIGNED)?  Named in
  * both (a realignment that is a fixed offset), the frame that tracks the
  * word decides; two that track it must agree (one may be stale). */
-enum rule_verdict slot_truth_place_holds_entry(const struct abs_state *st, int at_cfa, int64_t k_cfa, int at_aligned,
-                                               int64_t k_aligned, unsigned reg);
+enum rule_verdict slot_truth_place_holds_entry(const struct abstract_state *st, int at_cfa, int64_t k_cfa,
+                                               int at_aligned, int64_t k_aligned, unsigned reg);
 
 #endif

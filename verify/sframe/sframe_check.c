@@ -103,11 +103,11 @@ void sframe_check_close(struct sframe_check *s, struct check_sframe *out)
 
 /* What synthesis has for column K at ST, as a rule's text ("rbx = 0x0" when
  * no rule recovers a register whose own value is known). */
-static void synth_text(const struct abs_state *st, int k, char *buf, size_t size)
+static void synth_text(const struct abstract_state *st, int k, char *buf, size_t size)
 {
     struct unwind_row syn;
     struct synth_row_exprs exprs;
-    synth_row_from_state(st, &syn, &exprs);
+    emit_row_from_state(st, &syn, &exprs);
     if (k == SF_CFA) {
         table_print_cfa_rule(buf, size, &syn.cfa);
         return;
@@ -116,7 +116,7 @@ static void synth_text(const struct abs_state *st, int k, char *buf, size_t size
     table_print_reg_rule(buf, size, &syn.reg[reg]);
     char value[40];
     if (syn.reg[reg].kind == REG_RULE_UNKNOWN && reg < STATE_GPRS) {
-        absval_text(st->reg[reg], value, sizeof value);
+        abstract_value_text(st->reg[reg], value, sizeof value);
         if (value[0])
             snprintf(buf, size, "%s = %s", sf_column_name[k], value);
     }
@@ -155,7 +155,7 @@ static void rule_text(const struct unwind_row *row, int k, char *buf, size_t siz
 
 /* Column K of the SFrame ROW, which state ST at AT refutes (ANSWER): AT's
  * own, or the state a loop headed at AT is entered with. */
-static void report_mismatch(struct sframe_check *s, const struct check_at *at, const struct abs_state *st,
+static void report_mismatch(struct sframe_check *s, const struct check_at *at, const struct abstract_state *st,
                             const struct unwind_row *row, int k, const struct rule_answer *answer)
 {
     char rule[48], syn[96], eh[64] = "";
@@ -195,7 +195,7 @@ static int cfa_reads_entry_value(struct sframe_check *s, const struct check_at *
     if (cfa->kind != CFA_RULE_REG_OFFSET || cfa->reg >= STATE_GPRS || cfa->reg == ABI_RSP ||
         at->state->reg[cfa->reg].kind != AV_ENTRY)
         return 0;
-    const struct absval *v = &at->state->reg[cfa->reg];
+    const struct abstract_value *v = &at->state->reg[cfa->reg];
     if (!abi_callee_saved(cfa->reg) || v->reg != cfa->reg || v->off != 0 || !at->entered_ordinarily)
         return 2;
     char rule[48], syn[48];
@@ -246,9 +246,9 @@ static void judge_row(struct sframe_check *s, const struct check_at *at, const s
     verdict[SF_CFA] = (uint8_t)rule_eval_cfa(s->judge, &row->cfa, at->state, addr, &answer);
     /* At the head of a loop whose turns disagree on a register, a CFA
      * the joined state cannot judge may fail on the loop's first turn. */
-    const struct abs_state *refuting = at->state;
-    struct abs_state first_turn;
-    if (verdict[SF_CFA] == RULE_UNDECIDED && synth_session_loop_entry(at->session, at->insn, &first_turn) &&
+    const struct abstract_state *refuting = at->state;
+    struct abstract_state first_turn;
+    if (verdict[SF_CFA] == RULE_UNDECIDED && synthesize_loop_entry(at->session, at->insn, &first_turn) &&
         rule_eval_cfa(s->judge, &row->cfa, &first_turn, addr, &answer) == RULE_FAILS) {
         verdict[SF_CFA] = RULE_FAILS;
         refuting = &first_turn;
@@ -283,7 +283,7 @@ static int same_rule(const struct unwind_row *dw, const struct unwind_row *sf, i
 {
     int outermost = dw->reg[ABI_RA].kind == REG_RULE_UNDEFINED || sf->reg[ABI_RA].kind == REG_RULE_UNDEFINED;
     if (k == SF_CFA)
-        return outermost || cfa_rule_equal(&dw->cfa, &sf->cfa);
+        return outermost || unwind_cfa_rule_equal(&dw->cfa, &sf->cfa);
     const struct unwind_rule *a = &dw->reg[sf_column[k]], *b = &sf->reg[sf_column[k]];
     if (k == SF_RBP) {
         if (outermost)
@@ -397,7 +397,7 @@ static const char *missing_reason(const struct unwind_table *t, unsigned version
 
 /* The reason for FDE F's omission (in a section of VERSION), from its
  * table or its section; or NULL. */
-static const char *missing_fde_reason(struct fde_lookup *dw, struct elf_file *ef, const struct cfi_fde *f,
+static const char *missing_fde_reason(struct fde_lookup *dw, struct elf_file *ef, const struct eh_frame_fde *f,
                                       unsigned version, char *buf, size_t size)
 {
     struct unwind_table t;
@@ -423,7 +423,7 @@ void sframe_check_missing(struct sframe_check *s, struct fde_lookup *dw, struct 
     if (!s->tables.header_ok)
         return;   /* the whole section is malformed: said once */
     for (size_t i = 0; i < dw->n; i++) {
-        const struct cfi_fde *f = dw->by_pc[i];
+        const struct eh_frame_fde *f = dw->by_pc[i];
         uint64_t lo = f->pc_begin, hi = f->pc_begin + f->pc_range, gap_lo, gap_hi;
         enum sframe_coverage cov = sframe_tables_coverage(&s->tables, lo, hi, &gap_lo, &gap_hi);
         if (cov == SFRAME_COVERED)
