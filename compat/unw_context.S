@@ -28,6 +28,12 @@
  * unw_backtrace(void **ips, int max), and backtrace (weak, as libunwind
  * exports it): the caller's registers taken at the entry, as dwu_backtrace
  * takes them (runtime/capture.S), then lu_backtrace_from (libunwind.c).
+ *
+ * _Unwind_RaiseException, _Unwind_ForcedUnwind, _Unwind_Resume and
+ * _Unwind_Resume_or_Rethrow (unwind_abi.c's lu_unwind_* bodies): the same,
+ * so that a throw's walks start at the caller with no getcontext and no
+ * step through the entry's own frame (a table interpreted: the library has
+ * no eh_elf).
  */
 #include "compat/ucontext_offsets.h"
 
@@ -140,12 +146,12 @@ lu_sigreturn:
     .cfi_endproc
     .size   lu_sigreturn, .-lu_sigreturn
 
-    .globl  unw_backtrace
-    .type   unw_backtrace, @function
-unw_backtrace:
-    .cfi_startproc
-    subq    $152, %rsp                  /* struct dwu_regs (144 bytes); rsp 16-aligned for the call */
-    .cfi_adjust_cfa_offset 152
+/* CAPTURE_CALLER: the caller's struct dwu_regs at 0(%rsp), taken at an
+ * entry that has just done `subq $152, %rsp` (rsp points at the return
+ * address + 152; the callee-saved registers are still the caller's):
+ * rbx, rbp, rsp (as after the return), r12-r15 and rip (the return
+ * address) valid, flags 0.  Clobbers rax. */
+.macro CAPTURE_CALLER
     movq    %rbx, 24(%rsp)
     movq    %rbp, 48(%rsp)
     leaq    160(%rsp), %rax             /* the caller's rsp once this returns */
@@ -158,14 +164,35 @@ unw_backtrace:
     movq    %rax, 128(%rsp)
     movl    $((1 << 3) | (1 << 6) | (1 << 7) | (0xf << 12) | (1 << 16)), 136(%rsp)
     movl    $0, 140(%rsp)
-    movq    %rsp, %rdx                  /* lu_backtrace_from(ips, max, &regs) */
-    call    lu_backtrace_from
+.endm
+
+/* NAME: an entry whose body BODY takes the caller's registers as its
+ * argument in REGS_ARG (after the entry's own arguments, which it leaves
+ * where they are); BODY's result is NAME's. */
+.macro TAKING_CALLER name, body, regs_arg
+    .globl  \name
+    .type   \name, @function
+\name:
+    .cfi_startproc
+    subq    $152, %rsp                  /* struct dwu_regs (144 bytes); rsp 16-aligned for the call */
+    .cfi_adjust_cfa_offset 152
+    CAPTURE_CALLER
+    movq    %rsp, \regs_arg
+    call    \body
     addq    $152, %rsp
     .cfi_adjust_cfa_offset -152
     ret
     .cfi_endproc
-    .size   unw_backtrace, .-unw_backtrace
+    .size   \name, .-\name
+.endm
+
+    TAKING_CALLER unw_backtrace, lu_backtrace_from, %rdx          /* (ips, max, &regs) */
     .weak   backtrace
     .set    backtrace, unw_backtrace
+
+    TAKING_CALLER _Unwind_RaiseException, lu_unwind_raise, %rsi              /* (exc, &regs) */
+    TAKING_CALLER _Unwind_ForcedUnwind, lu_unwind_forced, %rcx               /* (exc, stop, arg, &regs) */
+    TAKING_CALLER _Unwind_Resume, lu_unwind_resume, %rsi                     /* (exc, &regs) */
+    TAKING_CALLER _Unwind_Resume_or_Rethrow, lu_unwind_resume_or_rethrow, %rsi
 
     .section .note.GNU-stack, "", @progbits

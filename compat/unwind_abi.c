@@ -19,9 +19,10 @@
  *   runs its cleanups; private_1 holds the stop function (0 for a thrown
  *   exception), private_2 its argument.
  *
- * Each exported entry captures its own registers first (unw_getcontext, in
- * its frame) and steps once: the walk starts at its caller, the frames in
- * between restored by their rules like any other.
+ * The raising entries take their caller's registers at their entry
+ * (unw_context.S) and hand them to their bodies here (lu_unwind_*): a
+ * walk starts at the caller.  _Unwind_Backtrace captures its own
+ * registers (unw_getcontext, in its frame) and steps once.
  */
 #include "compat/unwind_abi.h"
 
@@ -134,6 +135,15 @@ static inline __attribute__((always_inline)) int begin(struct _Unwind_Context *c
     ctx->frame = 0;
     ctx->memo = NULL;
     return lu_cursor_step_rows(cursor(ctx)) > 0 ? 0 : -1;
+}
+
+/* CTX at the caller whose registers REGS are (taken at an entry). */
+static void begin_at(struct _Unwind_Context *ctx, const struct dwu_regs *regs)
+{
+    lu_cursor_init_regs(cursor(ctx), regs);
+    ctx->pi_state = 0;
+    ctx->frame = 0;
+    ctx->memo = NULL;
 }
 
 /* The step to the caller, by table only: 1, 0 after the outermost frame
@@ -284,21 +294,20 @@ static _Unwind_Reason_Code throw_from(struct _Unwind_Exception *exc, const struc
 
 /* ---- raising ------------------------------------------------------------------ */
 
-EXPORT _Unwind_Reason_Code _Unwind_RaiseException(struct _Unwind_Exception *exc)
+/* The bodies of _Unwind_RaiseException, _Unwind_ForcedUnwind, _Unwind_Resume
+ * and _Unwind_Resume_or_Rethrow (unw_context.S), REGS their caller's. */
+_Unwind_Reason_Code lu_unwind_raise(struct _Unwind_Exception *exc, const struct dwu_regs *regs)
 {
-    unw_context_t uc;
     struct _Unwind_Context ctx;
-    if (begin(&ctx, &uc) != 0)
-        return _URC_END_OF_STACK;
+    begin_at(&ctx, regs);
     return throw_from(exc, &ctx);
 }
 
-EXPORT _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *exc, _Unwind_Stop_Fn stop, void *argument)
+_Unwind_Reason_Code lu_unwind_forced(struct _Unwind_Exception *exc, _Unwind_Stop_Fn stop, void *argument,
+                                     const struct dwu_regs *regs)
 {
-    unw_context_t uc;
     struct _Unwind_Context ctx;
-    if (begin(&ctx, &uc) != 0)
-        return _URC_END_OF_STACK;
+    begin_at(&ctx, regs);
     exc->private_1 = (_Unwind_Word)(uintptr_t)stop;
     exc->private_2 = (_Unwind_Word)(uintptr_t)argument;
     forcing = (struct forcing){exc, exc->private_1, exc->private_2};
@@ -307,30 +316,26 @@ EXPORT _Unwind_Reason_Code _Unwind_ForcedUnwind(struct _Unwind_Exception *exc, _
 
 /* From a landing pad that ran cleanups: phase 2 goes on (or the forced
  * unwind).  Never returns: a failure here is the stack's corruption. */
-EXPORT void _Unwind_Resume(struct _Unwind_Exception *exc)
+void lu_unwind_resume(struct _Unwind_Exception *exc, const struct dwu_regs *regs)
 {
     if (forced_by_libgcc(exc))
         libgcc_resume(GCC_RESUME, exc);
-    unw_context_t uc;
     struct _Unwind_Context ctx;
-    if (begin(&ctx, &uc) == 0) {
-        if (exc->private_1)
-            forced(exc, &ctx);
-        else
-            cleanup(exc, &ctx);
-    }
+    begin_at(&ctx, regs);
+    if (exc->private_1)
+        forced(exc, &ctx);
+    else
+        cleanup(exc, &ctx);
     abort();
 }
 
 /* A rethrow (`throw;`) raises anew; a forced unwind goes on. */
-EXPORT _Unwind_Reason_Code _Unwind_Resume_or_Rethrow(struct _Unwind_Exception *exc)
+_Unwind_Reason_Code lu_unwind_resume_or_rethrow(struct _Unwind_Exception *exc, const struct dwu_regs *regs)
 {
     if (forced_by_libgcc(exc))
         libgcc_resume(GCC_RESUME_OR_RETHROW, exc);
-    unw_context_t uc;
     struct _Unwind_Context ctx;
-    if (begin(&ctx, &uc) != 0)
-        return _URC_END_OF_STACK;
+    begin_at(&ctx, regs);
     if (!exc->private_1)
         return throw_from(exc, &ctx);
     forced(exc, &ctx);

@@ -58,6 +58,20 @@ struct dwarf_eh_bases {
     void *func;
 };
 
+/* The bodies of the raising entries, which take their caller's registers
+ * REGS at the entry (compat/unw_context.S): _Unwind_RaiseException,
+ * _Unwind_ForcedUnwind, _Unwind_Resume, _Unwind_Resume_or_Rethrow. */
+struct dwu_regs;
+__attribute__((visibility("hidden"))) _Unwind_Reason_Code lu_unwind_raise(struct _Unwind_Exception *exc,
+                                                                           const struct dwu_regs *regs);
+__attribute__((visibility("hidden"))) _Unwind_Reason_Code lu_unwind_forced(struct _Unwind_Exception *exc,
+                                                                            _Unwind_Stop_Fn stop, void *argument,
+                                                                            const struct dwu_regs *regs);
+__attribute__((visibility("hidden"), noreturn)) void lu_unwind_resume(struct _Unwind_Exception *exc,
+                                                                      const struct dwu_regs *regs);
+__attribute__((visibility("hidden"))) _Unwind_Reason_Code
+lu_unwind_resume_or_rethrow(struct _Unwind_Exception *exc, const struct dwu_regs *regs);
+
 /* libgcc's, not in <unwind.h>: the FDE covering PC, or NULL. */
 const void *_Unwind_Find_FDE(void *pc, struct dwarf_eh_bases *bases);
 

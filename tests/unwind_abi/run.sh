@@ -186,7 +186,7 @@ mutants=(
     "unwind_abi.c@s/(handler ? _UA_HANDLER_FRAME : 0)/0/@case_differs phases@_UA_HANDLER_FRAME at the handler's frame in phase 2"
     "unwind_abi.c@s/exc->private_2 = frame_id(ctx);/exc->private_2 = 0;/@case_differs phases@the handler's frame kept from phase 1"
     "unwind_abi.c@s/^    lu_cursor_set_reg(cursor(ctx), reg, value);/    (void)value;/@case_differs throw@_Unwind_SetGR (the landing pad's rax and rdx)"
-    "unwind_abi.c@s/^            cleanup(exc, \&ctx);/            ;/@case_differs throw@_Unwind_Resume going on with phase 2"
+    "unwind_abi.c@s/^        cleanup(exc, \&ctx);/        ;/@case_differs throw@_Unwind_Resume going on with phase 2"
     "unwind_abi.c@/if (!exc->private_1)/{n;s/return throw_from(exc, \&ctx);/return _URC_END_OF_STACK;/}@case_differs rethrow@_Unwind_Resume_or_Rethrow raising anew"
     "unwind_abi.c@s/^        if (trace(\&ctx, argument) != _URC_NO_REASON)/        if (n > 2 \&\& trace(\&ctx, argument) != _URC_NO_REASON)/@case_differs backtrace@_Unwind_Backtrace calling the trace function at every frame"
     "unwind_abi.c@s/_Unwind_Reason_Code rc = pers(1, _UA_FORCE_UNWIND/_Unwind_Reason_Code rc = _URC_CONTINUE_UNWIND; (void)pers; (void)(1, _UA_FORCE_UNWIND/@case_differs forced@the personalities called in a forced unwind (destructors, C cleanups)"
