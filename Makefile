@@ -167,7 +167,8 @@ execute_SRCS := \
 	execute/row_check.c \
 	execute/live_objects.c \
 	execute/frame_watch.c \
-	execute/tracer.c
+	execute/tracer.c \
+	execute/static_join.c
 report_SRCS := \
 	report/execution_report.c \
 	report/json_string.c \

@@ -63,9 +63,9 @@ static int grow(struct run_result *r)
     return 0;
 }
 
-struct run_address *run_result_address(struct run_result *r, uint32_t object, uint64_t addr)
+struct run_address *run_result_find(const struct run_result *r, uint32_t object, uint64_t addr)
 {
-    if ((r->used + 1) * 2 > r->nslots && grow(r) != 0)
+    if (r->nslots == 0)
         return NULL;
     size_t s = slot_of(object, addr, r->nslots);
     while (r->slots[s].object != EMPTY_OBJECT) {
@@ -73,6 +73,19 @@ struct run_address *run_result_address(struct run_result *r, uint32_t object, ui
             return &r->slots[s];
         s = (s + 1) & (r->nslots - 1);
     }
+    return NULL;
+}
+
+struct run_address *run_result_address(struct run_result *r, uint32_t object, uint64_t addr)
+{
+    struct run_address *known = run_result_find(r, object, addr);
+    if (known)
+        return known;
+    if ((r->used + 1) * 2 > r->nslots && grow(r) != 0)
+        return NULL;
+    size_t s = slot_of(object, addr, r->nslots);
+    while (r->slots[s].object != EMPTY_OBJECT)
+        s = (s + 1) & (r->nslots - 1);
     memset(&r->slots[s], 0, sizeof r->slots[s]);
     r->slots[s].object = object;
     r->slots[s].addr = addr;

@@ -41,6 +41,15 @@ struct run_witness {
     uint64_t execution;            /* which execution of the address (1 = the first) */
 };
 
+/* The static audit's verdict at a refuted address (execute/static_join). */
+enum run_static {
+    RUN_STATIC_NOT_AUDITED,        /* not joined, or the object could not be audited */
+    RUN_STATIC_FAILS,              /* the audit finds the rule wrong too: confirmed */
+    RUN_STATIC_UNDECIDED,          /* the audit left the rule undecided: the run decides */
+    RUN_STATIC_NOT_JUDGED,         /* the audit did not judge the row (cfa-unknown ...) */
+    RUN_STATIC_HOLDS,              /* the audit proved the rule: an internal error */
+};
+
 struct run_address {
     uint32_t object;               /* index in run_result.objects */
     uint64_t addr;                 /* file address */
@@ -50,6 +59,7 @@ struct run_address {
     uint64_t refuted;              /* executions where some rule failed */
     unsigned columns_refuted;      /* bit column+1 for each column ever refuted */
     struct run_witness witness;    /* valid when refuted > 0 */
+    uint8_t static_verdict;        /* enum run_static, for a refuted address */
 };
 
 struct run_result {
@@ -84,6 +94,9 @@ int run_result_object(struct run_result *r, const char *path);
 
 /* The record of ADDR in OBJECT, made zeroed when new; NULL when out of memory. */
 struct run_address *run_result_address(struct run_result *r, uint32_t object, uint64_t addr);
+
+/* The record of ADDR in OBJECT, or NULL. */
+struct run_address *run_result_find(const struct run_result *r, uint32_t object, uint64_t addr);
 
 /* The records, sorted by object then address, in a new array (free it) of
  * *N; NULL with *N 0 when there are none or memory runs out. */

@@ -57,6 +57,20 @@ static enum finding_kind kind_of(int column)
                                     : column == ABI_RA ? FINDING_RA_MISMATCH : FINDING_REG_MISMATCH;
 }
 
+/* The static audit's verdict at a refuted address: its JSON id and its words. */
+static const char *const static_ids[] = {
+    [RUN_STATIC_NOT_AUDITED] = "not-audited", [RUN_STATIC_FAILS] = "fails",
+    [RUN_STATIC_UNDECIDED] = "undecided",     [RUN_STATIC_NOT_JUDGED] = "not-judged",
+    [RUN_STATIC_HOLDS] = "holds",
+};
+static const char *const static_words[] = {
+    [RUN_STATIC_NOT_AUDITED] = "not audited",
+    [RUN_STATIC_FAILS] = "finds this rule wrong too: confirmed by execution",
+    [RUN_STATIC_UNDECIDED] = "left this rule undecided: decided by execution",
+    [RUN_STATIC_NOT_JUDGED] = "did not judge this row: decided by execution",
+    [RUN_STATIC_HOLDS] = "PROVED this rule: the run refutes a proof, an internal error of dwcheck",
+};
+
 static void rule_text(const struct run_witness *w, char *buf, size_t size)
 {
     if (w->column == RUN_COLUMN_CFA)
@@ -96,6 +110,7 @@ static void text_finding(FILE *out, const struct run_result *r, const struct run
     for (unsigned i = 0; i < w->nregs; i++)
         fprintf(out, "%s%s=0x%" PRIx64, i ? ", " : ", read ", dwarf_reg_name(w->reg[i]), w->reg_value[i]);
     fprintf(out, "; execution %" PRIu64 " of %" PRIu64 "\n", w->execution, a->executions);
+    fprintf(out, "  static audit: %s\n", static_words[a->static_verdict]);
 }
 
 static void json_finding(FILE *out, const struct run_result *r, const struct run_address *a, const char *place,
@@ -117,6 +132,8 @@ static void json_finding(FILE *out, const struct run_result *r, const struct run
     json_string_print(out, msg);
     fprintf(out, ",\"executions\":%" PRIu64 ",\"held\":%" PRIu64 ",\"refuted\":%" PRIu64, a->executions, a->held,
             a->refuted);
+    fprintf(out, ",\"static\":\"%s\",\"confirmed\":%s", static_ids[a->static_verdict],
+            a->static_verdict == RUN_STATIC_FAILS ? "true" : "false");
     fprintf(out, ",\"witness\":{\"thread\":%d,\"rip\":%" PRIu64 ",\"registers\":{", w->tid, w->rip);
     for (unsigned i = 0; i < w->nregs; i++)
         fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", dwarf_reg_name(w->reg[i]), w->reg_value[i]);

@@ -48,6 +48,7 @@
 #include "worker_pool.h"
 #include "object/elf_file.h"
 #include "sys/output_file.h"
+#include "execute/static_join.h"
 #include "execute/tracer.h"
 #include "report/execution_report.h"
 #include "report/explain_report.h"
@@ -165,8 +166,11 @@ static void usage(FILE *out)
             "                     untraced, execs are followed.  The report (a finding\n"
             "                     per refuted address, with its witness, then the\n"
             "                     figures: exit status, steps, steps per second) goes to\n"
-            "                     stderr, text or --format=json; the exit status is\n"
-            "                     dwcheck's: 1 for a refutation (unless --fail-on=never)\n"
+            "                     stderr, text or --format=json; each refutation is\n"
+            "                     joined with the static audit of its file (confirmed,\n"
+            "                     or decided by execution).  The exit status is\n"
+            "                     dwcheck's: 1 for a refutation (unless --fail-on=never),\n"
+            "                     2 when the run refutes a rule the audit proved\n"
             "  --max-steps=N      with --run: after N steps, let the program run on untraced\n"
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
@@ -509,8 +513,14 @@ static int run_program(char **argv, int argc, const struct options *opt)
         run_result_release(&r);
         return EXIT_TROUBLE;
     }
+    size_t contradictions = static_join(&r);
     size_t refuted = execution_report(stderr, &r, argv, opt->format == RUN_FORMAT_JSON);
     run_result_release(&r);
+    if (contradictions) {
+        cli_error(NULL, "INTERNAL ERROR: the run refutes %zu rules the static audit proved; "
+                  "please report it with the witnesses above", contradictions);
+        return EXIT_TROUBLE;
+    }
     return refuted && opt->fail_on >= 0 ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 

@@ -7,6 +7,7 @@
 #   findings-in FILE FUNC   how many in FILE (a suffix) and function FUNC+...
 #   findings-not-in FUNC    how many not in FUNC+...
 #   kinds-in FUNC           the kinds:columns of FUNC's findings, sorted, once each
+#   statics FUNC            the static audit's verdicts at FUNC's findings, sorted, once each
 #   witness FUNC            the first finding of FUNC, its witness in words
 import json
 import sys
@@ -24,6 +25,9 @@ elif what == "findings-not-in":
 elif what == "kinds-in":
     names = {3: "rbx", 6: "rbp", 12: "r12", 13: "r13", 14: "r14", 15: "r15", 16: "ra", -1: "cfa", 7: "rsp"}
     print(" ".join(sorted({"%s:%s" % (f["kind"], names.get(f["column"], f["column"]))
+                           for f in fs if f["function"].startswith(args[0] + "+")})))
+elif what == "statics":
+    print(" ".join(sorted({("confirmed" if f["confirmed"] else f["static"])
                            for f in fs if f["function"].startswith(args[0] + "+")})))
 elif what == "witness":
     f = [f for f in fs if f["function"].startswith(args[0] + "+")][0]

@@ -5,8 +5,9 @@
 #   tests/run/run.sh BUILD
 # A library of hand-written assembly (dynadj.s) whose dyn_wrong moves rsp by
 # an amount known only at run time and whose CFI forgets it (the static
-# audit leaves those rows undecided): the run refutes them with a witness;
-# its twin dyn_right is clean.  Ordinary programs (-O2 C, threads, longjmp,
+# audit leaves those rows undecided): the run refutes them with a witness,
+# and says the static audit did not judge them; its twin dyn_right is
+# clean; a misplaced rbx save, which the audit finds too, is confirmed.  Ordinary programs (-O2 C, threads, longjmp,
 # a handled signal, a fork, an exec) run clean, a handler's wrong CFI is seen; their output, input and
 # exit status their own.  Bad input: no program, one that cannot be run.
 set -u
@@ -70,10 +71,15 @@ if [ "$w" = "cfa-mismatch rsp+16 reads-rsp gave=rsp+16 truth-gave=48 execution=1
 else
     not_ok "dyn_wrong: the witness" "got: $w"
 fi
+# Joined with the static audit: which did not judge those rows (cfa-unknown).
+statics=$(json statics dyn_wrong < wrong.terr)
+[ "$statics" = not-judged ] && ok "dyn_wrong: the static audit did not judge those rows: decided by execution" ||
+    not_ok "dyn_wrong: joined with the static audit" "got: $statics"
 cmp -s wrong.out wrong.tout && ok "dyn_wrong: the program's output unchanged" || not_ok "dyn_wrong: output unchanged"
 "$dwcheck" --run -- ./dyncall wrong 2 > /dev/null 2> wrong-text.err
 if grep -q '^.*libdynadj.so: dyn_wrong+0x[0-9a-f]*: error: cfa-mismatch: at run time the CFA rule rsp+16 gave' wrong-text.err &&
    grep -q '^  witness: thread [0-9]*, rip 0x[0-9a-f]*, read rsp=0x[0-9a-f]*; execution 1 of [0-9]*$' wrong-text.err &&
+   grep -q '^  static audit: did not judge this row: decided by execution$' wrong-text.err &&
    grep -q '[0-9]* steps in [0-9.]* s ([0-9]* steps/s)' wrong-text.err; then
     ok "dyn_wrong: the text report, witness and steps per second"
 else
@@ -88,6 +94,9 @@ if [ "$(cat reg.rc)" = 1 ] && [ "$(json kinds-in reg_wrong < reg.terr)" = "reg-m
 else
     not_ok "reg_wrong: its rbx rule refuted" "$(tail -c 2000 reg.terr)"
 fi
+[ "$(json statics reg_wrong < reg.terr)" = confirmed ] &&
+    ok "reg_wrong: the static audit's error there confirmed by execution" ||
+    not_ok "reg_wrong: confirmed" "got: $(json statics reg_wrong < reg.terr)"
 
 # (b) the right twin, and ordinary programs.
 clean right ./dyncall right 3
@@ -102,8 +111,9 @@ grep -q '^signals handled: 2$' signal.tout && ok "signal: the handler ran, both 
 # A handler is a frame of its own, entered by the kernel: its wrong CFA is seen.
 run handled ./handled
 if [ "$(cat handled.rc)" = 1 ] && [ "$(json findings-in handled wrong_handler < handled.terr)" = 2 ] &&
-   [ "$(json findings-not-in wrong_handler < handled.terr)" = 0 ] && cmp -s handled.out handled.tout; then
-    ok "handled: a signal handler's wrong CFA refuted at both its addresses"
+   [ "$(json findings-not-in wrong_handler < handled.terr)" = 0 ] && cmp -s handled.out handled.tout &&
+   [ "$(json statics wrong_handler < handled.terr)" = confirmed ]; then
+    ok "handled: a signal handler's wrong CFA refuted at both its addresses, the audit's error confirmed"
 else
     not_ok "handled: a signal handler's wrong CFA refuted" "$(tail -c 2000 handled.terr)"
 fi
