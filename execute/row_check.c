@@ -120,8 +120,16 @@ static int caller_rsp_holds(const struct unwind_row *row, uint64_t cfa, const st
     return 0;
 }
 
-enum row_verdict row_check(const struct unwind_row *row, const struct shadow_frame *truth,
-                           const struct live_machine *m, struct run_witness *w)
+/* Whether the frame's return-address slot still holds the return address
+ * it was entered with (else the program redirected its return on purpose). */
+static int return_slot_kept(const struct shadow_frame *truth, const struct live_machine *m)
+{
+    uint64_t ra;
+    return m->read_mem(m->arg, truth->cfa + ABI_ENTRY_RA_OFFSET, &ra) == 0 && ra == truth->ra;
+}
+
+static enum row_verdict judge(const struct unwind_row *row, const struct shadow_frame *truth,
+                              const struct live_machine *m, struct run_witness *w)
 {
     memset(w, 0, sizeof *w);
     struct evaluation e = {m, w};
@@ -159,4 +167,13 @@ enum row_verdict row_check(const struct unwind_row *row, const struct shadow_fra
     }
     memset(w, 0, sizeof *w);
     return ROW_HELD;
+}
+
+enum row_verdict row_check(const struct unwind_row *row, const struct shadow_frame *truth,
+                           const struct live_machine *m, struct run_witness *w)
+{
+    enum row_verdict v = judge(row, truth, m, w);
+    if (v == ROW_REFUTED && !return_slot_kept(truth, m))
+        return ROW_OTHER_FRAME;
+    return v;
 }

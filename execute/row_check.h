@@ -17,7 +17,12 @@
  * from.  A CFA read from an argument register that still holds its entry
  * value (rdi in __longjmp, setcontext) describes another frame on purpose,
  * the context switched to, as the static audit says (other-frame): such a
- * row is not judged.
+ * row is not judged.  Nor is a frame whose return-address slot no longer
+ * holds the return address it was entered with: the program redirected its
+ * own return (__builtin_eh_return in _Unwind_RaiseException rewrites the
+ * slot, and the callee-saved registers' slots, to land in a handler), so
+ * the entry values are no longer what the rules must give.  That slot is
+ * read only when a rule fails.
  */
 #ifndef DWCHECK_ROW_CHECK_H
 #define DWCHECK_ROW_CHECK_H
@@ -40,7 +45,8 @@ enum row_verdict {
     ROW_HELD,                      /* every rule checked gave the truth */
     ROW_REFUTED,                   /* one did not: the witness says which */
     ROW_UNCHECKABLE,               /* the CFA rule is unset, unknown or cannot be evaluated */
-    ROW_OTHER_FRAME,               /* the row describes another context on purpose */
+    ROW_OTHER_FRAME,               /* the row describes another context on purpose, or the
+                                      program rewrote the frame's return address */
 };
 
 /* Judge ROW at the machine M in frame TRUTH.  On ROW_REFUTED, fills W's

@@ -76,7 +76,8 @@ struct run_result {
                                       does not know (entered before tracing, another
                                       function's frame on top, a stack switch) */
     uint64_t steps_rule_unchecked; /* steps whose CFA rule is unset, cannot be evaluated,
-                                      or describes another context on purpose */
+                                      describes another context on purpose, or
+                                      is in a frame whose return the program rewrote */
     double seconds;                /* wall time of the traced part */
     int threads;                   /* threads seen */
     int forks_detached;            /* forks and vforks left to run untraced */

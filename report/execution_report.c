@@ -158,7 +158,7 @@ static void text_figures(FILE *out, const struct run_result *r, char *const *arg
         fprintf(out, "exit status %d", r->exit_code);
     fprintf(out, "; %" PRIu64 " steps in %.2f s (%.0f steps/s)%s; %" PRIu64 " checked at %zu addresses, %" PRIu64
                  " held, %zu addresses refuted; not checked: %" PRIu64 " without a known frame, %" PRIu64
-                 " without a table, %" PRIu64 " with a row not judged (no CFA, or another context's); %d threads, %d forks detached, %d execs\n",
+                 " without a table, %" PRIu64 " with a row not judged (no CFA, another context's, a rewritten return); %d threads, %d forks detached, %d execs\n",
             r->steps, r->seconds, per_second(r), r->max_steps_reached ? " (--max-steps reached: the rest untraced)" : "",
             r->steps_checked, naddresses, held, refuted, r->steps_no_truth, r->steps_no_table,
             r->steps_rule_unchecked, r->threads, r->forks_detached, r->execs);

@@ -7,9 +7,11 @@
 # an amount known only at run time and whose CFI forgets it (the static
 # audit leaves those rows undecided): the run refutes them with a witness,
 # and says the static audit did not judge them; its twin dyn_right is
-# clean; a misplaced rbx save, which the audit finds too, is confirmed.  Ordinary programs (-O2 C, threads, longjmp,
-# a handled signal, a fork, an exec) run clean, a handler's wrong CFI is seen; their output, input and
-# exit status their own.  Bad input: no program, one that cannot be run.
+# clean; a misplaced rbx save, which the audit finds too, is confirmed, and
+# so is a signal handler's wrong CFA.  Ordinary programs (-O2 C, threads,
+# longjmp, a C++ exception, a handled signal, a fork, an exec) run clean,
+# their output, input and exit status their own.  Bad input: no program,
+# one that cannot be run.
 set -u
 build=${1:?usage: run.sh BUILD}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +26,7 @@ cc -shared -o libdynadj.so "$here/dynadj.s" &&
 cc -O2 -o dyncall "$here/dyncall.c" -L. -ldynadj -Wl,-rpath,'$ORIGIN' &&
 for p in plain jump signal status; do cc -O2 -o $p "$here/$p.c" || exit 2; done &&
 cc -O2 -o handled "$here/handled.c" "$here/handler.s" &&
+c++ -O2 -o throw "$here/throw.cc" &&
 cc -O2 -pthread -o threads "$here/threads.c" || { echo "run: the fixtures do not build" >&2; exit 2; }
 
 # json FIELD... < report: the run's JSON line (the last of stderr) queried by tests/run/query.py.
@@ -117,6 +120,7 @@ if [ "$(cat handled.rc)" = 1 ] && [ "$(json findings-in handled wrong_handler < 
 else
     not_ok "handled: a signal handler's wrong CFA refuted" "$(tail -c 2000 handled.terr)"
 fi
+clean throw ./throw
 clean exec env ./plain
 [ "$(json execs < exec.terr)" -ge 1 ] && ok "exec: followed into the new image" || not_ok "exec: followed"
 
