@@ -90,7 +90,7 @@ LDFLAGS_ALL := $(SAN_FLAGS) $(LDFLAGS)
 # alone (layers.ok, before any program): a dependency that runs back up, or
 # sideways to a later stage, is an undefined symbol there and fails the build.
 # The front ends' own modules (tools/) are the last stage.
-STAGES := sys object semantics synth verify report repair annotate compile profile tools
+STAGES := sys object semantics synth verify execute report repair annotate compile profile tools
 sys_SRCS := \
 	sys/error.c \
 	sys/signals.c \
@@ -161,7 +161,16 @@ verify_SRCS := \
 	verify/audit/fix.c \
 	verify/audit/check.c \
 	verify/validated_table.c
+execute_SRCS := \
+	execute/run_result.c \
+	execute/shadow_stack.c \
+	execute/row_check.c \
+	execute/live_objects.c \
+	execute/frame_watch.c \
+	execute/tracer.c \
+	execute/static_join.c
 report_SRCS := \
+	report/execution_report.c \
 	report/json_string.c \
 	report/explain_report.c \
 	report/table_json.c \
@@ -375,7 +384,7 @@ include corpus/corpus.mk
 # ---- tests ---------------------------------------------------------------------
 # The suites run one after another, every one even when one fails
 # (tests/run-suites.sh): a line per suite, then the whole run's.
-CHECK_SUITES := check-setup check-modules check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-unwind \
+CHECK_SUITES := check-setup check-modules check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-run check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
 	check-profile check-sframe check-trust check-signals check-libunwind check-unwind-abi check-man check-baseline check-license
 # The test packages too (install-deps --check): `make deps check` on a fresh machine.
@@ -479,6 +488,14 @@ check-dwcheck: $(TOOL_BINS) corpus $(BUILD)/tests/inject_fault $(BUILD)/tests/pr
 	@tests/check/inputs.sh $(BUILD)
 
 # The licence: LICENSE, and an SPDX line in every source file.
+# dwcheck --run: hand-written assembly whose wrong CFI only a run can refute
+# (a dynamic stack adjustment, a signal handler), its right twin and
+# ordinary programs (threads, longjmp, signals, fork, exec) clean, their
+# output and exit status their own (tests/run).
+.PHONY: check-run
+check-run: $(TOOL_BINS)
+	@tests/run/run.sh $(BUILD)
+
 check-license:
 	@tests/license/run.sh
 

@@ -8,6 +8,7 @@
  *   dwcheck --merge [--format=...] [--html=DIR] [--fail-on=...] [--baseline=FILE]
  *           [--write-baseline=FILE] FILE.jsonl...
  *   dwcheck --explain=ADDR [--prove=...] [--prove-timeout=MS] FILE
+ *   dwcheck --run [--max-steps=N] [--format=text|json] [--fail-on=...] -- PROGRAM ARGS
  *
  * Each file's .eh_frame is checked rule by rule in the states synthesis
  * derives from the code (verify/audit/check.h).  Files are audited by N worker
@@ -23,6 +24,11 @@
  * part of the files (tools/shard); --merge renders the JSON Lines of many
  * runs as one (tools/merge).  --baseline and --write-baseline (tools/baseline,
  * docs/baselines.md) keep known findings from failing the run.
+ *
+ * --run runs PROGRAM under ptrace and checks each executed instruction's
+ * row against the live machine (execute/tracer); the program's output and
+ * exit status are its own, the report goes to stderr
+ * (report/execution_report).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -42,6 +48,9 @@
 #include "worker_pool.h"
 #include "object/elf_file.h"
 #include "sys/output_file.h"
+#include "execute/static_join.h"
+#include "execute/tracer.h"
+#include "report/execution_report.h"
 #include "report/explain_report.h"
 #include "verify/audit/audit_input.h"
 #include "verify/audit/check.h"
@@ -61,6 +70,8 @@ struct options {
     int explain;               /* --explain: one address of one FILE */
     unsigned long long explain_address;
     const char *audit_option;  /* the last option given that only an audit takes */
+    int run;                   /* --run: the FILEs are a program and its arguments */
+    unsigned long long max_steps;   /* --max-steps, 0 for no bound */
 };
 
 /* What auditing one file gives the parent process: the result itself (the
@@ -92,6 +103,7 @@ static void usage(FILE *out)
     fprintf(out,
             "Usage: dwcheck [OPTION]... [FILE]...\n"
             "  or:  dwcheck --merge [OPTION]... FILE.jsonl...\n"
+            "  or:  dwcheck --run [--max-steps=N] [OPTION]... -- PROGRAM [ARG]...\n"
             "Audit the unwind tables (.eh_frame, .sframe) of x86_64 ELF files: every rule\n"
             "of every row is evaluated in the state derived from the machine code at that\n"
             "address.  With no FILE, audit the system's core libraries.  A directory is\n"
@@ -144,6 +156,22 @@ static void usage(FILE *out)
             "                     render them as one run, in any format, sorted by file name\n"
             "                     (with --format, --html, --fail-on, --baseline,\n"
             "                     --write-baseline only)\n"
+            "  --run              run PROGRAM with its ARGs under ptrace, single-stepping\n"
+            "                     every thread, and check each executed instruction's\n"
+            "                     .eh_frame row (program and libraries) against the\n"
+            "                     live machine: the CFA, the return address and rbx, rbp,\n"
+            "                     r12-r15 against a shadow stack of true frames (only\n"
+            "                     frames entered while traced are checked).  The program's\n"
+            "                     stdin, stdout and stderr are its own; forks run\n"
+            "                     untraced, execs are followed.  The report (a finding\n"
+            "                     per refuted address, with its witness, then the\n"
+            "                     figures: exit status, steps, steps per second) goes to\n"
+            "                     stderr, text or --format=json; each refutation is\n"
+            "                     joined with the static audit of its file (confirmed,\n"
+            "                     or decided by execution).  The exit status is\n"
+            "                     dwcheck's: 1 for a refutation (unless --fail-on=never),\n"
+            "                     2 when the run refutes a rule the audit proved\n"
+            "  --max-steps=N      with --run: after N steps, let the program run on untraced\n"
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
             "\n"
@@ -465,6 +493,37 @@ static int open_baselines(const struct options *opt, struct run_baseline *rb)
     return 0;
 }
 
+/* --run: PROGRAM traced and checked (execute/tracer), its report on stderr. */
+static int run_program(char **argv, int argc, const struct options *opt)
+{
+    if (opt->merge || opt->explain || opt->cache_dir || opt->shards || opt->html_dir || opt->baseline ||
+        opt->write_baseline || opt->format == RUN_FORMAT_SARIF || opt->audit_option) {
+        cli_error(NULL, "--run takes only --max-steps, --format=text|json and --fail-on besides");
+        return EXIT_TROUBLE;
+    }
+    if (argc == 0) {
+        cli_error(NULL, "--run needs a PROGRAM: dwcheck --run -- PROGRAM [ARG]...");
+        return EXIT_TROUBLE;
+    }
+    struct run_result r;
+    run_result_init(&r);
+    char err[512];
+    if (tracer_run(argv, opt->max_steps, &r, err, sizeof err) != 0) {
+        cli_error(argv[0], "%s", err);
+        run_result_release(&r);
+        return EXIT_TROUBLE;
+    }
+    size_t contradictions = static_join(&r);
+    size_t refuted = execution_report(stderr, &r, argv, opt->format == RUN_FORMAT_JSON);
+    run_result_release(&r);
+    if (contradictions) {
+        cli_error(NULL, "INTERNAL ERROR: the run refutes %zu rules the static audit proved; "
+                  "please report it with the witnesses above", contradictions);
+        return EXIT_TROUBLE;
+    }
+    return refuted && opt->fail_on >= 0 ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
 int main(int argc, char **argv)
 {
     cli_tool_name = "dwcheck";
@@ -484,6 +543,8 @@ int main(int argc, char **argv)
         {"explain", required_argument, NULL, 'E'},
         {"baseline", required_argument, NULL, 'B'},
         {"write-baseline", required_argument, NULL, 'W'},
+        {"run", no_argument, NULL, 'R'},
+        {"max-steps", required_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -564,6 +625,13 @@ int main(int argc, char **argv)
             }
             opt.explain = 1;
             break;
+        case 'R':
+            opt.run = 1;
+            break;
+        case 'N':
+            if (cli_parse_count("--max-steps", optarg, 1, ~0ull, &opt.max_steps) != 0)
+                return EXIT_TROUBLE;
+            break;
         default:   /* --help, --version, or a mistake */
             return cli_end_of_options(c, usage);
         }
@@ -572,6 +640,12 @@ int main(int argc, char **argv)
     int nfiles = argc - optind;
     struct run_baseline rb = {NULL, NULL, NULL};
     int status;
+    if (opt.run)
+        return run_program(files, nfiles, &opt);
+    if (opt.max_steps) {
+        cli_error(NULL, "--max-steps goes with --run");
+        return EXIT_TROUBLE;
+    }
     if (opt.explain) {
         if (opt.merge || opt.cache_dir || opt.shards || opt.html_dir || opt.format != RUN_FORMAT_TEXT ||
             opt.baseline || opt.write_baseline || nfiles != 1) {

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * tracer: a program run under ptrace, every instruction of it single-stepped
+ * and seen (execute/frame_watch), for `dwcheck --run`.
+ *
+ * The program is forked and exec'ed with PTRACE_TRACEME; its stdin, stdout
+ * and stderr are dwcheck's own, untouched.  Its threads are followed
+ * (PTRACE_O_TRACECLONE), each with its own shadow stack; its execs are
+ * followed too (PTRACE_O_TRACEEXEC: the new image is checked, the frames of
+ * the old one forgotten).  Its forks and vforks (PTRACE_O_TRACEFORK,
+ * _TRACEVFORK) are detached at their first stop and run untraced, as they
+ * would without dwcheck.  Signals it receives are delivered on the next
+ * resume, as they would have been; a signal handler is entered as a frame.
+ * A group-stop (SIGSTOP and the terminal's stop signals) is not kept: the
+ * program runs on.  PTRACE_O_EXITKILL: should dwcheck die, so does the
+ * traced program.  After MAX_STEPS steps (0: no bound) every thread is
+ * detached and the program runs to its end at full speed.  dwcheck
+ * ignores SIGINT and SIGQUIT while the program runs: the terminal's keys
+ * reach the program, as a shell's would.
+ */
+#ifndef DWCHECK_TRACER_H
+#define DWCHECK_TRACER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run_result.h"
+
+/* Run ARGV (ARGV[0] looked up in PATH) to its end and fill RESULT (its
+ * figures, records and the program's exit status).  Returns 0; -1 with a
+ * reason in ERR when it could not run (the program cannot be executed,
+ * ptrace is refused). */
+int tracer_run(char *const *argv, uint64_t max_steps, struct run_result *result, char *err, size_t errlen);
+
+#endif
