@@ -21,6 +21,14 @@
  * every other register is loaded, then rsp points at those two words and
  * pop and ret take them.  Nothing is read below the stack pointer.
  *
+ * lu_jump_landing_pad(const uint64_t regs[17]): an exception's landing
+ * pad installed (the same order): only the registers live there are
+ * loaded, rax and rdx (the personality's arguments) and the callee-saved
+ * ones, then rsp, and rip is jumped to through rcx, caller-saved and so
+ * dead at the call site a landing pad stands for (libgcc's
+ * __builtin_eh_return jumps through it too).  No copy, no return address
+ * stored: a ret the return stack cannot predict is saved.
+ *
  * lu_sigreturn(uint64_t uc): rt_sigreturn through the ucontext of a signal
  * frame (as its trampoline would): the signal mask, FP state and
  * registers that context holds.
@@ -133,6 +141,25 @@ lu_jump:
     ret
     .cfi_endproc
     .size   lu_jump, .-lu_jump
+
+    .globl  lu_jump_landing_pad
+    .hidden lu_jump_landing_pad
+    .type   lu_jump_landing_pad, @function
+lu_jump_landing_pad:
+    .cfi_startproc
+    movq    128(%rdi), %rcx             /* rip */
+    movq    0(%rdi), %rax
+    movq    8(%rdi), %rdx
+    movq    24(%rdi), %rbx
+    movq    48(%rdi), %rbp
+    movq    96(%rdi), %r12
+    movq    104(%rdi), %r13
+    movq    112(%rdi), %r14
+    movq    120(%rdi), %r15
+    movq    56(%rdi), %rsp
+    jmp     *%rcx
+    .cfi_endproc
+    .size   lu_jump_landing_pad, .-lu_jump_landing_pad
 
     .globl  lu_sigreturn
     .hidden lu_sigreturn

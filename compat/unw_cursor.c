@@ -364,6 +364,7 @@ int lu_cursor_set_reg(struct lu_cursor *c, int reg, unw_word_t value)
 
 void lu_jump(const uint64_t *regs) __attribute__((noreturn, visibility("hidden")));
 void lu_sigreturn(uint64_t uc) __attribute__((noreturn, visibility("hidden")));
+void lu_jump_landing_pad(const uint64_t *regs) __attribute__((noreturn, visibility("hidden")));
 
 void lu_cursor_resume(const struct lu_cursor *c)
 {
@@ -387,4 +388,21 @@ void lu_cursor_resume(const struct lu_cursor *c)
         lu_sigreturn(c->sigcontext);
     }
     lu_jump(v);
+}
+
+void lu_cursor_resume_landing_pad(const struct lu_cursor *c)
+{
+    const struct dwu_regs *regs = lu_regs_of(c);
+    if (c->sigcontext || (regs->flags & DWU_FLAG_EXACT_IP))
+        lu_cursor_resume(c);   /* every register may be live there */
+    static const unsigned live[] = {DWU_RBX, DWU_RBP, DWU_R12, DWU_R13, DWU_R14, DWU_R15};
+    uint64_t v[DWU_NREGS];
+    for (unsigned i = 0; i < sizeof live / sizeof live[0]; i++)
+        if (lu_cursor_value(c, live[i], &v[live[i]]) != 0)
+            v[live[i]] = c->uc ? (uint64_t)c->uc->uc_mcontext.gregs[lu_greg_of(live[i])] : 0;
+    for (unsigned r = DWU_RAX; r <= DWU_RDX; r++)
+        v[r] = c->eh_valid & (1u << r) ? c->eh_args[r] : 0;
+    v[DWU_RSP] = regs->r[DWU_RSP];
+    v[DWU_RIP] = regs->r[DWU_RIP];
+    lu_jump_landing_pad(v);
 }

@@ -173,6 +173,23 @@ static inline uint64_t lu_cursor_lookup_pc(const struct lu_cursor *c)
     return r->r[DWU_RIP] - (r->flags & DWU_FLAG_EXACT_IP ? 0 : 1);
 }
 
+/* The objects C's last frames were found in (OUT[2]), and the same given
+ * to a new walk of the same stack (an exception's walk started anew after
+ * a cleanup), so that its first steps need not look them up: each is
+ * used only for the addresses it holds now (unw_cursor.c's
+ * cursor_object_at). */
+static inline void lu_cursor_objects(const struct lu_cursor *c, const struct dwu_object *out[2])
+{
+    out[0] = c->recent[0];
+    out[1] = c->recent[1];
+}
+
+static inline void lu_cursor_seed_objects(struct lu_cursor *c, const struct dwu_object *const in[2])
+{
+    c->recent[0] = in[0];
+    c->recent[1] = in[1];
+}
+
 /* unw_resume: C's frame becomes the machine's, and runs on.  Its known
  * registers, the others as the starting context had them (rax and rdx as
  * unw_set_reg gave them); through the context of the last signal frame
@@ -180,6 +197,14 @@ static inline uint64_t lu_cursor_lookup_pc(const struct lu_cursor *c)
  * FP state too), else by a jump (no FP state, no signal mask changed: as
  * longjmp, for a frame up this thread's stack).  Does not return. */
 void lu_cursor_resume(const struct lu_cursor *c) __attribute__((noreturn));
+
+/* An exception's landing pad in C's frame installed (_Unwind's install):
+ * as lu_cursor_resume, but at a call site only rax, rdx (as
+ * unw_set_reg gave them) and the callee-saved registers are live, so only
+ * they are set, and rip is jumped to.  A frame with an exact IP (a signal
+ * frame's caller) or above a signal frame is resumed by
+ * lu_cursor_resume.  Does not return. */
+void lu_cursor_resume_landing_pad(const struct lu_cursor *c) __attribute__((noreturn));
 
 /* libunwind keeps a signal frame's context for unw_resume in its cache:
  * with UNW_CACHE_NONE (ON 0) a resume above one is a jump too. */

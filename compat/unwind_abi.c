@@ -32,6 +32,7 @@
 
 #include "compat/unw_api.h"
 #include "compat/unw_cursor.h"
+#include "compat/throw_memo.h"
 #include "compat/unw_proc_info.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -132,7 +133,6 @@ static inline __attribute__((always_inline)) int begin(struct _Unwind_Context *c
     _Ux86_64_getcontext(uc);
     lu_cursor_init(cursor(ctx), uc, 0);
     ctx->pi_state = 0;
-    ctx->frame = 0;
     ctx->memo = NULL;
     return lu_cursor_step_rows(cursor(ctx)) > 0 ? 0 : -1;
 }
@@ -142,8 +142,46 @@ static void begin_at(struct _Unwind_Context *ctx, const struct dwu_regs *regs)
 {
     lu_cursor_init_regs(cursor(ctx), regs);
     ctx->pi_state = 0;
-    ctx->frame = 0;
     ctx->memo = NULL;
+}
+
+/* CTX, a walk of EXC's throw started anew (a cleanup's _Unwind_Resume),
+ * reads the throw's memo, when the thread's is that throw's, and starts
+ * with the objects the last walk found. */
+static void memo_resume(struct _Unwind_Context *ctx, const struct _Unwind_Exception *exc)
+{
+    struct lu_throw_memo *m = lu_throw_memo_of(exc);
+    if (m) {
+        ctx->memo = m;
+        lu_cursor_seed_objects(cursor(ctx), m->objects);
+    }
+}
+
+/* The frame's procedure (its FDE), looked up once per frame (once per
+ * throw and address: the memo); NULL when no FDE covers it (a frame an
+ * eh_elf alone describes has no personality).  Of the procedure,
+ * start_ip, end_ip, lsda and handler are set. */
+static const unw_proc_info_t *procedure(struct _Unwind_Context *ctx)
+{
+    if (ctx->pi_state == 0) {
+        uint64_t pc = lu_cursor_lookup_pc(cursor(ctx));
+        struct lu_throw_memo *m = ctx->memo;
+        struct lu_throw_memo_entry *e = m ? lu_throw_memo_slot(m, pc) : NULL;
+        if (e && lu_throw_memo_holds(m, e, pc)) {
+            ctx->pi.start_ip = e->start_ip;
+            ctx->pi.end_ip = e->end_ip;
+            ctx->pi.lsda = e->lsda;
+            ctx->pi.handler = e->handler;
+            ctx->pi_state = e->state;
+        } else {
+            memset(&ctx->pi, 0, sizeof ctx->pi);
+            ctx->pi_state = ip_of(ctx) && lu_proc_info_eh(pc, &ctx->pi) == 0 ? 1 : -1;
+            if (e)
+                *e = (struct lu_throw_memo_entry){m->serial, pc, ctx->pi.start_ip, ctx->pi.end_ip, ctx->pi.lsda,
+                                                  ctx->pi.handler, ctx->pi_state};
+        }
+    }
+    return ctx->pi_state > 0 ? &ctx->pi : NULL;
 }
 
 /* The step to the caller, by table only: 1, 0 after the outermost frame
@@ -151,33 +189,7 @@ static void begin_at(struct _Unwind_Context *ctx, const struct dwu_regs *regs)
 static int step(struct _Unwind_Context *ctx)
 {
     ctx->pi_state = 0;
-    ctx->frame++;
     return lu_cursor_step_rows(cursor(ctx));
-}
-
-/* The frame's procedure (its FDE), looked up once per frame (once per
- * throw for its first frames: the memo); NULL when no FDE covers it (a
- * frame an eh_elf alone describes has no personality). */
-static const unw_proc_info_t *procedure(struct _Unwind_Context *ctx)
-{
-    if (ctx->pi_state == 0) {
-        uint64_t pc = lu_cursor_lookup_pc(cursor(ctx));
-        struct unwind_abi_memo *m = ctx->memo;
-        unsigned n = ctx->frame;
-        if (m && n < UNWIND_ABI_MEMO_FRAMES && m->pc[n] == pc) {
-            ctx->pi = m->pi[n];
-            ctx->pi_state = m->state[n];
-        } else {
-            memset(&ctx->pi, 0, sizeof ctx->pi);
-            ctx->pi_state = ip_of(ctx) && lu_proc_info_eh(pc, &ctx->pi) == 0 ? 1 : -1;
-            if (m && n < UNWIND_ABI_MEMO_FRAMES) {
-                m->pc[n] = pc;
-                m->pi[n] = ctx->pi;
-                m->state[n] = ctx->pi_state;
-            }
-        }
-    }
-    return ctx->pi_state > 0 ? &ctx->pi : NULL;
 }
 
 static _Unwind_Personality_Fn personality(struct _Unwind_Context *ctx)
@@ -190,7 +202,7 @@ static _Unwind_Personality_Fn personality(struct _Unwind_Context *ctx)
 static void install(struct _Unwind_Context *ctx) __attribute__((noreturn));
 static void install(struct _Unwind_Context *ctx)
 {
-    lu_cursor_resume(cursor(ctx));
+    lu_cursor_resume_landing_pad(cursor(ctx));
 }
 
 /* ---- the phases ------------------------------------------------------------ */
@@ -231,8 +243,15 @@ static _Unwind_Reason_Code cleanup(struct _Unwind_Exception *exc, struct _Unwind
         if (pers) {
             _Unwind_Action action = _UA_CLEANUP_PHASE | (handler ? _UA_HANDLER_FRAME : 0);
             _Unwind_Reason_Code rc = pers(1, action, exc->exception_class, exc, ctx);
-            if (rc == _URC_INSTALL_CONTEXT)
+            if (rc == _URC_INSTALL_CONTEXT) {
+                if (ctx->memo) {
+                    if (handler)
+                        lu_throw_memo_end(ctx->memo);
+                    else
+                        lu_cursor_objects(cursor(ctx), ctx->memo->objects);
+                }
                 install(ctx);
+            }
             if (rc != _URC_CONTINUE_UNWIND)
                 break;
         }
@@ -279,16 +298,15 @@ static _Unwind_Reason_Code forced(struct _Unwind_Exception *exc, struct _Unwind_
 /* Both phases from START: returns only when no handler is installed. */
 static _Unwind_Reason_Code throw_from(struct _Unwind_Exception *exc, const struct _Unwind_Context *start)
 {
-    struct unwind_abi_memo memo;
-    memset(memo.pc, 0, sizeof memo.pc);
+    struct lu_throw_memo *memo = lu_throw_memo_begin(exc);
     struct _Unwind_Context ctx = *start;
-    ctx.memo = &memo;
+    ctx.memo = memo;
     _Unwind_Reason_Code rc = search(exc, &ctx);
     if (rc != _URC_HANDLER_FOUND)
         return rc;
     exc->private_1 = 0;
     ctx = *start;
-    ctx.memo = &memo;
+    ctx.memo = memo;
     return cleanup(exc, &ctx);
 }
 
@@ -322,10 +340,12 @@ void lu_unwind_resume(struct _Unwind_Exception *exc, const struct dwu_regs *regs
         libgcc_resume(GCC_RESUME, exc);
     struct _Unwind_Context ctx;
     begin_at(&ctx, regs);
-    if (exc->private_1)
+    if (exc->private_1) {
         forced(exc, &ctx);
-    else
+    } else {
+        memo_resume(&ctx, exc);
         cleanup(exc, &ctx);
+    }
     abort();
 }
 

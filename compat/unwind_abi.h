@@ -11,7 +11,9 @@
  * frame's cursor and its procedure (FDE: personality, LSDA, start) looked
  * up once.  A context lives on the stack of the _Unwind_* call that made
  * it and is valid during the callbacks it is passed to (personality
- * routines, stop and trace functions); nothing is allocated.
+ * routines, stop and trace functions); nothing is allocated but, at a
+ * thread's first throw, the memo its throws keep their procedures in
+ * (compat/throw_memo).
  *
  * The walks end where libgcc's do: at a frame no unwind table covers
  * (no frame-chain guess, unlike unw_step) and after the outermost frame
@@ -32,22 +34,13 @@
 
 #define UNWIND_ABI_FRAMES_MAX (1u << 22)
 
-/* What a throw's phase 1 found of its first frames' procedures, for its
- * phase 2, which walks the same frames from the same start (on the
- * thrower's stack: nothing allocated). */
-#define UNWIND_ABI_MEMO_FRAMES 32
-struct unwind_abi_memo {
-    uint64_t pc[UNWIND_ABI_MEMO_FRAMES];         /* the frame's lookup address, 0 if not kept */
-    unw_proc_info_t pi[UNWIND_ABI_MEMO_FRAMES];
-    int state[UNWIND_ABI_MEMO_FRAMES];           /* as pi_state */
-};
+struct lu_throw_memo;   /* compat/throw_memo.h */
 
 struct _Unwind_Context {
     unw_cursor_t cursor;   /* the frame: a struct lu_cursor */
     unw_proc_info_t pi;    /* its procedure, when pi_state is 1 */
     int pi_state;          /* 0: not looked up; 1: found; -1: no FDE covers the frame */
-    unsigned frame;        /* frames stepped since the walk's start */
-    struct unwind_abi_memo *memo;   /* a throw's, or NULL */
+    struct lu_throw_memo *memo;   /* the throw's procedures by address, or NULL */
 };
 
 /* What _Unwind_Find_FDE says of an FDE's object and procedure (libgcc's
