@@ -262,7 +262,7 @@ RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 # nothing left undefined); libunwind-x86_64.so.8 finds libunwind.so.8 next
 # to it (RUNPATH $$ORIGIN).
 COMPAT_SRCS := compat/libunwind.c compat/unw_cursor.c compat/unw_rows.c compat/unw_proc_info.c compat/unw_symbols.c \
-	compat/unw_reg_states.c compat/unwind_abi.c
+	compat/unw_reg_states.c compat/unwind_abi.c compat/registered_frames.c
 COMPAT_OBJS := $(COMPAT_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/compat/unw_context.o
 COMPAT_SO := $(BUILD)/lib/dwunwind/libunwind.so.8
 COMPAT_GENERIC_SO := $(BUILD)/lib/dwunwind/libunwind-x86_64.so.8
