@@ -20,7 +20,8 @@
 #   4. signal_walk.c: walks from a signal handler find the JIT frame's
 #      registered procedure and go on past it, while another thread maps,
 #      registers, deregisters and unmaps JIT code (not under the
-#      sanitizers: their runtime is not async-signal-safe);
+#      sanitizers: their runtime is not async-signal-safe); grace.c:
+#      a deregistration does not return while a search reads the section;
 #   5. each fails without its mechanism: a mutated drop-in per mechanism.
 #   tests/register_frame/run.sh BUILD     (COMPAT_SRCS: the drop-in's C sources)
 set -u
@@ -67,6 +68,10 @@ for cxx in "${compilers[@]}"; do
 done
 step cc -std=gnu11 -O2 -g -Wall -Wextra -Werror $san -o "$work/bin/signal_walk" "$here/signal_walk.c" "$dropin" -lpthread ||
     { not_ok "building signal_walk.c" "$(tail -5 "$log")"; finish register-frame; }
+# grace.c against the registry's object file OBJ, into OUT.
+build_grace() { step cc -std=gnu11 -O2 -g -Wall -Wextra -Werror $san -I. -o "$2" "$here/grace.c" "$1" "$build/lib/libdwunwind.a" -lpthread; }
+build_grace "$build/pic/compat/registered_frames.o" "$work/bin/grace" ||
+    { not_ok "building grace.c" "$(tail -5 "$log")"; finish register-frame; }
 
 # What each case must say (a line of its output), with libgcc as with the drop-in.
 declare -A says=(
@@ -127,6 +132,9 @@ else
         ok "signal_walk: $out" || not_ok "signal_walk: every walk from the handler finds the registered JIT frame" "$out"
 fi
 
+out=$(timeout 60 "$work/bin/grace" 2>&1) &&
+    ok "grace: $out" || not_ok "grace: deregistration waits for the search that reads the section" "$out"
+
 # ---- 5. mutants --------------------------------------------------------------------------
 # A drop-in with one sed expression applied to compat/FILE, built as make
 # builds it; CHECK must then fail.
@@ -151,6 +159,7 @@ cases_differ() {   # every case named differs from libgcc's with the mutant
     done
     return 0
 }
+grace_fails() { build_grace "$work/mutant/obj/registered_frames.o" "$work/mutant/grace" && ! timeout 60 "$work/mutant/grace" > /dev/null 2>&1; }
 signal_walk_fails() { ! LD_LIBRARY_PATH=$work/mutant timeout 120 "$work/bin/signal_walk" 500 > /dev/null 2>&1; }
 mutants=(
     "registered_frames.c@s/^    register_frames(begin, NULL, 0);/    (void)begin;/@cases_differ backtrace throw find exit@__register_frame's registration"
@@ -158,6 +167,7 @@ mutants=(
     "registered_frames.c@s/int single = e.kind == FRAME_ENTRY_FDE;/int single = 0;/@cases_differ single@an FDE registered alone"
     "registered_frames.c@s/^    deregister_frames(begin);/    (void)begin;/@cases_differ deregister@__deregister_frame's deregistration"
     "registered_frames.c@s/^            group = s->group;/            group = s->group; s->object = NULL;/@cases_differ info table@the caller's object given back"
+    "registered_frames.c@s/^            while (atomic_load(\&s->readers) != 0)/            while (0)/@grace_fails@deregistration's wait for the searches in the section"
     "unw_cursor.c@s/rc = lu_registered_frames_step(pc, in, out, mem);/(void)0;/@cases_differ backtrace throw@the step by a registered FDE"
     "unw_proc_info.c@s/^        return r.fde;/        return 0;/@cases_differ find@_Unwind_Find_FDE's search of the registrations"
     "unw_proc_info.c@s/return registered_proc_info(pc, pi, signal);/return -UNW_ENOINFO;/@signal_walk_fails@unw_get_proc_info's search of the registrations"
