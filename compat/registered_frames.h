@@ -29,6 +29,11 @@
  * slot whose state is even is free again for the next registration
  * (a reader that saw it before sees another state and leaves it).
  *
+ * Its users (unw_cursor's step, unw_proc_info's procedures) search it
+ * where no loaded object's table covers the PC: an object's table comes
+ * first (libgcc searches registrations first; they differ only for a
+ * registration that covers an object's code).
+ *
  * Signal-safety: the searches (lu_registered_frames_*) are
  * async-signal-safe: no allocation, no lock, nothing loaded, a wait on
  * nothing.  Registration and deregistration are not: they allocate, take

@@ -3,6 +3,7 @@
 // (jit_code.h), and its .eh_frame registered with libgcc's __register_frame
 // family; the same output with libgcc_s and with the drop-in preloaded.
 //   jit CASE...   cases: backtrace throw find deregister exit info table single
+//                 personality personality-indirect
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -127,6 +128,21 @@ static void print_find(const char *what)
                bases.func == the_jit.page ? "at the code" : "elsewhere");
 }
 
+// ---- the JIT frame's personality routine ----------------------------------------------
+
+static const char jit_lsda[] = "the JIT frame's LSDA";
+
+// Says what the unwinder gives it, and lets the exception pass.
+static _Unwind_Reason_Code jit_personality(int version, _Unwind_Action actions, uint64_t, struct _Unwind_Exception *,
+                                           struct _Unwind_Context *ctx)
+{
+    printf("JIT frame's personality: version %d, %s phase, LSDA %s, region start %s\n", version,
+           (actions & _UA_SEARCH_PHASE) ? "search" : "cleanup",
+           _Unwind_GetLanguageSpecificData(ctx) == (void *)jit_lsda ? "the FDE's" : "another",
+           _Unwind_GetRegionStart(ctx) == (uintptr_t)the_jit.page ? "the code" : "elsewhere");
+    return _URC_CONTINUE_UNWIND;
+}
+
 // ---- pthread_exit across the JIT frame ----------------------------------------------
 
 static void exit_callback(void *)
@@ -197,6 +213,15 @@ int main(int argc, char **argv)
             catch_across();
             __deregister_frame(the_jit.fde);
             print_find("one FDE deregistered");
+        } else if (c == "personality" || c == "personality-indirect") {
+            // A JIT frame with a personality routine and an LSDA: called in
+            // both phases, with the FDE's LSDA and the code's start.
+            jit_code plain = the_jit;
+            the_jit = jit_code_make_with((void *)&jit_personality, c == "personality-indirect", jit_lsda);
+            __register_frame(the_jit.section);
+            catch_across();
+            __deregister_frame(the_jit.section);
+            the_jit = plain;
         } else {
             fprintf(stderr, "unknown case %s\n", c.c_str());
             return 2;

@@ -51,7 +51,10 @@ static inline size_t jit_close_entry(uint8_t *b, size_t at, size_t n)
     return n;
 }
 
-static inline struct jit_code jit_code_make(void)
+/* The JIT function; when PERSONALITY is not NULL its CIE names it ("zPLR":
+ * an absolute pointer, or, when INDIRECT, the address of a word in the
+ * section's page that holds it) and its FDE names LSDA. */
+static inline struct jit_code jit_code_make_with(void *personality, int indirect, const void *lsda)
 {
     static const uint8_t code[JIT_CODE_SIZE] = {
         0x55,             /* 0: push %rbp */
@@ -66,6 +69,8 @@ static inline struct jit_code jit_code_make(void)
      * 16, FDE pointers pcrel sdata4; CFA = rsp + 8, return address at
      * CFA - 8. */
     static const uint8_t cie[] = {1, 'z', 'R', 0, 1, 0x78, 16, 1, 0x1b, 0x0c, 7, 8, 0x90, 1};
+    static const uint8_t cie_head_p[] = {1, 'z', 'P', 'L', 'R', 0, 1, 0x78, 16, 11};
+    static const uint8_t cie_tail_p[] = {0x00 /* L: absptr */, 0x1b /* R */, 0x0c, 7, 8, 0x90, 1};
     static const uint8_t insns[] = {
         0,                  /* augmentation data: none */
         0x41, 0x0e, 16,     /* at 1: CFA = rsp + 16 */
@@ -88,14 +93,37 @@ static inline struct jit_code jit_code_make(void)
     size_t n = 8;   /* the CIE: length, id 0 */
     jit_put32(b, 0, 0);
     jit_put32(b, 4, 0);
-    memcpy(b + n, cie, sizeof cie);
-    n = jit_close_entry(b, 0, n + sizeof cie);
+    if (personality) {
+        /* the word an indirect pointer names: far past the terminator */
+        uint64_t slot = (uint64_t)(uintptr_t)(b + 1024), pers = (uint64_t)(uintptr_t)personality;
+        memcpy(b + 1024, &pers, 8);
+        memcpy(b + n, cie_head_p, sizeof cie_head_p);
+        n += sizeof cie_head_p;
+        b[n++] = indirect ? 0x80 : 0x00;   /* P: absptr, indirect or not */
+        memcpy(b + n, indirect ? &slot : &pers, 8);
+        n += 8;
+        memcpy(b + n, cie_tail_p, sizeof cie_tail_p);
+        n = jit_close_entry(b, 0, n + sizeof cie_tail_p);
+    } else {
+        memcpy(b + n, cie, sizeof cie);
+        n = jit_close_entry(b, 0, n + sizeof cie);
+    }
     size_t fde = n;
     jit_put32(b, fde + 4, (uint32_t)(fde + 4));   /* back to the CIE, from this field */
     jit_put32(b, fde + 8, (uint32_t)(int32_t)((intptr_t)j.page - (intptr_t)(b + fde + 8)));
     jit_put32(b, fde + 12, JIT_CODE_SIZE);
-    memcpy(b + fde + 16, insns, sizeof insns);
-    n = jit_close_entry(b, fde, fde + 16 + sizeof insns);
+    n = fde + 16;
+    if (personality) {
+        /* augmentation data: the LSDA's address */
+        uint64_t l = (uint64_t)(uintptr_t)lsda;
+        b[n++] = 8;
+        memcpy(b + n, &l, 8);
+        n += 8;
+    } else {
+        b[n++] = 0;
+    }
+    memcpy(b + n, insns + 1, sizeof insns - 1);
+    n = jit_close_entry(b, fde, n + sizeof insns - 1);
     jit_put32(b, n, 0);   /* the terminator */
     j.fde = b + fde;
     if (mprotect(j.page, pagesize, PROT_READ | PROT_EXEC) != 0) {
@@ -104,6 +132,11 @@ static inline struct jit_code jit_code_make(void)
     }
     j.fn = (jit_fn)(void *)j.page;
     return j;
+}
+
+static inline struct jit_code jit_code_make(void)
+{
+    return jit_code_make_with(NULL, 0, NULL);
 }
 
 #endif

@@ -15,6 +15,8 @@
 #      (glibc's forced unwind is libgcc_s's, whose _Unwind_Find_FDE calls
 #      bind to the drop-in); __register_frame_info and _table give the
 #      caller's object back at deregistration; one FDE registered alone;
+#      a JIT frame's personality routine (its CIE's, direct or through a
+#      word) called in both phases with the FDE's LSDA and region start;
 #   3. LD_DEBUG=bindings: the program's registrations bound to the
 #      drop-in, and libgcc_s's own _Unwind_Find_FDE too;
 #   4. signal_walk.c: walks from a signal handler find the JIT frame's
@@ -83,8 +85,10 @@ declare -A says=(
     [info]='^__deregister_frame_info: the object$'
     [table]='^table deregistered: _Unwind_Find_FDE: none$'
     [single]='^one FDE registered: _Unwind_Find_FDE: the FDE, function at the code$'
+    [personality]="^JIT frame's personality: version 1, cleanup phase, LSDA the FDE's, region start the code$"
+    [personality-indirect]="^JIT frame's personality: version 1, cleanup phase, LSDA the FDE's, region start the code$"
 )
-cases=(backtrace throw find deregister exit info table single)
+cases=(backtrace throw find deregister exit info table single personality personality-indirect)
 # run NAME PROGRAM ARGS...: output and exit status in out/NAME (the
 # shell's word of a program killed by a signal, a mutant's abort, not on
 # the terminal).
@@ -168,6 +172,9 @@ mutants=(
     "registered_frames.c@s/^    deregister_frames(begin);/    (void)begin;/@cases_differ deregister@__deregister_frame's deregistration"
     "registered_frames.c@s/^            group = s->group;/            group = s->group; s->object = NULL;/@cases_differ info table@the caller's object given back"
     "registered_frames.c@s/^            while (atomic_load(\&s->readers) != 0)/            while (0)/@grace_fails@deregistration's wait for the searches in the section"
+    "registered_frames.c@s/out->handler = read_word(out->handler);/(void)0;/@cases_differ personality-indirect@an indirect personality pointer read through its word"
+    "unw_proc_info.c@s/pi->handler = r.handler;/pi->handler = 0;/@cases_differ personality personality-indirect@a registered procedure's personality routine"
+    "unw_proc_info.c@s/pi->lsda = r.lsda;/pi->lsda = 0;/@cases_differ personality@a registered procedure's LSDA"
     "unw_cursor.c@s/rc = lu_registered_frames_step(pc, in, out, mem);/(void)0;/@cases_differ backtrace throw@the step by a registered FDE"
     "unw_proc_info.c@s/^        return r.fde;/        return 0;/@cases_differ find@_Unwind_Find_FDE's search of the registrations"
     "unw_proc_info.c@s/return registered_proc_info(pc, pi, signal);/return -UNW_ENOINFO;/@signal_walk_fails@unw_get_proc_info's search of the registrations"
