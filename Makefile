@@ -262,7 +262,7 @@ RUNTIME_SO := $(BUILD)/lib/libdwunwind.so
 # nothing left undefined); libunwind-x86_64.so.8 finds libunwind.so.8 next
 # to it (RUNPATH $$ORIGIN).
 COMPAT_SRCS := compat/libunwind.c compat/unw_cursor.c compat/unw_rows.c compat/unw_proc_info.c compat/unw_symbols.c \
-	compat/unw_reg_states.c compat/unwind_abi.c compat/throw_memo.c
+	compat/unw_reg_states.c compat/unwind_abi.c compat/throw_memo.c compat/registered_frames.c
 COMPAT_OBJS := $(COMPAT_SRCS:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/compat/unw_context.o
 COMPAT_SO := $(BUILD)/lib/dwunwind/libunwind.so.8
 COMPAT_GENERIC_SO := $(BUILD)/lib/dwunwind/libunwind-x86_64.so.8
@@ -386,7 +386,7 @@ include corpus/corpus.mk
 # (tests/run-suites.sh): a line per suite, then the whole run's.
 CHECK_SUITES := check-setup check-modules check-unit check-golden check-bad check-oracle check-synth check-dwcheck check-run check-unwind \
 	check-annotate check-repair check-readme check-prove check-bugs check-mutants check-fuzz check-merge \
-	check-profile check-sframe check-trust check-signals check-libunwind check-unwind-abi check-man check-baseline check-license
+	check-profile check-sframe check-trust check-signals check-libunwind check-unwind-abi check-register-frame check-man check-baseline check-license
 # The test packages too (install-deps --check): `make deps check` on a fresh machine.
 check: | $(DEPS_FIRST)
 	@missing=$$($(INSTALL_DEPS) --check 2>&1) || \
@@ -572,6 +572,13 @@ check-libunwind: $(TOOL_BINS) $(RUNTIME_A) $(COMPAT_SO) $(COMPAT_GENERIC_SO)
 .PHONY: check-unwind-abi
 check-unwind-abi: $(TOOL_BINS) $(RUNTIME_A) $(COMPAT_SO)
 	@SAN_FLAGS="$(SAN_FLAGS)" COMPAT_SRCS="$(COMPAT_SRCS)" tests/unwind_abi/run.sh $(BUILD)
+
+# libgcc's __register_frame family in the drop-in: code made at run time,
+# its .eh_frame registered, unwinds with it preloaded as with libgcc_s
+# (tests/register_frame).
+.PHONY: check-register-frame
+check-register-frame: $(RUNTIME_A) $(COMPAT_SO)
+	@SAN_FLAGS="$(SAN_FLAGS)" COMPAT_SRCS="$(COMPAT_SRCS)" tests/register_frame/run.sh $(BUILD)
 
 # Annotation: planning units, then dwsynth annotate on hand-written assembly
 # (exceptions, gdb and dwcheck on the result).

@@ -10,6 +10,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "compat/registered_frames.h"
 #include "compat/unw_rows.h"
 #include "runtime/walk.h"
 
@@ -85,7 +86,8 @@ static const struct dwu_object *cursor_object_at(void *ctx, uint64_t pc)
 }
 
 /* One step of IN into OUT (walk.h's, but for the objects without an
- * eh_elf, whose rows unw_rows keeps by address). */
+ * eh_elf, whose rows unw_rows keeps by address, and for the frames
+ * registered at run time: registered_frames.h). */
 static int table_step(struct lu_cursor *c, const struct dwu_regs *in, struct dwu_regs *out,
                       const struct dwu_memory *mem)
 {
@@ -94,11 +96,16 @@ static int table_step(struct lu_cursor *c, const struct dwu_regs *in, struct dwu
     uint64_t ip = in->r[DWU_RIP];
     uint64_t pc = in->flags & DWU_FLAG_EXACT_IP ? ip : ip - 1;
     const struct dwu_object *o = cursor_object_at(c, pc);
-    if (!o)
-        return DWU_ENOINFO;
-    /* (dwu_init may give the object its eh_elf meanwhile: one load) */
-    dwu_eh_elf_step_fn step = __atomic_load_n(&o->step, __ATOMIC_ACQUIRE);
-    int rc = step ? step(pc - o->bias, in, out, mem) : lu_rows_step(o, pc, in, out, mem);
+    int rc = DWU_ENOINFO;
+    if (o) {
+        /* (dwu_init may give the object its eh_elf meanwhile: one load) */
+        dwu_eh_elf_step_fn step = __atomic_load_n(&o->step, __ATOMIC_ACQUIRE);
+        rc = step ? step(pc - o->bias, in, out, mem) : lu_rows_step(o, pc, in, out, mem);
+    }
+    /* Code in no object, or that its object's table does not cover: a
+     * JIT's, registered with __register_frame? */
+    if (rc == DWU_ENOINFO)
+        rc = lu_registered_frames_step(pc, in, out, mem);
     if (rc == DWU_OK && (out->valid & DWU_WALK_NEEDED) != DWU_WALK_NEEDED)
         return DWU_EREG;
     return rc;

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "compat/registered_frames.h"
 #include "runtime/objects.h"
 #include "semantics/dwarf_constants.h"
 #include "semantics/eh_frame_parse.h"
@@ -60,17 +61,39 @@ static int find_fde(uint64_t pc, const struct dwu_object **o, struct eh_frame_ci
     return 0;
 }
 
+/* PC's procedure from the frames registered at run time: as
+ * proc_info's, 0 or -UNW_ENOINFO. */
+static int registered_proc_info(uint64_t pc, unw_proc_info_t *pi, int *signal)
+{
+    struct lu_registered_fde r;
+    if (lu_registered_frames_find(pc, &r) != 0)
+        return -UNW_ENOINFO;
+    pi->start_ip = r.start;
+    pi->end_ip = r.end;
+    pi->lsda = r.lsda;
+    pi->handler = r.handler;
+    pi->gp = 0;
+    if (signal)
+        *signal = r.signal_frame;
+    return 0;
+}
+
 uint64_t lu_proc_fde_address(uint64_t pc, uint64_t *func)
 {
     const struct dwu_object *o;
     struct eh_frame_cie cie;
     struct eh_frame_fde fde;
     struct eh_frame_hdr hdr;
+    struct lu_registered_fde r;
     const char *why;
     if (find_fde(pc, &o, &cie, &fde) != 0 ||
         eh_frame_hdr_parse(o->eh_frame_hdr, (uint64_t)(o->readable_end - o->eh_frame_hdr),
-                           (uint64_t)(uintptr_t)o->eh_frame_hdr, &hdr, &why) != 0)
-        return 0;
+                           (uint64_t)(uintptr_t)o->eh_frame_hdr, &hdr, &why) != 0) {
+        if (lu_registered_frames_find(pc, &r) != 0)
+            return 0;
+        *func = r.start;
+        return r.fde;
+    }
     *func = fde.pc_begin + o->bias - o->table_bias;
     return hdr.eh_frame + fde.offset;
 }
@@ -166,7 +189,7 @@ static int proc_info(uint64_t pc, unw_proc_info_t *pi, int *signal, int want_gp)
     struct eh_frame_cie cie;
     struct eh_frame_fde fde;
     if (find_fde(pc, &o, &cie, &fde) != 0 || _dl_find_object((void *)(uintptr_t)pc, &f) != 0 || !f.dlfo_link_map)
-        return -UNW_ENOINFO;
+        return registered_proc_info(pc, pi, signal);
     uint64_t handler = 0;
     if (cie.personality_encoding != DW_EH_PE_omit) {
         handler = cie.personality;

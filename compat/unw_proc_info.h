@@ -4,7 +4,9 @@
  * from the FDE that covers an address in this process (found through the
  * object's .eh_frame_hdr by the parser the runtime's DWARF fallback uses):
  * its range, LSDA and personality routine, and the object's "gp" (its
- * DT_PLTGOT).
+ * DT_PLTGOT).  Where no object's table covers the address, the FDEs
+ * registered at run time (registered_frames.h) are searched: their
+ * procedures have no gp, and are not kept in the memo below.
  *
  * An exception's walk asks the same procedures again and again (each
  * cleanup's _Unwind_Resume starts a walk anew): lu_proc_info_eh keeps what

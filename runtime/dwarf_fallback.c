@@ -48,13 +48,20 @@ int dwu_dwarf_row(const struct dwu_object *obj, uint64_t pc, struct cfi_state *r
     case FRAME_NOT_COVERED: return DWU_ENOINFO;
     default: return DWU_EBADRULE;
     }
-    struct cfa_cie_params params = cfa_cie_params_of(&cie, (uint64_t)(uintptr_t)cie.insns);
+    *signal = cie.signal_frame;
+    return dwu_dwarf_fde_row(&cie, &fde, pc, row);
+}
+
+int dwu_dwarf_fde_row(const struct eh_frame_cie *cie, const struct eh_frame_fde *fde, uint64_t pc,
+                      struct cfi_state *row)
+{
+    struct cfa_cie_params params = cfa_cie_params_of(cie, (uint64_t)(uintptr_t)cie->insns);
     /* The analysis's nesting bound, in the states an unwinder needs. */
     struct cfi_saved_row stack[UNWIND_REMEMBER_DEPTH];
     struct cfa_error err;
     struct cfi_state cie_state;
     struct cfa_program prog = {
-        .insns = cie.insns, .len = cie.insns_len, .cie = &params,
+        .insns = cie->insns, .len = cie->insns_len, .cie = &params,
         .saved = stack, .stack_cap = UNWIND_REMEMBER_DEPTH,
     };
     cfa_program_state_init(&cie_state, 0);
@@ -62,18 +69,17 @@ int dwu_dwarf_row(const struct dwu_object *obj, uint64_t pc, struct cfi_state *r
         return DWU_EBADRULE;
     struct row_search search = {.pc = pc};
     struct cfa_cie_params fde_params = params;
-    fde_params.insns_addr = (uint64_t)(uintptr_t)fde.insns;
+    fde_params.insns_addr = (uint64_t)(uintptr_t)fde->insns;
     prog = (struct cfa_program){
-        .insns = fde.insns, .len = fde.insns_len, .cie = &fde_params, .cie_state = &cie_state,
+        .insns = fde->insns, .len = fde->insns_len, .cie = &fde_params, .cie_state = &cie_state,
         .saved = stack, .stack_cap = UNWIND_REMEMBER_DEPTH, .on_row = stop_at_pc, .arg = &search,
     };
     search.row = cie_state;
-    search.row.loc = fde.pc_begin;
+    search.row.loc = fde->pc_begin;
     if (cfa_program_run(&prog, &search.row, &err) < 0)
         return DWU_EBADRULE;
     /* Without a stop the final state is the row: it runs to the FDE's end. */
     *row = search.row;
-    *signal = cie.signal_frame;
     return 0;
 }
 

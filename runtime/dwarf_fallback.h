@@ -22,6 +22,7 @@
 #include "objects.h"
 
 #include "semantics/cfa_program.h"
+#include "semantics/eh_frame_parse.h"
 #include "semantics/unwind_table.h"
 
 /* Unwind IN into OUT by one row's rules: CFA_RULE, and COL (at least the 17
@@ -35,6 +36,14 @@ int dwu_dwarf_apply_rules(const struct unwind_rule *cfa_rule, const struct unwin
  * UNWIND_COLUMNS columns); *SIGNAL says the FDE's CIE has the S
  * augmentation.  Returns 0 or a dwu_status. */
 int dwu_dwarf_row(const struct dwu_object *obj, uint64_t lookup_pc, struct cfi_state *row, int *signal);
+
+/* The row of FDE (of CIE, both parsed by semantics/eh_frame_parse, their
+ * instructions in memory the caller keeps readable) that covers PC (an
+ * address the FDE's pc_begin speaks of).  0 or DWU_EBADRULE.  What
+ * dwu_dwarf_row does once it has found the FDE; the drop-in's frames
+ * registered at run time (compat/registered_frames) come here too. */
+int dwu_dwarf_fde_row(const struct eh_frame_cie *cie, const struct eh_frame_fde *fde, uint64_t pc,
+                      struct cfi_state *row);
 
 /* Unwind IN (LOOKUP_PC is the run-time PC whose row applies) into OUT. */
 int dwu_dwarf_step(const struct dwu_object *obj, uint64_t lookup_pc, const struct dwu_regs *in,
