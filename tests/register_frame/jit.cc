@@ -3,7 +3,7 @@
 // (jit_code.h), and its .eh_frame registered with libgcc's __register_frame
 // family; the same output with libgcc_s and with the drop-in preloaded.
 //   jit CASE...   cases: backtrace throw find deregister exit info table single
-//                 personality personality-indirect
+//                 personality personality-indirect replaced
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -143,6 +143,14 @@ static _Unwind_Reason_Code jit_personality(int version, _Unwind_Action actions, 
     return _URC_CONTINUE_UNWIND;
 }
 
+// A throw across the JIT code with SECTION registered, then deregistered.
+static void catch_across_registered(void *section)
+{
+    __register_frame(section);
+    catch_across();
+    __deregister_frame(section);
+}
+
 // ---- pthread_exit across the JIT frame ----------------------------------------------
 
 static void exit_callback(void *)
@@ -222,6 +230,15 @@ int main(int argc, char **argv)
             catch_across();
             __deregister_frame(the_jit.section);
             the_jit = plain;
+        } else if (c == "replaced") {
+            // The same code described anew between two throws, as a JIT
+            // that reuses its memory: first without a personality, then
+            // with one.  The second throw must see the new FDE (the
+            // drop-in's throws keep procedures by address, for one throw).
+            catch_across_registered(the_jit.section);
+            jit_code described = jit_code_make_with((void *)&jit_personality, 0, jit_lsda);
+            jit_code_retarget(&described, the_jit.page);
+            catch_across_registered(described.section);
         } else {
             fprintf(stderr, "unknown case %s\n", c.c_str());
             return 2;

@@ -134,6 +134,13 @@ static inline struct jit_code jit_code_make_with(void *personality, int indirect
     return j;
 }
 
+/* J's FDE made to describe the code at CODE (the same code) instead of its own. */
+static inline void jit_code_retarget(struct jit_code *j, uint8_t *code)
+{
+    jit_put32(j->fde, 8, (uint32_t)(int32_t)((intptr_t)code - (intptr_t)(j->fde + 8)));
+    j->page = code;
+}
+
 static inline struct jit_code jit_code_make(void)
 {
     return jit_code_make_with(NULL, 0, NULL);

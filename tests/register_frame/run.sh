@@ -17,6 +17,8 @@
 #      caller's object back at deregistration; one FDE registered alone;
 #      a JIT frame's personality routine (its CIE's, direct or through a
 #      word) called in both phases with the FDE's LSDA and region start;
+#      the same code described anew between two throws (the second sees
+#      the new FDE);
 #   3. LD_DEBUG=bindings: the program's registrations bound to the
 #      drop-in, and libgcc_s's own _Unwind_Find_FDE too;
 #   4. signal_walk.c: walks from a signal handler find the JIT frame's
@@ -87,8 +89,9 @@ declare -A says=(
     [single]='^one FDE registered: _Unwind_Find_FDE: the FDE, function at the code$'
     [personality]="^JIT frame's personality: version 1, cleanup phase, LSDA the FDE's, region start the code$"
     [personality-indirect]="^JIT frame's personality: version 1, cleanup phase, LSDA the FDE's, region start the code$"
+    [replaced]="^JIT frame's personality: version 1, cleanup phase, LSDA the FDE's, region start the code$"
 )
-cases=(backtrace throw find deregister exit info table single personality personality-indirect)
+cases=(backtrace throw find deregister exit info table single personality personality-indirect replaced)
 # run NAME PROGRAM ARGS...: output and exit status in out/NAME (the
 # shell's word of a program killed by a signal, a mutant's abort, not on
 # the terminal).
@@ -177,6 +180,7 @@ mutants=(
     "unw_proc_info.c@s/pi->lsda = r.lsda;/pi->lsda = 0;/@cases_differ personality@a registered procedure's LSDA"
     "unw_cursor.c@s/rc = lu_registered_frames_step(pc, in, out, mem);/(void)0;/@cases_differ backtrace throw@the step by a registered FDE"
     "unw_proc_info.c@s/^        return r.fde;/        return 0;/@cases_differ find@_Unwind_Find_FDE's search of the registrations"
+    "throw_memo.h@s/return e->pc == pc \&\& e->serial == m->serial;/return e->pc == pc;/@cases_differ replaced@a throw's procedures kept for that throw alone"
     "unw_proc_info.c@s/return registered_proc_info(pc, pi, signal);/return -UNW_ENOINFO;/@signal_walk_fails@unw_get_proc_info's search of the registrations"
 )
 for m in "${mutants[@]}"; do
