@@ -161,25 +161,32 @@ static void memo_resume(struct _Unwind_Context *ctx, const struct _Unwind_Except
  * throw and address: the memo); NULL when no FDE covers it (a frame an
  * eh_elf alone describes has no personality).  Of the procedure,
  * start_ip, end_ip, lsda and handler are set. */
-static const unw_proc_info_t *procedure(struct _Unwind_Context *ctx)
+static const unw_proc_info_t *look_up_procedure(struct _Unwind_Context *ctx);
+
+static inline const unw_proc_info_t *procedure(struct _Unwind_Context *ctx)
 {
-    if (ctx->pi_state == 0) {
-        uint64_t pc = lu_cursor_lookup_pc(cursor(ctx));
-        struct lu_throw_memo *m = ctx->memo;
-        struct lu_throw_memo_entry *e = m ? lu_throw_memo_slot(m, pc) : NULL;
-        if (e && lu_throw_memo_holds(m, e, pc)) {
-            ctx->pi.start_ip = e->start_ip;
-            ctx->pi.end_ip = e->end_ip;
-            ctx->pi.lsda = e->lsda;
-            ctx->pi.handler = e->handler;
-            ctx->pi_state = e->state;
-        } else {
-            memset(&ctx->pi, 0, sizeof ctx->pi);
-            ctx->pi_state = ip_of(ctx) && lu_proc_info_eh(pc, &ctx->pi) == 0 ? 1 : -1;
-            if (e)
-                *e = (struct lu_throw_memo_entry){m->serial, pc, ctx->pi.start_ip, ctx->pi.end_ip, ctx->pi.lsda,
-                                                  ctx->pi.handler, ctx->pi_state};
-        }
+    if (__builtin_expect(ctx->pi_state != 0, 1))   /* the personality's accessors ask again */
+        return ctx->pi_state > 0 ? &ctx->pi : NULL;
+    return look_up_procedure(ctx);
+}
+
+static const unw_proc_info_t *look_up_procedure(struct _Unwind_Context *ctx)
+{
+    uint64_t pc = lu_cursor_lookup_pc(cursor(ctx));
+    struct lu_throw_memo *m = ctx->memo;
+    struct lu_throw_memo_entry *e = m ? lu_throw_memo_slot(m, pc) : NULL;
+    if (e && lu_throw_memo_holds(m, e, pc)) {
+        ctx->pi.start_ip = e->start_ip;
+        ctx->pi.end_ip = e->end_ip;
+        ctx->pi.lsda = e->lsda;
+        ctx->pi.handler = e->handler;
+        ctx->pi_state = e->state;
+    } else {
+        memset(&ctx->pi, 0, sizeof ctx->pi);
+        ctx->pi_state = ip_of(ctx) && lu_proc_info_eh(pc, &ctx->pi) == 0 ? 1 : -1;
+        if (e)
+            *e = (struct lu_throw_memo_entry){m->serial, pc, ctx->pi.start_ip, ctx->pi.end_ip, ctx->pi.lsda,
+                                              ctx->pi.handler, ctx->pi_state};
     }
     return ctx->pi_state > 0 ? &ctx->pi : NULL;
 }
