@@ -14,6 +14,10 @@
 //              destructors and C cleanups, stops at the frame of setjmp
 //   accessors  _Unwind_FindEnclosingFunction, _Unwind_Find_FDE
 //   thread     pthread_exit in a thread: destructors run (glibc's unwinder)
+//   cancel     pthread_cancel of a thread waiting in pause(): its
+//              destructors and pthread_cleanup_push's cleanups run
+//   execinfo   glibc's backtrace() (libunwind's, which the drop-in
+//              exports, when it is preloaded): the same frames
 //   types      thrown by value (int, a struct, a class hierarchy caught by
 //              its base, a pointer), each caught by its type
 //   inhandler  a throw inside a catch handler, caught further up, the
@@ -34,7 +38,9 @@
 #include <cstring>
 #include <csetjmp>
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <unistd.h>
 #include <stdexcept>
 #include <unwind.h>
@@ -266,6 +272,59 @@ static void case_thread()
     std::printf("thread joined\n");
 }
 
+// ---- pthread_cancel: the cancelled thread's destructors and C cleanups -------
+static void say_cleanup(void *what)
+{
+    std::printf("C cleanup: %s\n", static_cast<const char *>(what));
+}
+
+static void *cancelled_body(void *ready)
+{
+    Noisy guard{78};
+    pthread_cleanup_push(say_cleanup, const_cast<char *>("pushed before the wait"));
+    sem_post(static_cast<sem_t *>(ready));
+    for (;;)
+        pause();   // a cancellation point, where the cancel finds the thread
+    pthread_cleanup_pop(0);
+    return nullptr;
+}
+
+static void case_cancel()
+{
+    sem_t ready;
+    sem_init(&ready, 0, 0);
+    pthread_t t;
+    pthread_create(&t, nullptr, cancelled_body, &ready);
+    while (sem_wait(&ready) != 0) {
+    }
+    pthread_cancel(t);
+    void *result = nullptr;
+    pthread_join(t, &result);
+    std::printf("thread %s\n", result == PTHREAD_CANCELED ? "cancelled" : "returned");
+}
+
+// ---- glibc's backtrace(): its frames, as object+offset -----------------------
+__attribute__((noinline)) static void execinfo_at(int n)
+{
+    if (n > 0) {
+        execinfo_at(n - 1);
+        asm volatile("");
+        return;
+    }
+    void *ips[64];
+    int got = backtrace(ips, 64);
+    for (int i = 0; i < got; i++) {
+        Dl_info info;
+        const char *name = "?";
+        uintptr_t base = 0;
+        if (dladdr(ips[i], &info) && info.dli_fname) {
+            name = std::strrchr(info.dli_fname, '/') ? std::strrchr(info.dli_fname, '/') + 1 : info.dli_fname;
+            base = reinterpret_cast<uintptr_t>(info.dli_fbase);
+        }
+        std::printf("backtrace %d: %s+%#lx\n", i, name, (unsigned long)(reinterpret_cast<uintptr_t>(ips[i]) - base));
+    }
+}
+
 struct Base {
     virtual ~Base() = default;
     virtual const char *name() const { return "Base"; }
@@ -419,6 +478,8 @@ int main(int argc, char **argv)
         else if (!std::strcmp(c, "forced")) case_forced();
         else if (!std::strcmp(c, "accessors")) case_accessors();
         else if (!std::strcmp(c, "thread")) case_thread();
+        else if (!std::strcmp(c, "cancel")) case_cancel();
+        else if (!std::strcmp(c, "execinfo")) execinfo_at(4);
         else if (!std::strcmp(c, "types")) case_types();
         else if (!std::strcmp(c, "inhandler")) case_inhandler();
         else if (!std::strcmp(c, "eptr")) case_eptr();

@@ -11,15 +11,18 @@
 #      exception (std::terminate: SIGABRT), _Unwind_Backtrace's frames,
 #      _Unwind_ForcedUnwind with a stop function as glibc's (destructors
 #      and C cleanups run), _Unwind_Find_FDE, pthread_exit (glibc's own
-#      unwinder: libgcc_s's, whose personality calls reach the drop-in);
+#      unwinder: libgcc_s's, whose personality calls reach the drop-in),
+#      pthread_cancel (destructors and pthread_cleanup_push's cleanups),
+#      glibc's backtrace() (libunwind's under the preload);
 #      thrown by value and type, a throw inside a handler,
 #      std::exception_ptr, 8 threads throwing at once, a throw from a
 #      dlopen'ed library, a foreign exception caught by catch(...), a throw
 #      through noexcept (std::terminate);
 #      callee-saved registers intact at the catch (tests/repair/thrower.cc);
 #   3. the routing happened: LD_DEBUG=bindings shows each call bound to the
-#      drop-in (lazy binding: bound when called), and glibc's forced
-#      unwind bound to libgcc_s.so.1 (dlsym on its handle);
+#      drop-in (lazy binding: bound when called), glibc's backtrace() too,
+#      and glibc's forced unwind bound to libgcc_s.so.1 (dlsym on its
+#      handle);
 #   4. the validated table: a C++ exception through a C library built
 #      without unwind tables terminates the program with libgcc, and is
 #      caught with the drop-in once dwcompile --repair's eh_elf of the
@@ -78,8 +81,8 @@ step cc -O2 -fPIC -shared -o "$work/bin/libnotables.so" tests/repair/notables.c 
 step c++ -O2 -o "$work/bin/thrower" tests/repair/thrower.cc -L"$work/bin" -lnotables -Wl,-rpath,'$ORIGIN' ||
     { not_ok "building thrower.cc" "$(tail -5 "$log")"; finish unwind-abi; }
 
-cases=(throw rethrow phases nested cframes uncaught backtrace forced accessors thread types inhandler eptr threads dlopen
-       foreign noexcept)
+cases=(throw rethrow phases nested cframes uncaught backtrace forced accessors thread cancel execinfo types inhandler eptr
+       threads dlopen foreign noexcept)
 # run NAME PROGRAM ARGS...: output and exit status in out/NAME.
 run() {
     local name=$1; shift
@@ -129,6 +132,10 @@ grep -q "binding file $libgcc .* to $libgcc .*symbol \`_Unwind_ForcedUnwind'" <<
 grep -q "binding file $libgcc .* to $dropin .*symbol \`_Unwind_GetLanguageSpecificData'" <<< "$bindings" &&
     ok "pthread_exit: glibc's forced unwind is libgcc_s's (dlsym on its handle), its personalities' calls the drop-in's" ||
     not_ok "pthread_exit's bindings" "$(grep -E '_Unwind_(ForcedUnwind|GetLanguageSpecificData)' <<< "$bindings")"
+bindings=$(LD_DEBUG=bindings LD_PRELOAD="$preload" "$work/bin/exceptions.g++" execinfo 2>&1 >/dev/null)
+grep -q "binding file $work/bin/exceptions.g++ .* to $dropin .*symbol \`backtrace'" <<< "$bindings" &&
+    ok "glibc's backtrace(): the program's call bound to the drop-in's (libunwind's)" ||
+    not_ok "backtrace()'s binding" "$(grep -E 'symbol .backtrace' <<< "$bindings")"
 
 # ---- 4. the validated table ------------------------------------------------------------
 nounwind="-O2 -fno-asynchronous-unwind-tables -fno-unwind-tables"
@@ -191,6 +198,7 @@ mutants=(
     "unwind_abi.c@s/^        if (trace(\&ctx, argument) != _URC_NO_REASON)/        if (n > 2 \&\& trace(\&ctx, argument) != _URC_NO_REASON)/@case_differs backtrace@_Unwind_Backtrace calling the trace function at every frame"
     "unwind_abi.c@s/_Unwind_Reason_Code rc = pers(1, _UA_FORCE_UNWIND/_Unwind_Reason_Code rc = _URC_CONTINUE_UNWIND; (void)pers; (void)(1, _UA_FORCE_UNWIND/@case_differs forced@the personalities called in a forced unwind (destructors, C cleanups)"
     "unwind_abi.c@s/return !lu_cursor_is_ours(\&ctx->cursor);/return 0;/@case_differs thread@libgcc's contexts handed back to libgcc_s (pthread_exit)"
+    "unwind_abi.c@s/return !lu_cursor_is_ours(\&ctx->cursor);/return 0;/@case_differs cancel@libgcc's contexts handed back to libgcc_s (pthread_cancel)"
     "unw_cursor.c@s/if (lu_cursor_value(c, live\[i\], \&v\[live\[i\]\]) != 0)/if (1)/@thrower_fails $work/bin/thrower@the callee-saved registers restored from the rules at the landing pad"
     "unw_cursor.c@s/dwu_eh_elf_step_fn step = __atomic_load_n(\&o->step, __ATOMIC_ACQUIRE);/dwu_eh_elf_step_fn step = NULL;/@thrower_fails $r/thrower@the eh_elf's rows for the library without a table"
 )
