@@ -3,7 +3,6 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "report/json_string.h"
 #include "report/run_words.h"
@@ -79,10 +78,7 @@ static size_t text_function_notes(FILE *out, const struct run_result *r, const s
     if (!undecided && !errors)
         return end;
     char place[512];
-    run_words_where(names, r, (int)all[i].object, all[i].function_start, all[i].function_start, place, sizeof place);
-    char *plus = strstr(place, "+0x0");
-    if (plus && !plus[4])
-        *plus = 0;
+    run_words_function(names, r, (int)all[i].object, all[i].function_start, place, sizeof place);
     if (undecided)
         fprintf(out, "%s: %s: note: %zu addresses the static audit left undecided ran and held (%" PRIu64
                      " executions)\n", r->objects[all[i].object], place, undecided, undecided_runs);

@@ -98,8 +98,7 @@ static void held_table(FILE *out, const struct page *p, const char *title, unsig
                              "<th>executions, all held</th></tr>\n", title);
             open = 1;
             char place[512];
-            run_words_where(names, p->r, (int)p->all[i].object, p->all[i].function_start,
-                            p->all[i].function_start, place, sizeof place);
+            run_words_function(names, p->r, (int)p->all[i].object, p->all[i].function_start, place, sizeof place);
             fputs("<tr><td>", out);
             html_text(out, p->r->objects[p->all[i].object]);
             fputs("</td><td class=\"where\">", out);

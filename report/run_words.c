@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "semantics/dwarf_expr.h"
 #include "semantics/print/table_print.h"
@@ -51,6 +52,15 @@ void run_words_where(struct run_words_names *n, const struct run_result *r, int 
         snprintf(buf, size, "%s+0x%" PRIx64, best->name, addr - best->value);
     else
         snprintf(buf, size, "0x%" PRIx64 "+0x%" PRIx64, function_start, addr - function_start);
+}
+
+void run_words_function(struct run_words_names *n, const struct run_result *r, int object, uint64_t function_start,
+                        char *buf, size_t size)
+{
+    run_words_where(n, r, object, function_start, function_start, buf, size);
+    size_t len = strlen(buf);
+    if (len > 4 && strcmp(buf + len - 4, "+0x0") == 0)
+        buf[len - 4] = 0;
 }
 
 enum finding_kind run_words_kind(int column)

@@ -35,6 +35,11 @@ void run_words_names_release(struct run_words_names *n);
 void run_words_where(struct run_words_names *n, const struct run_result *r, int object, uint64_t addr,
                      uint64_t function_start, char *buf, size_t size);
 
+/* The name of the function starting at FUNCTION_START of OBJECT ("func",
+ * or "0xSTART" without a symbol). */
+void run_words_function(struct run_words_names *n, const struct run_result *r, int object, uint64_t function_start,
+                        char *buf, size_t size);
+
 /* The finding kind of a refutation of COLUMN (RUN_COLUMN_CFA, ABI_RA, ...). */
 enum finding_kind run_words_kind(int column);
 /* COLUMN in words: "CFA", "return address", "rbx" ... */

@@ -119,12 +119,19 @@ if [ "$(cat zero.rc)" = 0 ] && [ "$(json findings < zero.terr)" = 0 ] && [ "${de
 else
     not_ok "dyn_wrong 0: addresses decided by the run" "got: $decided; $(tail -c 1500 zero.terr)"
 fi
-"$dwcheck" --run -- ./dyncall wrong 0 > /dev/null 2> zero-text.err
+"$dwcheck" --run --html=zero-page -- ./dyncall wrong 0 > /dev/null 2> zero-text.err
 if grep -q '^.*libdynadj.so: dyn_wrong: note: [0-9]* addresses the static audit left undecided ran and held ([0-9]* executions)$' zero-text.err &&
    grep -q '; static audit of [0-9]* files in [0-9.]* s$' zero-text.err; then
     ok "dyn_wrong 0: the text report's note for the function, and the static audit's cost"
 else
     not_ok "dyn_wrong 0: the text note" "$(tail -c 1500 zero-text.err)"
+fi
+if grep -q '<h2>Left undecided by the static audit, held at run time</h2>' zero-page/index.html &&
+   grep -q '<td class="where">dyn_wrong</td><td class="num">[0-9]*</td>' zero-page/index.html &&
+   grep -q '<p>None: every rule checked held.</p>' zero-page/index.html; then
+    ok "dyn_wrong 0: the HTML page's table of the addresses decided by the run"
+else
+    not_ok "dyn_wrong 0: the HTML page's table" "$(head -c 1500 zero-page/index.html 2>&1)"
 fi
 
 # A library gone before the static audit: said, never skipped in silence.
@@ -137,10 +144,12 @@ if [ "$(json not-audited < gone.terr)" = "libdynadj.so: No such file or director
 else
     not_ok "a library removed during the run" "$(json not-audited < gone.terr); $(tail -c 1500 gone.terr)"
 fi
-cp libdynadj.so gone/ && "$dwcheck" --run -- ./gone/dyncall right 3 gone/libdynadj.so > /dev/null 2> gone-text.err
+cp libdynadj.so gone/ &&
+    "$dwcheck" --run --html=gone-page -- ./gone/dyncall right 3 gone/libdynadj.so > /dev/null 2> gone-text.err
 grep -q '^.*gone/libdynadj.so: not audited: No such file or directory$' gone-text.err &&
-    ok "a library removed during the run: 'FILE: not audited: reason' in text" ||
-    not_ok "a library removed: the text note" "$(tail -c 1500 gone-text.err)"
+    grep -q '<p class="note">.*gone/libdynadj.so: not audited: No such file or directory</p>' gone-page/index.html &&
+    ok "a library removed during the run: 'FILE: not audited: reason' in text and HTML" ||
+    not_ok "a library removed: the text and HTML notes" "$(tail -c 1500 gone-text.err)"
 
 # DRAP: the CFA an expression reading a stack slot, as GCC emits it.  The
 # wrong twin reads the wrong slot: the static audit leaves that rule
