@@ -11,6 +11,7 @@
 #   witness FUNC            the first finding of FUNC, its witness in words
 #   decided FUNC            FUNC's addresses the audit left undecided that held:
 #                           how many, and the static verdicts, sorted, once each
+#   errors-held FUNC        FUNC's addresses the audit finds wrong that held: how many
 #   not-audited             the files not audited, `NAME: reason`, one a line
 #   address FUNC            the first finding of FUNC: its address (hex), the
 #                           registers its witness read, whether it gave a value
@@ -47,6 +48,9 @@ elif what == "decided":
     ds = [d for d in run["decided_by_run"] if d["function"].startswith(args[0] + "+")
           and d["dynamic"]["verdict"] == "held" and d["dynamic"]["executions"] > 0]
     print(len(ds), " ".join(sorted({d["static"] for d in ds})))
+elif what == "errors-held":
+    print(sum(1 for d in run["static_errors_held"] if d["function"].startswith(args[0] + "+")
+              and d["static"] == "fails" and d["dynamic"]["verdict"] == "held"))
 elif what == "not-audited":
     for n in run["not_audited"]:
         print("%s: %s" % (n["file"].rsplit("/", 1)[-1], n["reason"]))

@@ -14,7 +14,8 @@
 # pair (drap.s): a CFA expression reading the wrong stack slot, undecided
 # statically, refuted with a witness; its right twin clean.  A proof
 # refuted (escape.s: a saved register's slot written by a callee) is
-# dwcheck's internal error, exit 2.  SARIF (valid against the schema),
+# dwcheck's internal error, exit 2; a static error the run cannot see
+# (coincide.s) is listed as one that held.  SARIF (valid against the schema),
 # HTML and --explain of a run.  gzip and sort: same output, no finding the
 # static audit does not report.  Ordinary programs (-O2 C, threads,
 # longjmp, a C++ exception, a handled signal, a fork, an exec) run clean,
@@ -30,7 +31,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 2
 
-cc -shared -o libdynadj.so "$here/dynadj.s" "$here/drap.s" "$here/escape.s" &&
+cc -shared -o libdynadj.so "$here/dynadj.s" "$here/drap.s" "$here/escape.s" "$here/coincide.s" &&
 cc -O2 -o dyncall "$here/dyncall.c" -L. -ldynadj -Wl,-rpath,'$ORIGIN' &&
 for p in plain jump signal status; do cc -O2 -o $p "$here/$p.c" || exit 2; done &&
 cc -O2 -o handled "$here/handled.c" "$here/handler.s" &&
@@ -216,6 +217,18 @@ else
     not_ok "slot_escape: internal error" "status $(cat escape.rc); $(tail -c 2000 escape.terr)"
 fi
 
+# A static error the run cannot see (coincide.s: the slot holds 0, and so
+# does rbx at entry): listed as such, no refutation, exit 0.
+run zero-slot ./dyncall zero-slot 4
+"$dwcheck" --run -- ./dyncall zero-slot 4 > /dev/null 2> zero-slot-text.err
+if [ "$(cat zero-slot.rc)" = 0 ] && [ "$(json findings < zero-slot.terr)" = 0 ] &&
+   [ "$(json errors-held zero_slot < zero-slot.terr)" = 2 ] && grep -q 'zero_slot' <<< "$static" &&
+   grep -q '^.*libdynadj.so: zero_slot: note: 2 addresses whose row the static audit finds wrong ran and held (2 executions)$' zero-slot-text.err; then
+    ok "zero_slot: the static audit's error there ran and held, said in JSON and text, no refutation"
+else
+    not_ok "zero_slot: a static error that held" "status $(cat zero-slot.rc); $(tail -c 1500 zero-slot.terr)"
+fi
+
 # Real programs: the same output, and no finding the static audit of the
 # same files does not report.  The first 100000 steps traced (gzip and
 # sort take 240000 and 170000 here: 7 s and 6 s), the rest untraced.
@@ -291,6 +304,8 @@ touch not-executable
 bad "dwcheck: ./not-executable: Permission denied" --run -- ./not-executable
 bad "dwcheck: --max-steps goes with --run" --max-steps=5 libdynadj.so
 bad "dwcheck: --run takes only --max-steps, --format, --html, --explain and --fail-on besides" --run --baseline=b -- ./plain
+touch not-a-dir
+bad "dwcheck: not-a-dir: not a directory (regular file)" --run --html=not-a-dir -- ./plain
 bad "dwcheck: --explain=OBJECT:ADDR goes with --run; the static audit's is --explain=ADDR FILE" --explain=x:0x10 libdynadj.so
 err=$("$dwcheck" --run --explain=nosuch.so:0x10 -- ./plain 2>&1 > /dev/null); rc=$?
 if [ $rc = 2 ] && [ "$(tail -1 <<< "$err")" = "dwcheck: --explain: nosuch.so: no object of the run has that name (give OBJECT:ADDR)" ]; then
