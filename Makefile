@@ -170,7 +170,11 @@ execute_SRCS := \
 	execute/tracer.c \
 	execute/static_join.c
 report_SRCS := \
+	report/run_words.c \
 	report/execution_report.c \
+	report/run_sarif.c \
+	report/run_html.c \
+	report/run_explain.c \
 	report/json_string.c \
 	report/explain_report.c \
 	report/table_json.c \

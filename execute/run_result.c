@@ -14,9 +14,12 @@ void run_result_init(struct run_result *r)
 
 void run_result_release(struct run_result *r)
 {
-    for (size_t i = 0; i < r->nobjects; i++)
+    for (size_t i = 0; i < r->nobjects; i++) {
         free(r->objects[i]);
+        free(r->not_audited[i]);
+    }
     free(r->objects);
+    free(r->not_audited);
     free(r->slots);
     run_result_init(r);
 }
@@ -30,9 +33,21 @@ int run_result_object(struct run_result *r, const char *path)
     if (!grown)
         return -1;
     r->objects = grown;
+    char **notes = realloc(r->not_audited, (r->nobjects + 1) * sizeof *notes);
+    if (!notes)
+        return -1;
+    r->not_audited = notes;
+    r->not_audited[r->nobjects] = NULL;
     if (!(r->objects[r->nobjects] = strdup(path)))
         return -1;
     return (int)r->nobjects++;
+}
+
+int run_result_not_audited(struct run_result *r, uint32_t object, const char *why)
+{
+    free(r->not_audited[object]);
+    r->not_audited[object] = strdup(why);
+    return r->not_audited[object] ? 0 : -1;
 }
 
 static size_t slot_of(uint32_t object, uint64_t addr, size_t nslots)

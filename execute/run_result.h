@@ -41,13 +41,16 @@ struct run_witness {
     uint64_t execution;            /* which execution of the address (1 = the first) */
 };
 
-/* The static audit's verdict at a refuted address (execute/static_join). */
+/* The static audit's verdict at a checked address (execute/static_join):
+ * at a refuted address, that of the refuted rule; at an address that only
+ * held, that of its row (FAILS when a rule fails, else UNDECIDED when one
+ * is undecided, else HOLDS). */
 enum run_static {
     RUN_STATIC_NOT_AUDITED,        /* not joined, or the object could not be audited */
-    RUN_STATIC_FAILS,              /* the audit finds the rule wrong too: confirmed */
+    RUN_STATIC_FAILS,              /* the audit finds the rule wrong: a refutation confirmed */
     RUN_STATIC_UNDECIDED,          /* the audit left the rule undecided: the run decides */
     RUN_STATIC_NOT_JUDGED,         /* the audit did not judge the row (cfa-unknown ...) */
-    RUN_STATIC_HOLDS,              /* the audit proved the rule: an internal error */
+    RUN_STATIC_HOLDS,              /* the audit proved the rule (refuted: an internal error) */
 };
 
 struct run_address {
@@ -59,11 +62,13 @@ struct run_address {
     uint64_t refuted;              /* executions where some rule failed */
     unsigned columns_refuted;      /* bit column+1 for each column ever refuted */
     struct run_witness witness;    /* valid when refuted > 0 */
-    uint8_t static_verdict;        /* enum run_static, for a refuted address */
+    uint8_t static_verdict;        /* enum run_static */
 };
 
 struct run_result {
     char **objects;                /* owned paths; index = run_address.object */
+    char **not_audited;            /* [nobjects]: owned, why execute/static_join could not
+                                      audit the object, or NULL */
     size_t nobjects;
     struct run_address *slots;     /* open addressing by (object, addr); addr 0 with object
                                       UINT32_MAX is an empty slot */
@@ -79,6 +84,9 @@ struct run_result {
                                       describes another context on purpose, or
                                       is in a frame whose return the program rewrote */
     double seconds;                /* wall time of the traced part */
+    size_t objects_audited;        /* by execute/static_join ... */
+    double join_seconds;           /* ... in this wall time */
+    int join_out_of_memory;        /* a reason an object was not audited was lost */
     int threads;                   /* threads seen */
     int forks_detached;            /* forks and vforks left to run untraced */
     int execs;                     /* execs followed */
@@ -92,6 +100,10 @@ void run_result_release(struct run_result *r);
 
 /* The index of object PATH (added, copied, when new), or -1 when out of memory. */
 int run_result_object(struct run_result *r, const char *path);
+
+/* Object OBJECT could not be audited, for WHY (copied).  Returns 0, or -1
+ * when out of memory. */
+int run_result_not_audited(struct run_result *r, uint32_t object, const char *why);
 
 /* The record of ADDR in OBJECT, made zeroed when new; NULL when out of memory. */
 struct run_address *run_result_address(struct run_result *r, uint32_t object, uint64_t addr);

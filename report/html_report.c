@@ -253,7 +253,7 @@ void html_report_file_end(struct html_report *h)
     }
 }
 
-static const char style[] =
+const char html_report_style[] =
     "body{font-family:sans-serif;margin:2em;color:#222}"
     "h1{font-size:1.6em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}h3{font-size:1.05em}"
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:2px 6px;"
@@ -577,7 +577,7 @@ static int write_page(FILE *out, const struct html_report *h)
                  "<title>dwcheck audit</title><style>%s</style></head><body>\n"
                  "<h1>dwcheck audit of unwind tables</h1>\n"
                  "<p class=\"summary\" id=\"summary\">%zu files audited",
-            style, audited);
+            html_report_style, audited);
     if (failed)
         fprintf(out, ", <b>%zu could not be audited</b>", failed);
     if (skipped)

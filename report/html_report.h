@@ -54,6 +54,9 @@
 struct html_report;
 
 struct html_report *html_report_new(void);
+
+/* The page's style sheet (CSS), which report/run_html's page shares. */
+extern const char html_report_style[];
 void html_report_free(struct html_report *h);
 
 /* The results come back from JSON Lines (dwcheck --merge): findings have no

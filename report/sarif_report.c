@@ -61,7 +61,7 @@ struct sarif_report *sarif_begin(FILE *out, const char *version)
 /* PATH as a JSON string holding a URI: every byte but the unreserved ones,
  * '/' and the sub-delimiters percent-encoded (':' too, which would make a
  * relative path's first segment a scheme); an absolute path a file: URI. */
-static void print_uri(FILE *out, const char *path)
+void sarif_print_uri(FILE *out, const char *path)
 {
     fputs(path[0] == '/' ? "\"file://" : "\"", out);
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
@@ -94,7 +94,7 @@ static unsigned long source_line(const struct finding *f, size_t *name_len)
 
 /* The binary and the address, as logical locations (the binary a module,
  * the function's place in it "BINARY!func+0x1a"). */
-static void print_logical(FILE *out, const char *path, const char *object, const char *name, const char *where)
+void sarif_print_logical(FILE *out, const char *path, const char *object, const char *name, const char *where)
 {
     fputs(",\"logicalLocations\":[{\"name\":", out);
     json_string_print(out, name);
@@ -223,7 +223,7 @@ static void print_fixes(FILE *out, const struct finding *f)
     fputs(",\"fixes\":[{\"description\":{\"text\":", out);
     json_string_print(out, description);
     fputs("},\"artifactChanges\":[{\"artifactLocation\":{\"uri\":", out);
-    print_uri(out, name);
+    sarif_print_uri(out, name);
     fputs("},\"replacements\":[", out);
     int then_first = fix->has_then && then < line;
     print_insertion(out, then_first ? &fix->then : &fix->at, then_first ? then : line);
@@ -283,17 +283,17 @@ void sarif_finding(struct sarif_report *s, const char *path, const struct findin
         char src[sizeof f->source];
         memcpy(src, f->source, name_len);
         src[name_len] = '\0';
-        print_uri(out, src);
+        sarif_print_uri(out, src);
         fprintf(out, "},\"region\":{\"startLine\":%lu}}", line);
     } else {
-        print_uri(out, path);
+        sarif_print_uri(out, path);
         fprintf(out, "},\"address\":{\"absoluteAddress\":%llu}}", (unsigned long long)f->address);
     }
-    print_logical(out, path, object, f->function[0] ? f->function : where, where);
+    sarif_print_logical(out, path, object, f->function[0] ? f->function : where, where);
     fputs("}]", out);
     if (line) {
         fputs(",\"relatedLocations\":[{\"id\":1,\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
-        print_uri(out, path);
+        sarif_print_uri(out, path);
         fprintf(out, "},\"address\":{\"absoluteAddress\":%llu}}}]", (unsigned long long)f->address);
     }
     print_fixes(out, f);
@@ -316,6 +316,13 @@ void sarif_finding(struct sarif_report *s, const char *path, const struct findin
             (unsigned long long)f->address, (long)f->insn_index);
 }
 
+FILE *sarif_next_result(struct sarif_report *s)
+{
+    if (s->results++)
+        fputc(',', s->out);
+    return s->out;
+}
+
 void sarif_absent(struct sarif_report *s, const struct finding_identity *id)
 {
     FILE *out = s->out;
@@ -332,9 +339,9 @@ void sarif_absent(struct sarif_report *s, const struct finding_identity *id)
             s->results++ ? "," : "", id->kind, k);
     json_string_print(out, text);
     fputs("},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", out);
-    print_uri(out, id->object);
+    sarif_print_uri(out, id->object);
     fputs("}}", out);
-    print_logical(out, id->object, id->object, id->function, id->function);
+    sarif_print_logical(out, id->object, id->object, id->function, id->function);
     fputs("}]", out);
     print_fingerprint(out, id);
     fputs(",\"baselineState\":\"absent\"}", out);
@@ -362,7 +369,7 @@ int sarif_notify(struct sarif_report *s, enum sarif_notification_level level, co
     fputc('}', s->notes);
     if (path) {
         fputs(",\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":", s->notes);
-        print_uri(s->notes, path);
+        sarif_print_uri(s->notes, path);
         fputs("}}}]", s->notes);
     }
     fputc('}', s->notes);

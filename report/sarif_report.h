@@ -59,6 +59,17 @@ struct sarif_mark {
 void sarif_finding(struct sarif_report *s, const char *path, const struct finding *f,
                    const struct sarif_mark *mark);
 
+/* A result of another producer (report/run_sarif: a run's refutations):
+ * writes what separates it from the result before and returns the stream,
+ * on which the caller writes one result object, as SARIF 2.1.0 wants it. */
+FILE *sarif_next_result(struct sarif_report *s);
+/* PATH as a JSON string holding a URI (percent-encoded byte by byte; an
+ * absolute path a file: URI). */
+void sarif_print_uri(FILE *out, const char *path);
+/* `,"logicalLocations":[...]`: the function NAME, "OBJECT!WHERE", and the
+ * binary PATH (its base name OBJECT), kind module. */
+void sarif_print_logical(FILE *out, const char *path, const char *object, const char *name, const char *where);
+
 /* A baseline entry no finding matched: a result whose baselineState is
  * "absent" (kind "pass", level "none"), located by its object's name. */
 struct finding_identity;

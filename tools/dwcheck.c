@@ -8,7 +8,8 @@
  *   dwcheck --merge [--format=...] [--html=DIR] [--fail-on=...] [--baseline=FILE]
  *           [--write-baseline=FILE] FILE.jsonl...
  *   dwcheck --explain=ADDR [--prove=...] [--prove-timeout=MS] FILE
- *   dwcheck --run [--max-steps=N] [--format=text|json] [--fail-on=...] -- PROGRAM ARGS
+ *   dwcheck --run [--max-steps=N] [--format=text|json|sarif] [--html=DIR]
+ *           [--explain=[OBJECT:]ADDR] [--fail-on=...] -- PROGRAM ARGS
  *
  * Each file's .eh_frame is checked rule by rule in the states synthesis
  * derives from the code (verify/audit/check.h).  Files are audited by N worker
@@ -28,7 +29,9 @@
  * --run runs PROGRAM under ptrace and checks each executed instruction's
  * row against the live machine (execute/tracer); the program's output and
  * exit status are its own, the report goes to stderr
- * (report/execution_report).
+ * (report/execution_report, report/run_sarif; report/run_html for --html,
+ * report/run_explain for --explain), joined with the static audit of the
+ * files it checked (execute/static_join).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -52,6 +55,9 @@
 #include "execute/tracer.h"
 #include "report/execution_report.h"
 #include "report/explain_report.h"
+#include "report/run_explain.h"
+#include "report/run_html.h"
+#include "report/run_sarif.h"
 #include "verify/audit/audit_input.h"
 #include "verify/audit/check.h"
 #include "verify/audit/explain.h"
@@ -69,6 +75,8 @@ struct options {
     int merge;                 /* --merge: the FILEs are JSON Lines */
     int explain;               /* --explain: one address of one FILE */
     unsigned long long explain_address;
+    const char *explain_object;   /* --explain=OBJECT:ADDR (with --run), or NULL */
+    size_t explain_object_len;
     const char *audit_option;  /* the last option given that only an audit takes */
     int run;                   /* --run: the FILEs are a program and its arguments */
     unsigned long long max_steps;   /* --max-steps, 0 for no bound */
@@ -166,11 +174,17 @@ static void usage(FILE *out)
             "                     untraced, execs are followed.  The report (a finding\n"
             "                     per refuted address, with its witness, then the\n"
             "                     figures: exit status, steps, steps per second) goes to\n"
-            "                     stderr, text or --format=json; each refutation is\n"
-            "                     joined with the static audit of its file (confirmed,\n"
-            "                     or decided by execution).  The exit status is\n"
-            "                     dwcheck's: 1 for a refutation (unless --fail-on=never),\n"
-            "                     2 when the run refutes a rule the audit proved\n"
+            "                     stderr, text, --format=json or --format=sarif (one\n"
+            "                     line); --html=DIR also writes it to DIR/index.html.\n"
+            "                     The files with a checked address are audited (as\n"
+            "                     dwcheck FILE) and joined per address: a refutation\n"
+            "                     confirmed, or decided by execution; the addresses the\n"
+            "                     audit left undecided that held, counted; a file not\n"
+            "                     audited, said.  --explain=[OBJECT:]ADDR then explains\n"
+            "                     ADDR of OBJECT (default: the program) with the run's\n"
+            "                     verdict there.  The exit status is dwcheck's: 1 for\n"
+            "                     a refutation (unless --fail-on=never), 2 when the run\n"
+            "                     refutes a rule the audit proved\n"
             "  --max-steps=N      with --run: after N steps, let the program run on untraced\n"
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
@@ -436,8 +450,9 @@ static int audit(char **files, int nfiles, const struct options *opt, const stru
     return status;
 }
 
-/* --explain: the address's window, rows and verdicts (verify/audit/explain). */
-static int explain(const char *path, uint64_t address, const struct check_options *check)
+/* --explain: the address's window, rows and verdicts (verify/audit/explain),
+ * on OUT (stdout; stderr after a --run, whose stdout is the program's). */
+static int explain(FILE *out, const char *path, uint64_t address, const struct check_options *check)
 {
     struct audit_input af;
     char err[ELF_FILE_ERRLEN + 64];
@@ -449,11 +464,11 @@ static int explain(const char *path, uint64_t address, const struct check_option
     static struct explanation x;   /* large: one per run */
     int rc = explain_address(&af, check, address, &x, err, sizeof err);
     if (rc == 0)
-        explain_report_print(stdout, path, &x);
+        explain_report_print(out, path, &x);
     else
         cli_error(path, "%s", err);
     audit_input_close(&af);
-    return rc == 0 ? cli_finish_stdout(EXIT_CLEAN) : EXIT_TROUBLE;
+    return rc != 0 ? EXIT_TROUBLE : out == stdout ? cli_finish_stdout(EXIT_CLEAN) : EXIT_CLEAN;
 }
 
 static void close_baselines(struct run_baseline *rb)
@@ -493,35 +508,69 @@ static int open_baselines(const struct options *opt, struct run_baseline *rb)
     return 0;
 }
 
+/* --run --explain: the static explanation of the address, then the run's
+ * verdict there, on stderr. */
+static int run_explain(const struct run_result *r, char **argv, const struct options *opt)
+{
+    const char *name = opt->explain_object;
+    size_t len = opt->explain_object_len;
+    if (!name) {   /* the program itself, by its base name */
+        const char *slash = strrchr(argv[0], '/');
+        name = slash ? slash + 1 : argv[0];
+        len = strlen(name);
+    }
+    int object = run_explain_object(r, name, len);
+    if (object < 0) {
+        cli_error(NULL, "--explain: %.*s: %s", (int)len, name,
+                  object == -2 ? "several objects of the run have that name: give its path"
+                               : "no object of the run has that name (give OBJECT:ADDR)");
+        return EXIT_TROUBLE;
+    }
+    int status = explain(stderr, r->objects[object], opt->explain_address, &opt->check);
+    run_explain_print(stderr, r, (uint32_t)object, opt->explain_address);
+    return status;
+}
+
 /* --run: PROGRAM traced and checked (execute/tracer), its report on stderr. */
 static int run_program(char **argv, int argc, const struct options *opt)
 {
-    if (opt->merge || opt->explain || opt->cache_dir || opt->shards || opt->html_dir || opt->baseline ||
-        opt->write_baseline || opt->format == RUN_FORMAT_SARIF || opt->audit_option) {
-        cli_error(NULL, "--run takes only --max-steps, --format=text|json and --fail-on besides");
+    if (opt->merge || opt->cache_dir || opt->shards || opt->baseline || opt->write_baseline || opt->audit_option) {
+        cli_error(NULL, "--run takes only --max-steps, --format, --html, --explain and --fail-on besides");
         return EXIT_TROUBLE;
     }
     if (argc == 0) {
         cli_error(NULL, "--run needs a PROGRAM: dwcheck --run -- PROGRAM [ARG]...");
         return EXIT_TROUBLE;
     }
+    char err[4200];
+    if (opt->html_dir && output_dir_check(opt->html_dir, "index.html", err, sizeof err) != 0) {
+        cli_error(NULL, "%s", err);
+        return EXIT_TROUBLE;
+    }
     struct run_result r;
     run_result_init(&r);
-    char err[512];
     if (tracer_run(argv, opt->max_steps, &r, err, sizeof err) != 0) {
         cli_error(argv[0], "%s", err);
         run_result_release(&r);
         return EXIT_TROUBLE;
     }
     size_t contradictions = static_join(&r);
-    size_t refuted = execution_report(stderr, &r, argv, opt->format == RUN_FORMAT_JSON);
+    size_t refuted = opt->format == RUN_FORMAT_SARIF ? run_sarif(stderr, &r, DWCHECK_VERSION)
+                                                     : execution_report(stderr, &r, argv, opt->format == RUN_FORMAT_JSON);
+    int status = refuted && opt->fail_on >= 0 ? EXIT_FINDINGS : EXIT_CLEAN;
+    if (opt->html_dir && run_html_write(&r, argv, opt->html_dir, err, sizeof err) != 0) {
+        cli_error(NULL, "%s", err);
+        status = EXIT_TROUBLE;
+    }
+    if (opt->explain && run_explain(&r, argv, opt) != EXIT_CLEAN)
+        status = EXIT_TROUBLE;
     run_result_release(&r);
     if (contradictions) {
         cli_error(NULL, "INTERNAL ERROR: the run refutes %zu rules the static audit proved; "
                   "please report it with the witnesses above", contradictions);
         return EXIT_TROUBLE;
     }
-    return refuted && opt->fail_on >= 0 ? EXIT_FINDINGS : EXIT_CLEAN;
+    return status;
 }
 
 int main(int argc, char **argv)
@@ -618,13 +667,17 @@ int main(int argc, char **argv)
             }
             *(c == 'B' ? &opt.baseline : &opt.write_baseline) = optarg;
             break;
-        case 'E':
-            if (cli_parse_address(optarg, &opt.explain_address) != 0) {
+        case 'E': {
+            const char *colon = strrchr(optarg, ':');   /* OBJECT:ADDR, with --run */
+            opt.explain_object = colon ? optarg : NULL;
+            opt.explain_object_len = colon ? (size_t)(colon - optarg) : 0;
+            if (cli_parse_address(colon ? colon + 1 : optarg, &opt.explain_address) != 0) {
                 cli_error(NULL, "bad --explain address '%s'", optarg);
                 return EXIT_TROUBLE;
             }
             opt.explain = 1;
             break;
+        }
         case 'R':
             opt.run = 1;
             break;
@@ -647,12 +700,16 @@ int main(int argc, char **argv)
         return EXIT_TROUBLE;
     }
     if (opt.explain) {
+        if (opt.explain_object) {
+            cli_error(NULL, "--explain=OBJECT:ADDR goes with --run; the static audit's is --explain=ADDR FILE");
+            return EXIT_TROUBLE;
+        }
         if (opt.merge || opt.cache_dir || opt.shards || opt.html_dir || opt.format != RUN_FORMAT_TEXT ||
             opt.baseline || opt.write_baseline || nfiles != 1) {
             cli_error(NULL, "--explain takes one FILE, and only --prove and --prove-timeout besides");
             return EXIT_TROUBLE;
         }
-        return explain(files[0], opt.explain_address, &opt.check);
+        return explain(stdout, files[0], opt.explain_address, &opt.check);
     }
     if (opt.merge) {
         if (opt.audit_option) {

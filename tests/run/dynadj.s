@@ -5,7 +5,9 @@
 # cfa-unknown).  dyn_wrong's CFI forgets the adjustment: from the `sub` to
 # the `add` its CFA rule rsp+16 is wrong by N*16.  dyn_right is its twin
 # with rbp as the frame register, its CFI right.  Both take N, reserve N*16
-# bytes, call a helper that sums them, and return the sum.  reg_wrong saves
+# bytes, call a helper that sums them, and return the sum.  With N = 0,
+# dyn_wrong's rule is right where the audit cannot say so: the run decides
+# those addresses, which held.  reg_wrong saves
 # rbx where its CFI does not say (a wrong callee-saved rule, which the
 # static audit finds too): the run must see it as well.
         .text
@@ -37,11 +39,13 @@ dyn_wrong:                      # long dyn_wrong(long n)
         subq    %rbx, %rsp      # the CFA is now rsp + 16 + N*16: no directive says so
         movq    %rsp, %rdi
         movq    %rsi, %rcx
+        testq   %rcx, %rcx      # N = 0: no word, and the rule is right
+        je      2f
 1:      movq    %rcx, (%rdi)    # the words: N, N-1, ... 1
         addq    $16, %rdi
         decq    %rcx
         jne     1b
-        movq    %rsp, %rdi
+2:      movq    %rsp, %rdi
         call    sum_words
         addq    %rbx, %rsp
         popq    %rbx

@@ -9,6 +9,13 @@
 #   kinds-in FUNC           the kinds:columns of FUNC's findings, sorted, once each
 #   statics FUNC            the static audit's verdicts at FUNC's findings, sorted, once each
 #   witness FUNC            the first finding of FUNC, its witness in words
+#   decided FUNC            FUNC's addresses the audit left undecided that held:
+#                           how many, and the static verdicts, sorted, once each
+#   errors-held FUNC        FUNC's addresses the audit finds wrong that held: how many
+#   not-audited             the files not audited, `NAME: reason`, one a line
+#   address FUNC            the first finding of FUNC: its address (hex), the
+#                           registers its witness read, whether it gave a value
+#   unconfirmed             how many findings the static audit does not report
 import json
 import sys
 
@@ -37,5 +44,22 @@ elif what == "witness":
     print(f["kind"], f["dwarf"], "reads-rsp" if rsp is not None and ok else "no-rsp",
           "gave=rsp+%d" % (w["gave"] - rsp) if rsp is not None else "gave=?",
           "truth-gave=%d" % (w["truth"] - w["gave"]), "execution=%d" % w["execution"])
+elif what == "decided":
+    ds = [d for d in run["decided_by_run"] if d["function"].startswith(args[0] + "+")
+          and d["dynamic"]["verdict"] == "held" and d["dynamic"]["executions"] > 0]
+    print(len(ds), " ".join(sorted({d["static"] for d in ds})))
+elif what == "errors-held":
+    print(sum(1 for d in run["static_errors_held"] if d["function"].startswith(args[0] + "+")
+              and d["static"] == "fails" and d["dynamic"]["verdict"] == "held"))
+elif what == "not-audited":
+    for n in run["not_audited"]:
+        print("%s: %s" % (n["file"].rsplit("/", 1)[-1], n["reason"]))
+elif what == "address":
+    f = [f for f in fs if f["function"].startswith(args[0] + "+")][0]
+    w = f["witness"]
+    print("0x%x" % f["address"], ",".join(sorted(w["registers"])),
+          "gave" if "gave" in w and w["gave"] != w["truth"] else "no-gave")
+elif what == "unconfirmed":
+    print(sum(1 for f in fs if not f["confirmed"]))
 else:
     print(run[what])

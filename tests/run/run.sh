@@ -8,10 +8,19 @@
 # audit leaves those rows undecided): the run refutes them with a witness,
 # and says the static audit did not judge them; its twin dyn_right is
 # clean; a misplaced rbx save, which the audit finds too, is confirmed, and
-# so is a signal handler's wrong CFA.  Ordinary programs (-O2 C, threads,
+# so is a signal handler's wrong CFA.  Joined with the static audit where
+# nothing is refuted: the rows of dyn_wrong 0 the audit could not judge ran
+# and held; a library gone before the audit is said, not skipped.  A DRAP
+# pair (drap.s): a CFA expression reading the wrong stack slot, undecided
+# statically, refuted with a witness; its right twin clean.  A proof
+# refuted (escape.s: a saved register's slot written by a callee) is
+# dwcheck's internal error, exit 2; a static error the run cannot see
+# (coincide.s) is listed as one that held.  SARIF (valid against the schema),
+# HTML and --explain of a run.  gzip and sort: same output, no finding the
+# static audit does not report.  Ordinary programs (-O2 C, threads,
 # longjmp, a C++ exception, a handled signal, a fork, an exec) run clean,
 # their output, input and exit status their own.  Bad input: no program,
-# one that cannot be run.
+# one that cannot be run, options --run does not take.
 set -u
 build=${1:?usage: run.sh BUILD}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +31,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 2
 
-cc -shared -o libdynadj.so "$here/dynadj.s" &&
+cc -shared -o libdynadj.so "$here/dynadj.s" "$here/drap.s" "$here/escape.s" "$here/coincide.s" &&
 cc -O2 -o dyncall "$here/dyncall.c" -L. -ldynadj -Wl,-rpath,'$ORIGIN' &&
 for p in plain jump signal status; do cc -O2 -o $p "$here/$p.c" || exit 2; done &&
 cc -O2 -o handled "$here/handled.c" "$here/handler.s" &&
@@ -101,6 +110,144 @@ fi
     ok "reg_wrong: the static audit's error there confirmed by execution" ||
     not_ok "reg_wrong: confirmed" "got: $(json statics reg_wrong < reg.terr)"
 
+# Joined with the static audit where the run refutes nothing: with N = 0,
+# dyn_wrong's rows the audit could not judge ran and held.
+run zero ./dyncall wrong 0
+decided=$(json decided dyn_wrong < zero.terr)
+if [ "$(cat zero.rc)" = 0 ] && [ "$(json findings < zero.terr)" = 0 ] && [ "${decided% *}" -ge 5 ] &&
+   [ "${decided#* }" = not-judged ]; then
+    ok "dyn_wrong 0: ${decided% *} addresses the static audit did not judge ran and held, per address in JSON"
+else
+    not_ok "dyn_wrong 0: addresses decided by the run" "got: $decided; $(tail -c 1500 zero.terr)"
+fi
+"$dwcheck" --run --html=zero-page -- ./dyncall wrong 0 > /dev/null 2> zero-text.err
+if grep -q '^.*libdynadj.so: dyn_wrong: note: [0-9]* addresses the static audit left undecided ran and held ([0-9]* executions)$' zero-text.err &&
+   grep -q '; static audit of [0-9]* files in [0-9.]* s$' zero-text.err; then
+    ok "dyn_wrong 0: the text report's note for the function, and the static audit's cost"
+else
+    not_ok "dyn_wrong 0: the text note" "$(tail -c 1500 zero-text.err)"
+fi
+if grep -q '<h2>Left undecided by the static audit, held at run time</h2>' zero-page/index.html &&
+   grep -q '<td class="where">dyn_wrong</td><td class="num">[0-9]*</td>' zero-page/index.html &&
+   grep -q '<p>None: every rule checked held.</p>' zero-page/index.html; then
+    ok "dyn_wrong 0: the HTML page's table of the addresses decided by the run"
+else
+    not_ok "dyn_wrong 0: the HTML page's table" "$(head -c 1500 zero-page/index.html 2>&1)"
+fi
+
+# A library gone before the static audit: said, never skipped in silence.
+mkdir gone && cp dyncall libdynadj.so gone/ || exit 2
+"$dwcheck" --run --format=json -- ./gone/dyncall right 3 gone/libdynadj.so > gone.tout 2> gone.terr
+echo $? > gone.rc
+if [ "$(json not-audited < gone.terr)" = "libdynadj.so: No such file or directory" ] &&
+   [ "$(cat gone.rc)" = 0 ]; then
+    ok "a library removed during the run: 'not audited: No such file or directory' in JSON"
+else
+    not_ok "a library removed during the run" "$(json not-audited < gone.terr); $(tail -c 1500 gone.terr)"
+fi
+cp libdynadj.so gone/ &&
+    "$dwcheck" --run --html=gone-page -- ./gone/dyncall right 3 gone/libdynadj.so > /dev/null 2> gone-text.err
+grep -q '^.*gone/libdynadj.so: not audited: No such file or directory$' gone-text.err &&
+    grep -q '<p class="note">.*gone/libdynadj.so: not audited: No such file or directory</p>' gone-page/index.html &&
+    ok "a library removed during the run: 'FILE: not audited: reason' in text and HTML" ||
+    not_ok "a library removed: the text and HTML notes" "$(tail -c 1500 gone-text.err)"
+
+# DRAP: the CFA an expression reading a stack slot, as GCC emits it.  The
+# wrong twin reads the wrong slot: the static audit leaves that rule
+# undecided (the slot holds a word loaded from memory), the run refutes it.
+run drapw ./dyncall drap-wrong 41
+at=$(json address drap_wrong < drapw.terr)
+if [ "$(cat drapw.rc)" = 1 ] && ! grep -q 'drap_' <<< "$static" &&
+   [ "$(json kinds-in drap_wrong < drapw.terr)" = "cfa-mismatch:cfa" ] &&
+   [ "$(json findings-not-in drap_wrong < drapw.terr)" = 0 ] && [ "${at#* }" = "rbp gave" ] &&
+   "$dwcheck" --explain="${at%% *}" libdynadj.so | grep -q '^  CFA  exp  *undecided ' &&
+   [ "$(json statics drap_wrong < drapw.terr)" = not-judged ] && cmp -s drapw.out drapw.tout; then
+    ok "drap_wrong: its CFA expression, undecided by the static audit, refuted at run time (the witness read rbp)"
+else
+    not_ok "drap_wrong: refuted at run time" "status $(cat drapw.rc); address $at; $(tail -c 2000 drapw.terr)"
+fi
+clean drapr ./dyncall drap-right 41
+
+# The run's verdicts in SARIF (valid against the SARIF 2.1.0 schema, the
+# witness in each result's properties), an HTML page, and --explain at the
+# refuted address: the static explanation, then the run's verdict there.
+python=
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import jsonschema' 2> /dev/null; then python=$p; break; fi
+done
+schema=$root/tests/baseline/sarif-schema-2.1.0.json
+"$dwcheck" --run --format=sarif --html=page --explain="libdynadj.so:${at%% *}" -- ./dyncall drap-wrong 41 \
+    > sarif.tout 2> sarif.terr
+echo $? > sarif.rc
+if [ -z "$python" ]; then
+    not_ok "--format=sarif: no python3 with jsonschema (Debian's python3-jsonschema: make deps)"
+elif sarif=$("$python" "$here/sarif_run.py" "$schema" < sarif.terr) && [ "$(cat sarif.rc)" = 1 ] &&
+     [ "$(grep -c '^cfa-mismatch drap_wrong+0x[0-9a-f]* not-judged rbp gave 1$' <<< "$sarif")" = \
+       "$(json findings < drapw.terr)" ] && [ "$(wc -l <<< "$sarif")" = "$(json findings < drapw.terr)" ] &&
+     cmp -s drapw.out sarif.tout; then
+    ok "--format=sarif: valid SARIF 2.1.0, a result per refuted address with its witness"
+else
+    not_ok "--format=sarif" "status $(cat sarif.rc); $sarif; $(tail -c 1500 sarif.terr)"
+fi
+if [ "$(grep -c '<div class="finding" id="r-[0-9]*">' page/index.html)" = "$(json findings < drapw.terr)" ] &&
+   grep -q 'drap_wrong+0x[0-9a-f]*</span>: cfa-mismatch<p class="msg">at run time the CFA rule exp gave' page/index.html &&
+   grep -q '<p class="note">witness: thread [0-9]*, rip 0x[0-9a-f]*, read rbp=0x[0-9a-f]*; execution 1 of 1</p>' page/index.html &&
+   grep -q '<b>[0-9]* addresses refuted</b>' page/index.html; then
+    ok "--html=DIR: a page with each refutation, its witness and the static verdict"
+else
+    not_ok "--html=DIR" "$(head -c 1500 page/index.html 2>&1)"
+fi
+if grep -q "^the rules at ${at%% *}:\$" sarif.terr && grep -q '^  CFA  exp  *undecided ' sarif.terr &&
+   grep -q "^the run at ${at%% *} of .*libdynadj.so: executed 1 times in a known frame: 0 held, 1 refuted\$" sarif.terr &&
+   grep -q '^  witness: thread [0-9]*, rip 0x[0-9a-f]*, read rbp=' sarif.terr; then
+    ok "--explain=OBJECT:ADDR with --run: the static explanation, then the run's verdict and witness"
+else
+    not_ok "--explain with --run" "$(grep -v '^{' sarif.terr | tail -20)"
+fi
+
+# A rule the audit proves and the run refutes: the saved rbx's slot,
+# whose address escaped to a callee that wrote over it.  dwcheck's own
+# error: printed loudly, exit 2, the program's output its own.
+run escape ./dyncall escape 41
+if [ "$(cat escape.rc)" = 2 ] && [ "$(json statics slot_escape < escape.terr)" = holds ] &&
+   grep -q '^dwcheck: INTERNAL ERROR: the run refutes [0-9]* rules the static audit proved' escape.terr &&
+   cmp -s escape.out escape.tout; then
+    ok "slot_escape: a proved rule refuted at run time is dwcheck's internal error, exit 2"
+else
+    not_ok "slot_escape: internal error" "status $(cat escape.rc); $(tail -c 2000 escape.terr)"
+fi
+
+# A static error the run cannot see (coincide.s: the slot holds 0, and so
+# does rbx at entry): listed as such, no refutation, exit 0.
+run zero-slot ./dyncall zero-slot 4
+"$dwcheck" --run -- ./dyncall zero-slot 4 > /dev/null 2> zero-slot-text.err
+if [ "$(cat zero-slot.rc)" = 0 ] && [ "$(json findings < zero-slot.terr)" = 0 ] &&
+   [ "$(json errors-held zero_slot < zero-slot.terr)" = 2 ] && grep -q 'zero_slot' <<< "$static" &&
+   grep -q '^.*libdynadj.so: zero_slot: note: 2 addresses whose row the static audit finds wrong ran and held (2 executions)$' zero-slot-text.err; then
+    ok "zero_slot: the static audit's error there ran and held, said in JSON and text, no refutation"
+else
+    not_ok "zero_slot: a static error that held" "status $(cat zero-slot.rc); $(tail -c 1500 zero-slot.terr)"
+fi
+
+# Real programs: the same output, and no finding the static audit of the
+# same files does not report.  The first 100000 steps traced (gzip and
+# sort take 240000 and 170000 here: 7 s and 6 s), the rest untraced.
+printf 'hello, world\n' > tiny
+printf 'pear\napple\nfig\n' > fruit
+for prog in "gzip -c tiny" "sort fruit"; do
+    name=${prog%% *}
+    cmd=$(command -v "$name") || { not_ok "$name: not found"; continue; }
+    LC_ALL=C $cmd ${prog#* } > "$name.out" 2> "$name.err"
+    LC_ALL=C "$dwcheck" --run --format=json --max-steps=100000 -- $cmd ${prog#* } > "$name.tout" 2> "$name.terr"
+    rc=$?
+    if [ $rc -le 1 ] && cmp -s "$name.out" "$name.tout" && [ "$(json unconfirmed < "$name.terr")" = 0 ] &&
+       [ "$(json steps_checked < "$name.terr")" -gt 50000 ]; then
+        ok "$name: output unchanged, $(json findings < "$name.terr") findings, each reported by the static audit too ($(json steps_checked < "$name.terr") steps checked)"
+    else
+        not_ok "$name: output unchanged, every finding the static audit's" "status $rc; $(tail -c 1500 "$name.terr")"
+    fi
+done
+
 # (b) the right twin, and ordinary programs.
 clean right ./dyncall right 3
 clean plain ./plain
@@ -156,6 +303,15 @@ bad "dwcheck: ./no-such-program: No such file or directory" --run -- ./no-such-p
 touch not-executable
 bad "dwcheck: ./not-executable: Permission denied" --run -- ./not-executable
 bad "dwcheck: --max-steps goes with --run" --max-steps=5 libdynadj.so
-bad "dwcheck: --run takes only --max-steps, --format=text|json and --fail-on besides" --run --format=sarif -- ./plain
+bad "dwcheck: --run takes only --max-steps, --format, --html, --explain and --fail-on besides" --run --baseline=b -- ./plain
+touch not-a-dir
+bad "dwcheck: not-a-dir: not a directory (regular file)" --run --html=not-a-dir -- ./plain
+bad "dwcheck: --explain=OBJECT:ADDR goes with --run; the static audit's is --explain=ADDR FILE" --explain=x:0x10 libdynadj.so
+err=$("$dwcheck" --run --explain=nosuch.so:0x10 -- ./plain 2>&1 > /dev/null); rc=$?
+if [ $rc = 2 ] && [ "$(tail -1 <<< "$err")" = "dwcheck: --explain: nosuch.so: no object of the run has that name (give OBJECT:ADDR)" ]; then
+    ok "bad: --explain of an object the run has not: after the run's report, exit 2"
+else
+    not_ok "bad: --explain of an object the run has not" "status $rc: $(tail -3 <<< "$err")"
+fi
 
 finish run
