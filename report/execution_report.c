@@ -37,17 +37,8 @@ static void json_finding(FILE *out, const struct run_result *r, const struct run
     json_string_print(out, rule);
     fprintf(out, ",\"column\":%d,\"message\":", w->column);
     json_string_print(out, msg);
-    fprintf(out, ",\"executions\":%" PRIu64 ",\"held\":%" PRIu64 ",\"refuted\":%" PRIu64, a->executions, a->held,
-            a->refuted);
-    fprintf(out, ",\"static\":\"%s\",\"confirmed\":%s", run_words_static_id(a->static_verdict),
-            a->static_verdict == RUN_STATIC_FAILS ? "true" : "false");
-    fprintf(out, ",\"witness\":{\"thread\":%d,\"rip\":%" PRIu64 ",\"registers\":{", w->tid, w->rip);
-    for (unsigned i = 0; i < w->nregs; i++)
-        fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", dwarf_reg_name(w->reg[i]), w->reg_value[i]);
+    run_words_json_verdict(out, a);
     fputc('}', out);
-    if (w->gave_ok)
-        fprintf(out, ",\"gave\":%" PRIu64, w->gave);
-    fprintf(out, ",\"truth\":%" PRIu64 ",\"execution\":%" PRIu64 "}}", w->truth, w->execution);
 }
 
 /* An address that held where the static audit could not say so (undecided,

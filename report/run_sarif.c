@@ -47,17 +47,9 @@ static void result(struct sarif_report *s, const struct run_result *r, const str
     fprintf(out, ",\"properties\":{\"address\":%" PRIu64 ",\"function_start\":%" PRIu64 ",\"dwarf\":", a->addr,
             a->function_start);
     json_string_print(out, rule);
-    fprintf(out, ",\"column\":%d,\"executions\":%" PRIu64 ",\"held\":%" PRIu64 ",\"refuted\":%" PRIu64
-                 ",\"static\":\"%s\",\"confirmed\":%s",
-            w->column, a->executions, a->held, a->refuted, run_words_static_id(a->static_verdict),
-            a->static_verdict == RUN_STATIC_FAILS ? "true" : "false");
-    fprintf(out, ",\"witness\":{\"thread\":%d,\"rip\":%" PRIu64 ",\"registers\":{", w->tid, w->rip);
-    for (unsigned i = 0; i < w->nregs; i++)
-        fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", dwarf_reg_name(w->reg[i]), w->reg_value[i]);
-    fputc('}', out);
-    if (w->gave_ok)
-        fprintf(out, ",\"gave\":%" PRIu64, w->gave);
-    fprintf(out, ",\"truth\":%" PRIu64 ",\"execution\":%" PRIu64 "}}}", w->truth, w->execution);
+    fprintf(out, ",\"column\":%d", w->column);
+    run_words_json_verdict(out, a);
+    fputs("}}", out);
 }
 
 size_t run_sarif(FILE *out, const struct run_result *r, const char *version)

@@ -145,3 +145,19 @@ const char *run_words_static_held(unsigned v)
 {
     return v <= RUN_STATIC_HOLDS ? static_held[v] : "not audited";
 }
+
+void run_words_json_verdict(FILE *out, const struct run_address *a)
+{
+    const struct run_witness *w = &a->witness;
+    fprintf(out, ",\"executions\":%" PRIu64 ",\"held\":%" PRIu64 ",\"refuted\":%" PRIu64, a->executions, a->held,
+            a->refuted);
+    fprintf(out, ",\"static\":\"%s\",\"confirmed\":%s", run_words_static_id(a->static_verdict),
+            a->static_verdict == RUN_STATIC_FAILS ? "true" : "false");
+    fprintf(out, ",\"witness\":{\"thread\":%d,\"rip\":%" PRIu64 ",\"registers\":{", w->tid, w->rip);
+    for (unsigned i = 0; i < w->nregs; i++)
+        fprintf(out, "%s\"%s\":%" PRIu64, i ? "," : "", dwarf_reg_name(w->reg[i]), w->reg_value[i]);
+    fputc('}', out);
+    if (w->gave_ok)
+        fprintf(out, ",\"gave\":%" PRIu64, w->gave);
+    fprintf(out, ",\"truth\":%" PRIu64 ",\"execution\":%" PRIu64 "}", w->truth, w->execution);
+}

@@ -15,6 +15,7 @@
 #define DWCHECK_RUN_WORDS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "execute/run_result.h"
 #include "object/elf_file.h"
@@ -50,6 +51,11 @@ void run_words_rule(const struct run_witness *w, char *buf, size_t size);
 void run_words_message(const struct run_address *a, char *buf, size_t size);
 /* The witness in one line: "thread T, rip 0x..., read rsp=0x...; execution E of N". */
 void run_words_witness(const struct run_address *a, char *buf, size_t size);
+
+/* A refuted address's verdict as JSON members, the same in every JSON the
+ * run writes (its report's findings, SARIF's properties): ,"executions",
+ * "held", "refuted", "static", "confirmed" and the "witness" object. */
+void run_words_json_verdict(FILE *out, const struct run_address *a);
 
 /* The static verdict V (enum run_static): its id ("fails", "undecided",
  * "not-judged", "holds", "not-audited"); its words at a refuted address
