@@ -37,28 +37,11 @@ cd "$root" || exit 2
 build=$(cd "$build" && pwd)
 work=$build/tests/register_frame
 rm -rf "$work" && mkdir -p "$work/bin" "$work/out" "$work/mutant" || exit 2
-dropin=$build/lib/dwunwind/libunwind.so.8
-libgcc=/lib/x86_64-linux-gnu/libgcc_s.so.1
-compat_srcs=${COMPAT_SRCS:?COMPAT_SRCS: the C sources of the drop-in}
-san=${SAN_FLAGS:-}
-log=$work/build.log
-: > "$log"
-step() { echo "+ $*" >> "$log"; "$@" >> "$log" 2>&1; }
-
-# The sanitizers' runtime must come first in a process: a drop-in built
-# with them is preloaded after it.
-asan=
-if [ -n "$san" ]; then
-    asan=$(cc -print-file-name=libasan.so)
-    export ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
-fi
-preloaded() { echo ${asan:+"$asan "}"$1"; }
-preload=$(preloaded "$dropin")
+. "$here/../dropin_lib.sh"
 
 # ---- 1. the exports -------------------------------------------------------------------
-versions() { objdump -T "$1" | awk '$NF ~ /^__(de)?register_frame/ && $(NF-1) ~ /^GCC_/ { print $NF, $(NF-1) }' | sort; }
-want=$(versions "$libgcc")
-got=$(versions "$dropin")
+want=$(gcc_versions '^__(de)?register_frame' "$libgcc")
+got=$(gcc_versions '^__(de)?register_frame' "$dropin")
 [ "$(wc -l <<< "$want")" -eq 9 ] && [ "$got" = "$want" ] &&
     ok "the drop-in exports libgcc_s's $(wc -l <<< "$want") __register_frame names with its versions" ||
     not_ok "the __register_frame names and versions: libgcc_s's against the drop-in's" "$(diff <(echo "$want") <(echo "$got"))"
@@ -143,22 +126,8 @@ out=$(timeout 60 "$work/bin/grace" 2>&1) &&
     ok "grace: $out" || not_ok "grace: deregistration waits for the search that reads the section" "$out"
 
 # ---- 5. mutants --------------------------------------------------------------------------
-# A drop-in with one sed expression applied to compat/FILE, built as make
-# builds it; CHECK must then fail.
-mutant_build() {   # FILE SED
-    local src=$work/mutant objs=() f
-    rm -rf "$src/compat" "$src/obj" && mkdir -p "$src/compat" "$src/obj" && cp compat/* "$src/compat/" || return 1
-    sed -i "$2" "$src/compat/$1" && ! cmp -s "compat/$1" "$src/compat/$1" || { echo "the mutation did not apply"; return 1; }
-    for f in $compat_srcs; do
-        cc -std=c11 -D_GNU_SOURCE -O2 -fPIC -fvisibility=hidden $san -I"$src" -I"$root" -c "$src/$f" \
-            -o "$src/obj/$(basename "$f" .c).o" || return 1
-        objs+=("$src/obj/$(basename "$f" .c).o")
-    done
-    cc $san -I"$src" -c "$src/compat/unw_context.S" -o "$src/obj/unw_context.o" &&
-    cc $san -shared -Wl,-soname,libunwind.so.8 -Wl,--version-script="$src/compat/libunwind.map" "${objs[@]}" \
-        "$src/obj/unw_context.o" -Wl,--whole-archive "$build/lib/libdwunwind.a" -Wl,--no-whole-archive \
-        -Wl,--exclude-libs,ALL -ldl -lpthread -o "$src/libunwind.so.8"
-}
+# Each: a drop-in with one sed expression applied to compat/FILE
+# (mutant_build); CHECK must then fail.
 cases_differ() {   # every case named differs from libgcc's with the mutant
     local c
     for c in "$@"; do
