@@ -167,6 +167,9 @@ execute_SRCS := \
 	execute/row_check.c \
 	execute/live_objects.c \
 	execute/frame_watch.c \
+	execute/breakpoints.c \
+	execute/function_select.c \
+	execute/selective.c \
 	execute/tracer.c \
 	execute/static_join.c
 report_SRCS := \

@@ -9,6 +9,7 @@
 #   kinds-in FUNC           the kinds:columns of FUNC's findings, sorted, once each
 #   statics FUNC            the static audit's verdicts at FUNC's findings, sorted, once each
 #   witness FUNC            the first finding of FUNC, its witness in words
+#   executions FUNC         FUNC's findings as function+off:executions:held, sorted
 import json
 import sys
 
@@ -37,5 +38,8 @@ elif what == "witness":
     print(f["kind"], f["dwarf"], "reads-rsp" if rsp is not None and ok else "no-rsp",
           "gave=rsp+%d" % (w["gave"] - rsp) if rsp is not None else "gave=?",
           "truth-gave=%d" % (w["truth"] - w["gave"]), "execution=%d" % w["execution"])
+elif what == "executions":
+    print(" ".join(sorted("%s:%d:%d" % (f["function"], f["executions"], f["held"])
+                          for f in fs if f["function"].startswith(args[0] + "+"))))
 else:
     print(run[what])
