@@ -360,6 +360,15 @@ static void on_signal_stop(struct trace *tr, struct thread *t, int sig)
         /* An int3: ours (a function's entry, a return awaited, the loader's hook), or the program's. */
         enum selective_mode mode;
         int over;
+        if (!t->run && breakpoints_at(&tr->sel->bps, u.rip - 1)) {
+            /* Laid under a thread being stepped, since its last stop (a
+             * return another thread awaits there): run what it hid. */
+            u.rip--;
+            ptrace(PTRACE_SETREGS, t->w.tid, NULL, &u);
+            t->over = u.rip;
+            resume(tr, t, 0);
+            return;
+        }
         dwarf_regs(&u, regs);
         if (selective_hit(tr->sel, &t->w, regs, &mode, &over)) {
             u.rip = regs[ABI_RA];
