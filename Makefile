@@ -695,6 +695,7 @@ bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench 
 	@bench/libunwind_dropin.sh $(BUILD)
 	@bench/unwind_abi.sh $(BUILD)
 	@bench/dwperf.sh $(BUILD)
+	@bench/run_only.sh $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) -----------------------------------------------
 # fuzz_eh_frame_parse: section bytes through the one parser, as cfi_reader and
