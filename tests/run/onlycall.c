@@ -4,9 +4,12 @@
  *                        two threads, all at once, the sums printed
  *   onlycall fork N      rec_walk(N), then a fork whose child calls it
  *                        too and prints, then the parent again
- *   onlycall dl LIB N    LIB dlopen'ed, its dyn_wrong(N) called */
+ *   onlycall dl LIB N    LIB dlopen'ed, its dyn_wrong(N) called
+ *   onlycall cut N       small_escape() (recurse.s) longjmp'ed out of, then
+ *                        big_frame(N) from the same place */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,16 @@
 #include <unistd.h>
 
 long rec_walk(long n);
+void small_escape(void);
+long big_frame(long n);
+void escape(void);
+
+static jmp_buf cut;
+
+void escape(void)
+{
+    longjmp(cut, 1);
+}
 
 static long depth;
 
@@ -57,6 +70,12 @@ int main(int argc, char **argv)
         int status;
         waitpid(pid, &status, 0);
         printf("child status: %d; parent again: %ld\n", status, rec_walk(n + 2));
+        return 0;
+    }
+    if (strcmp(argv[1], "cut") == 0) {
+        if (!setjmp(cut))
+            small_escape();
+        printf("cut: %ld\n", big_frame(atol(argv[2])));
         return 0;
     }
     if (strcmp(argv[1], "dl") == 0 && argc == 4) {

@@ -6,7 +6,10 @@
 # speed to a breakpoint at its return address, which every level shares:
 # the return must be told by its rsp.  Hand-written so that the number of
 # rec_walk's instructions is known: 9 per level that recurses, 7 at the
-# bottom.  The CFI is right.
+# bottom.  small_escape calls escape (onlycall.c), which longjmps out past
+# it: the return awaited never comes; big_frame, called next from the same
+# place, lays a large frame over where that return was awaited, and must be
+# stepped all the same (3n+4 instructions for n).  The CFI is right.
         .text
 
         .globl  rec_walk
@@ -46,5 +49,34 @@ bounce:                         # long bounce(long n): rec_walk(n), one frame de
         ret
         .cfi_endproc
         .size   bounce, .-bounce
+
+        .globl  small_escape
+        .type   small_escape, @function
+small_escape:                   # void small_escape(void): escape() never returns here
+        .cfi_startproc
+        subq    $8, %rsp
+        .cfi_def_cfa_offset 16
+        call    escape
+        addq    $8, %rsp
+        .cfi_def_cfa_offset 8
+        ret
+        .cfi_endproc
+        .size   small_escape, .-small_escape
+
+        .globl  big_frame
+        .type   big_frame, @function
+big_frame:                      # long big_frame(long n): n + (n-1) + ... + 1, n > 0
+        .cfi_startproc
+        subq    $264, %rsp
+        .cfi_def_cfa_offset 272
+        xorl    %eax, %eax
+1:      addq    %rdi, %rax
+        decq    %rdi
+        jne     1b
+        addq    $264, %rsp
+        .cfi_def_cfa_offset 8
+        ret
+        .cfi_endproc
+        .size   big_frame, .-big_frame
 
         .section .note.GNU-stack,"",@progbits

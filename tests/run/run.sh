@@ -213,6 +213,16 @@ if [ "$(cat ojump.rc)" = 0 ] && cmp -s ojump.out ojump.tout && [ "$(json returns
 else
     not_ok "--only=deepest: longjmp" "$(tail -c 2000 ojump.terr)"
 fi
+# A return awaited whose frame a longjmp cut is dropped at the next stop:
+# big_frame's frame, over the place it was awaited, is stepped whole
+# (small_escape's 2 instructions, then 3*10+4).
+only ocut small_escape,big_frame ./onlycall cut 10
+if [ "$(cat ocut.rc)" = 0 ] && cmp -s ocut.out ocut.tout && [ "$(json returns_missed < ocut.terr)" = 1 ] &&
+   [ "$(json steps_checked < ocut.terr)" = $((2 + 3 * 10 + 4)) ]; then
+    ok "--only=small_escape,big_frame: a return a longjmp cut forgotten, the next frame there stepped whole"
+else
+    not_ok "--only: a return a longjmp cut" "$(tail -c 1000 ocut.terr)"
+fi
 # --max-steps: the breakpoints removed, the rest untraced.
 "$dwcheck" --run --format=json --only=rec_walk --max-steps=100 -- ./onlycall threads 10 > omax.tout 2> omax.terr; rc=$?
 if [ $rc = 0 ] && cmp -s orec.out omax.tout && [ "$(json steps < omax.terr)" = 100 ] &&
