@@ -32,7 +32,8 @@ struct watched_thread {
     int signal_injected;           /* the last resume delivered a signal */
 };
 
-/* Reads 8 bytes of process PID (passed as the arg) at ADDR: 0, or -1. */
+/* Reads 8 bytes at ADDR of the memory of PID (passed as the arg: a thread
+ * of the process, whose first thread may have ended): 0, or -1. */
 int frame_watch_read(void *pid, uint64_t addr, uint64_t *value);
 
 /* The thread T has just stopped after a step with REGS (DWARF numbers,

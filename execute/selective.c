@@ -75,7 +75,7 @@ int selective_hit(struct selective *s, struct watched_thread *t, uint64_t *regs,
     s->result->returns_missed += breakpoints_drop_gone(&s->bps, t->tid, t->tid, rsp);
     if (returned) {
         /* A call the selected function made came back: step it on. */
-        frame_watch_resync(t, regs, s->lo->pid);
+        frame_watch_resync(t, regs, t->tid);
         shadow_stack_pop_gone(&t->stack, rsp);
         frame_watch_check(t, regs, s->lo, s->result);
         *mode = mode_of(s, t, regs);

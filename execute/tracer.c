@@ -167,12 +167,31 @@ static void resume(struct trace *tr, struct thread *t, int sig)
     t->in_flight = 1;
 }
 
+/* Whether thread TID of process PID has exited (a zombie: a main thread
+ * that called pthread_exit is one until the last thread ends, and reports
+ * no stop before). */
+static int thread_exited(pid_t pid, pid_t tid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    return !p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X';
+}
+
 /* --only: every other thread resumed is stopped (a SIGSTOP of ours, not
  * delivered when it comes) and its stop parked, to be handled after. */
 static void stop_others(struct trace *tr, struct thread *t)
 {
     for (size_t i = 0; i < tr->n; i++) {
         struct thread *u = tr->threads[i];
+        if (u != t && u->in_flight && thread_exited(tr->pid, u->w.tid))
+            u->in_flight = 0;   /* nothing to stop; its end is reported at the process's */
         if (u != t && u->in_flight && !u->stop_sent) {
             syscall(SYS_tgkill, (int)tr->pid, (int)u->w.tid, SIGSTOP);
             u->stop_sent = 1;

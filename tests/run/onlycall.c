@@ -2,6 +2,9 @@
 /* tests/run: the programs of `dwcheck --run --only`.
  *   onlycall threads N   rec_walk(N) (recurse.s) in the main thread and in
  *                        two threads, all at once, the sums printed
+ *   onlycall exit N      two threads as above, and the main thread leaves
+ *                        them to it (pthread_exit), its sums printed by the
+ *                        last thread
  *   onlycall fork N      rec_walk(N), then a fork whose child calls it
  *                        too and prints, then the parent again
  *   onlycall dl LIB N    LIB dlopen'ed, its dyn_wrong(N) called
@@ -30,12 +33,20 @@ void escape(void)
 
 static long depth;
 
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int walkers_done;
+
 static void *walker(void *arg)
 {
-    (void)arg;
     long s = 0;
     for (int i = 0; i < 20; i++)
         s += rec_walk(depth);
+    if (arg) {   /* onlycall exit: the last one prints */
+        pthread_mutex_lock(&lock);
+        if (++walkers_done == 2)
+            printf("exit: %ld\n", s);
+        pthread_mutex_unlock(&lock);
+    }
     return (void *)s;
 }
 
@@ -57,6 +68,14 @@ int main(int argc, char **argv)
         }
         printf("threads: %ld\n", s);
         return 0;
+    }
+    if (strcmp(argv[1], "exit") == 0) {
+        depth = atol(argv[2]);
+        pthread_t t[2];
+        for (int i = 0; i < 2; i++)
+            if (pthread_create(&t[i], NULL, walker, &t[i]) != 0)
+                return 1;
+        pthread_exit(NULL);
     }
     if (strcmp(argv[1], "fork") == 0) {
         long n = atol(argv[2]);

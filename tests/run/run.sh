@@ -188,6 +188,17 @@ if [ "$(cat orec.rc)" = 0 ] && [ "$(json findings < orec.terr)" = 0 ] && cmp -s 
 else
     not_ok "--only=rec_walk: recursion and threads" "$(tail -c 2000 orec.terr)"
 fi
+# The main thread gone (pthread_exit), a zombie until the others end: not
+# waited for when they step over a breakpoint, its memory read through them.
+./onlycall exit 10 > oexit.out
+timeout 120 "$dwcheck" --run --format=json --only=rec_walk -- ./onlycall exit 10 > oexit.tout 2> oexit.terr < /dev/null
+echo $? > oexit.rc
+if [ "$(cat oexit.rc)" = 0 ] && [ "$(json findings < oexit.terr)" = 0 ] && cmp -s oexit.out oexit.tout &&
+   [ "$(json steps_checked < oexit.terr)" = $((2 * 20 * (9 * 10 + 7))) ]; then
+    ok "--only=rec_walk: two threads on after the main thread's pthread_exit, all 3880 instructions checked"
+else
+    not_ok "--only=rec_walk: after pthread_exit" "status $(cat oexit.rc); $(tail -c 1000 oexit.terr)"
+fi
 # A library dlopen'ed: found when the loader stops at its r_brk.
 only odl dyn_wrong ./onlycall dl ./libdynadj.so 3
 if [ "$(cat odl.rc)" = 1 ] && [ "$(json executions dyn_wrong < odl.terr)" = "$(json executions dyn_wrong < wrong.terr)" ] &&
