@@ -100,6 +100,10 @@ enum selective_mode selective_step(struct selective *s, struct watched_thread *t
     frame_watch_learn(t, regs, s->lo);
     uint64_t rip = regs[ABI_RA];
     at_loader(s, rip);
+    /* A return awaited may come by a step: a PLT stub's jump to a selected
+     * function, stepped from its entry, returns to the caller stepped. */
+    if (breakpoints_at(&s->bps, rip))
+        breakpoints_take(&s->bps, t->tid, rip, t->tid, regs[ABI_RSP]);
     struct shadow_frame *top = shadow_stack_top(&t->stack);
     struct breakpoint *bp = breakpoints_at(&s->bps, rip);
     if (t->stack.n > depth && top->entry == rip && !(bp && bp->entry) &&

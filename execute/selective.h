@@ -14,7 +14,9 @@
  * function (to a function not selected) is let run at full speed: its
  * return address gets an int3 awaited by this thread at the rsp the return
  * gives, so that a recursive call's return, or another thread's, is not
- * taken for it; when the return comes, stepping goes on.  A selected
+ * taken for it; when the return comes, stepping goes on (it may come by a
+ * step too: a PLT stub's jump to a selected function, stepped from its
+ * entry, returns to the caller that awaits it).  A selected
  * function called by a selected one is stepped in its frame.  When the
  * selected frame is popped (a ret, a tail call to a function not selected,
  * a longjmp or a throw out of it), the thread runs at full speed again; a

@@ -266,16 +266,13 @@ static void step_over(struct trace *tr, struct thread *t, int sig)
         on_stop(tr, tid, status);
 }
 
-/* --max-steps reached: no int3 of --only left in the program. */
+/* --max-steps reached: no int3 of --only left in the program (the table
+ * is kept: a thread may have met one before, its stop not yet seen). */
 static void steps_exhausted(struct trace *tr, struct thread *t)
 {
     tr->result->max_steps_reached = 1;
-    if (!tr->sel)
-        return;
-    selective_unlay(tr->sel, t->w.tid);
-    breakpoints_forget(&tr->sel->bps);
-    for (size_t i = 0; i < tr->n; i++)
-        tr->threads[i]->over = 0;
+    if (tr->sel)
+        selective_unlay(tr->sel, t->w.tid);
 }
 
 static void dwarf_regs(const struct user_regs_struct *u, uint64_t *r)
@@ -374,14 +371,15 @@ static void on_signal_stop(struct trace *tr, struct thread *t, int sig)
         resume(tr, t, 0);
         return;
     }
-    if (tr->sel && sig == SIGTRAP && have_info && si.si_code == SI_KERNEL && !tr->result->max_steps_reached &&
+    if (tr->sel && sig == SIGTRAP && have_info && si.si_code == SI_KERNEL &&
         ptrace(PTRACE_GETREGS, t->w.tid, NULL, &u) == 0) {
         /* An int3: ours (a function's entry, a return awaited, the loader's hook), or the program's. */
         enum selective_mode mode;
         int over;
-        if (!t->run && breakpoints_at(&tr->sel->bps, u.rip - 1)) {
+        if ((!t->run || tr->result->max_steps_reached) && breakpoints_at(&tr->sel->bps, u.rip - 1)) {
             /* Laid under a thread being stepped, since its last stop (a
-             * return another thread awaits there): run what it hid. */
+             * return another thread awaits there), or met before
+             * --max-steps removed them all: run what it hid. */
             u.rip--;
             ptrace(PTRACE_SETREGS, t->w.tid, NULL, &u);
             t->over = u.rip;
