@@ -201,10 +201,16 @@ static void stop_others(struct trace *tr, struct thread *t)
         struct thread *u = tr->threads[i];
         if (u == t || !u->in_flight)
             continue;
+        /* Polled: a thread may end on its way (a main thread's
+         * pthread_exit), and then reports nothing until the others end. */
         int status;
         pid_t got;
-        while ((got = waitpid(u->w.tid, &status, __WALL)) < 0 && errno == EINTR)
-            ;
+        struct timespec pause = {0, 20000};
+        while ((got = waitpid(u->w.tid, &status, __WALL | WNOHANG)) == 0 || (got < 0 && errno == EINTR))
+            if (got == 0 && thread_exited(tr->pid, u->w.tid))
+                break;
+            else if (got == 0)
+                nanosleep(&pause, NULL);
         u->in_flight = 0;
         if (got == u->w.tid) {
             u->parked = 1;
