@@ -22,7 +22,8 @@
  * steps over it with the original byte back while every other thread of
  * the process is stopped (a SIGSTOP of dwcheck's, never delivered; their
  * stops are parked and handled after), so that no thread runs past a
- * selected entry unseen.  A fork's child gets its original bytes back
+ * selected entry unseen; a thread that has ended (a main thread's
+ * pthread_exit) is not waited for.  A fork's child gets its original bytes back
  * before it is let go; a vfork's shares its parent's memory and is let go
  * as it is (it must exec before it runs a selected function).  The int3s
  * are written back when --max-steps is reached.  dwcheck
