@@ -167,6 +167,9 @@ execute_SRCS := \
 	execute/row_check.c \
 	execute/live_objects.c \
 	execute/frame_watch.c \
+	execute/breakpoints.c \
+	execute/function_select.c \
+	execute/selective.c \
 	execute/tracer.c \
 	execute/static_join.c
 report_SRCS := \
@@ -703,6 +706,7 @@ bench: $(TOOL_BINS) $(BUILD)/bench/decode_reference $(BUILD)/bench/unwind_bench 
 	@bench/libunwind_dropin.sh $(BUILD)
 	@bench/unwind_abi.sh $(BUILD)
 	@bench/dwperf.sh $(BUILD)
+	@bench/run_only.sh $(BUILD)
 
 # ---- fuzzing (clang + libFuzzer) -----------------------------------------------
 # fuzz_eh_frame_parse: section bytes through the one parser, as cfi_reader and

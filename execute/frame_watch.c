@@ -43,7 +43,7 @@ static void learn_frames(struct watched_thread *t, const uint64_t *regs, struct 
 {
     const uint64_t *before = t->now.regs;
     uint64_t rsp = regs[ABI_RSP], rip = regs[ABI_RA];
-    pid_t pid = lo->pid;
+    pid_t pid = t->tid;   /* the thread: its process's first may have ended (pthread_exit) */
     if (t->have_before && t->signal_injected && rsp + SIGNAL_FRAME_MIN < before[ABI_RSP]) {
         uint64_t ra;
         if (frame_watch_read((void *)(intptr_t)pid, rsp, &ra) == 0)
@@ -83,17 +83,37 @@ static void record(struct run_result *result, const struct live_object *o, uint6
     }
 }
 
-void frame_watch_step(struct watched_thread *t, const uint64_t *regs, struct live_objects *lo,
-                      struct run_result *result)
+void frame_watch_resync(struct watched_thread *t, const uint64_t *regs, pid_t pid)
 {
-    result->steps++;
-    learn_frames(t, regs, lo);
     memcpy(t->now.regs, regs, sizeof t->now.regs);
     t->now.read_mem = frame_watch_read;
-    t->now.arg = (void *)(intptr_t)lo->pid;
+    t->now.arg = (void *)(intptr_t)pid;
     t->have_before = 1;
     t->signal_injected = 0;
+}
 
+void frame_watch_learn(struct watched_thread *t, const uint64_t *regs, struct live_objects *lo)
+{
+    learn_frames(t, regs, lo);
+    frame_watch_resync(t, regs, t->tid);
+}
+
+int frame_watch_enter(struct watched_thread *t, const uint64_t *regs, struct live_objects *lo)
+{
+    frame_watch_resync(t, regs, t->tid);
+    shadow_stack_pop_gone(&t->stack, regs[ABI_RSP]);
+    struct shadow_frame *top = shadow_stack_top(&t->stack);
+    uint64_t cfa = regs[ABI_RSP] + ABI_ENTRY_CFA_OFFSET, ra;
+    if (top && top->cfa == cfa && top->entry == regs[ABI_RA])
+        return 0;   /* entered again (the entry's int3 met twice, a signal between) */
+    if (frame_watch_read((void *)(intptr_t)t->tid, regs[ABI_RSP], &ra) != 0)
+        return -1;
+    return shadow_stack_enter(&t->stack, regs, ra, regs[ABI_RA], fde_at(lo, regs[ABI_RA]));
+}
+
+void frame_watch_check(struct watched_thread *t, const uint64_t *regs, struct live_objects *lo,
+                       struct run_result *result)
+{
     struct live_object *o;
     uint64_t addr;
     const struct unwind_row *row;
@@ -123,4 +143,12 @@ void frame_watch_step(struct watched_thread *t, const uint64_t *regs, struct liv
     }
     result->steps_checked++;
     record(result, o, addr, fde, v, &w, t);
+}
+
+void frame_watch_step(struct watched_thread *t, const uint64_t *regs, struct live_objects *lo,
+                      struct run_result *result)
+{
+    result->steps++;
+    frame_watch_learn(t, regs, lo);
+    frame_watch_check(t, regs, lo, result);
 }

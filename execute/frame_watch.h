@@ -32,12 +32,32 @@ struct watched_thread {
     int signal_injected;           /* the last resume delivered a signal */
 };
 
-/* Reads 8 bytes of process PID (passed as the arg) at ADDR: 0, or -1. */
+/* Reads 8 bytes at ADDR of the memory of PID (passed as the arg: a thread
+ * of the process, whose first thread may have ended): 0, or -1. */
 int frame_watch_read(void *pid, uint64_t addr, uint64_t *value);
 
 /* The thread T has just stopped after a step with REGS (DWARF numbers,
- * 0-16): learn its frames and check its row.  PID is the process. */
+ * 0-16): learn its frames and check its row (frame_watch_learn, then
+ * frame_watch_check), the step counted. */
 void frame_watch_step(struct watched_thread *t, const uint64_t *regs, struct live_objects *lo,
                       struct run_result *result);
+
+/* The two halves of a step.  Learn: what the step from T's last registers
+ * to REGS did to its frames; REGS become T's registers. */
+void frame_watch_learn(struct watched_thread *t, const uint64_t *regs, struct live_objects *lo);
+/* Check: the row of the instruction at REGS' rip against the innermost
+ * frame, recorded in RESULT (a jump to a function's first instruction in
+ * the frame re-enters it: a tail call). */
+void frame_watch_check(struct watched_thread *t, const uint64_t *regs, struct live_objects *lo,
+                       struct run_result *result);
+
+/* T seen stopped with REGS after running untraced (--only: at a
+ * breakpoint): REGS become its registers, nothing learnt from the gap. */
+void frame_watch_resync(struct watched_thread *t, const uint64_t *regs, pid_t pid);
+/* T stopped at a function's first instruction, REGS (a breakpoint there):
+ * resync, frames cut back to rsp, and the function's frame entered (the
+ * CFA rsp + 8, the return address at rsp), unless it is the frame already
+ * on top.  0, or -1 when the return address cannot be read. */
+int frame_watch_enter(struct watched_thread *t, const uint64_t *regs, struct live_objects *lo);
 
 #endif

@@ -132,6 +132,11 @@ static void read_maps(struct live_objects *lo)
     fclose(f);
 }
 
+void live_objects_refresh(struct live_objects *lo)
+{
+    read_maps(lo);
+}
+
 static const struct live_mapping *mapping_at(struct live_objects *lo, uint64_t pc)
 {
     for (int pass = 0; pass < 2; pass++) {

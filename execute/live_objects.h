@@ -53,6 +53,8 @@ void live_objects_init(struct live_objects *lo, pid_t pid, struct run_result *re
 void live_objects_release(struct live_objects *lo);
 /* Forget the mappings (after an exec); the objects stay open. */
 void live_objects_forget_maps(struct live_objects *lo);
+/* Read /proc/PID/maps again now (objects mapped or unmapped since). */
+void live_objects_refresh(struct live_objects *lo);
 
 /* Where PC runs: 1 with *OBJECT (whose table is ready), the file address in
  * *ADDR and the row covering it in *ROW (and its FDE in *FDE); 0 when no

@@ -87,6 +87,13 @@ struct run_result {
     size_t objects_audited;        /* by execute/static_join ... */
     double join_seconds;           /* ... in this wall time */
     int join_out_of_memory;        /* a reason an object was not audited was lost */
+    double stepped_seconds;        /* wall time during which some thread was single-stepped
+                                      (all of `seconds` when every instruction is) */
+    int only;                      /* --only: the selected functions stepped, the rest at full speed */
+    uint64_t breakpoint_stops;     /* --only: stops at a breakpoint (an entry, a return awaited,
+                                      the loader's), each a row checked where a frame is known */
+    uint64_t returns_missed;       /* --only: returns awaited that never came (a longjmp or a
+                                      throw cut the stack past them) */
     int threads;                   /* threads seen */
     int forks_detached;            /* forks and vforks left to run untraced */
     int execs;                     /* execs followed */

@@ -133,9 +133,19 @@ static void not_audited(FILE *out, const struct run_result *r, int json)
         fputc(']', out);
 }
 
+/* Steps per second of stepping: over the wall time some thread was
+ * stepped (all of it without --only). */
 static double per_second(const struct run_result *r)
 {
-    return r->seconds > 0 ? (double)r->steps / r->seconds : 0;
+    return r->stepped_seconds > 0 ? (double)r->steps / r->stepped_seconds : 0;
+}
+
+/* The share of the run stepped: of its wall time, the part during which
+ * some thread was single-stepped (instructions run at full speed are not
+ * counted: nothing sees them). */
+static double stepped_share(const struct run_result *r)
+{
+    return r->seconds > 0 ? r->stepped_seconds / r->seconds : 0;
 }
 
 static void text_figures(FILE *out, const struct run_result *r, char *const *argv, size_t naddresses,
@@ -152,6 +162,11 @@ static void text_figures(FILE *out, const struct run_result *r, char *const *arg
             r->steps, r->seconds, per_second(r), r->max_steps_reached ? " (--max-steps reached: the rest untraced)" : "",
             r->steps_checked, naddresses, held, refuted, r->steps_no_truth, r->steps_no_table,
             r->steps_rule_unchecked, r->threads, r->forks_detached, r->execs, r->objects_audited, r->join_seconds);
+    if (r->only)
+        fprintf(out, "%s: --only: %" PRIu64 " breakpoint stops, stepping %.2f of %.2f s wall time (%.1f%%), %" PRIu64
+                     " awaited returns never seen (frames cut by a longjmp or a throw)\n",
+                argv[0], r->breakpoint_stops, r->stepped_seconds, r->seconds, 100 * stepped_share(r),
+                r->returns_missed);
 }
 
 static void json_head(FILE *out, const struct run_result *r, char *const *argv, size_t naddresses, uint64_t held)
@@ -168,6 +183,9 @@ static void json_head(FILE *out, const struct run_result *r, char *const *argv, 
     fprintf(out, ",\"steps_checked\":%" PRIu64 ",\"steps_no_truth\":%" PRIu64 ",\"steps_no_table\":%" PRIu64
                  ",\"steps_rule_unchecked\":%" PRIu64 ",\"addresses_checked\":%zu,\"executions_held\":%" PRIu64,
             r->steps_checked, r->steps_no_truth, r->steps_no_table, r->steps_rule_unchecked, naddresses, held);
+    fprintf(out, ",\"only\":%s,\"breakpoint_stops\":%" PRIu64 ",\"stepped_seconds\":%.3f,\"stepped_share\":%.4f"
+                 ",\"returns_missed\":%" PRIu64,
+            r->only ? "true" : "false", r->breakpoint_stops, r->stepped_seconds, stepped_share(r), r->returns_missed);
     fprintf(out, ",\"threads\":%d,\"forks_detached\":%d,\"execs\":%d,\"max_steps_reached\":%s",
             r->threads, r->forks_detached, r->execs, r->max_steps_reached ? "true" : "false");
     fprintf(out, ",\"files_audited\":%zu,\"audit_seconds\":%.3f", r->objects_audited, r->join_seconds);

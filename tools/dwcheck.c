@@ -8,8 +8,8 @@
  *   dwcheck --merge [--format=...] [--html=DIR] [--fail-on=...] [--baseline=FILE]
  *           [--write-baseline=FILE] FILE.jsonl...
  *   dwcheck --explain=ADDR [--prove=...] [--prove-timeout=MS] FILE
- *   dwcheck --run [--max-steps=N] [--format=text|json|sarif] [--html=DIR]
- *           [--explain=[OBJECT:]ADDR] [--fail-on=...] -- PROGRAM ARGS
+ *   dwcheck --run [--only=FUNC]... [--max-steps=N] [--format=text|json|sarif]
+ *           [--html=DIR] [--explain=[OBJECT:]ADDR] [--fail-on=...] -- PROGRAM ARGS
  *
  * Each file's .eh_frame is checked rule by rule in the states synthesis
  * derives from the code (verify/audit/check.h).  Files are audited by N worker
@@ -31,7 +31,8 @@
  * exit status are its own, the report goes to stderr
  * (report/execution_report, report/run_sarif; report/run_html for --html,
  * report/run_explain for --explain), joined with the static audit of the
- * files it checked (execute/static_join).
+ * files it checked (execute/static_join).  --only=FUNC steps only those
+ * functions, the rest at full speed (execute/selective).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -80,7 +81,36 @@ struct options {
     const char *audit_option;  /* the last option given that only an audit takes */
     int run;                   /* --run: the FILEs are a program and its arguments */
     unsigned long long max_steps;   /* --max-steps, 0 for no bound */
+    char **only;               /* --only: the functions stepped, or none: every instruction */
+    size_t nonly;
 };
+
+/* --only=NAME[,NAME]...: each name added to OPT's.  0, or -1 (said) for an
+ * empty name. */
+static int add_only(struct options *opt, const char *arg)
+{
+    for (const char *p = arg;;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0) {
+            cli_error(NULL, "empty --only function name in '%s'", arg);
+            return -1;
+        }
+        char **grown = realloc(opt->only, (opt->nonly + 1) * sizeof *grown);
+        char *name = strndup(p, len);
+        if (!grown || !name) {
+            free(name);
+            if (grown)
+                opt->only = grown;
+            cli_error(NULL, "out of memory");
+            return -1;
+        }
+        opt->only = grown;
+        opt->only[opt->nonly++] = name;
+        if (!p[len])
+            return 0;
+        p += len + 1;
+    }
+}
 
 /* What auditing one file gives the parent process: the result itself (the
  * parent renders it, once per name the file goes by). */
@@ -111,7 +141,7 @@ static void usage(FILE *out)
     fprintf(out,
             "Usage: dwcheck [OPTION]... [FILE]...\n"
             "  or:  dwcheck --merge [OPTION]... FILE.jsonl...\n"
-            "  or:  dwcheck --run [--max-steps=N] [OPTION]... -- PROGRAM [ARG]...\n"
+            "  or:  dwcheck --run [--only=FUNC]... [--max-steps=N] [OPTION]... -- PROGRAM [ARG]...\n"
             "Audit the unwind tables (.eh_frame, .sframe) of x86_64 ELF files: every rule\n"
             "of every row is evaluated in the state derived from the machine code at that\n"
             "address.  With no FILE, audit the system's core libraries.  A directory is\n"
@@ -185,6 +215,14 @@ static void usage(FILE *out)
             "                     verdict there.  The exit status is dwcheck's: 1 for\n"
             "                     a refutation (unless --fail-on=never), 2 when the run\n"
             "                     refutes a rule the audit proved\n"
+            "  --only=FUNC[,FUNC]...  with --run (repeatable): step only the functions\n"
+            "                     of those symbol names, in the program and every object\n"
+            "                     it loads (dlopen too); the rest runs at full speed.  A\n"
+            "                     breakpoint at each one's entry, where the true CFA is\n"
+            "                     rsp+8; its calls run at full speed to a breakpoint at\n"
+            "                     their return.  The figures add the breakpoint stops and\n"
+            "                     the share of wall time spent stepping.  A FUNC no\n"
+            "                     object defined is an error (exit 2), after the report\n"
             "  --max-steps=N      with --run: after N steps, let the program run on untraced\n"
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
@@ -535,7 +573,7 @@ static int run_explain(const struct run_result *r, char **argv, const struct opt
 static int run_program(char **argv, int argc, const struct options *opt)
 {
     if (opt->merge || opt->cache_dir || opt->shards || opt->baseline || opt->write_baseline || opt->audit_option) {
-        cli_error(NULL, "--run takes only --max-steps, --format, --html, --explain and --fail-on besides");
+        cli_error(NULL, "--run takes only --only, --max-steps, --format, --html, --explain and --fail-on besides");
         return EXIT_TROUBLE;
     }
     if (argc == 0) {
@@ -549,7 +587,8 @@ static int run_program(char **argv, int argc, const struct options *opt)
     }
     struct run_result r;
     run_result_init(&r);
-    if (tracer_run(argv, opt->max_steps, &r, err, sizeof err) != 0) {
+    struct tracer_options topt = {.max_steps = opt->max_steps, .only = opt->only, .nonly = opt->nonly};
+    if (tracer_run(argv, &topt, &r, err, sizeof err) != 0) {
         cli_error(argv[0], "%s", err);
         run_result_release(&r);
         return EXIT_TROUBLE;
@@ -565,6 +604,10 @@ static int run_program(char **argv, int argc, const struct options *opt)
     if (opt->explain && run_explain(&r, argv, opt) != EXIT_CLEAN)
         status = EXIT_TROUBLE;
     run_result_release(&r);
+    if (topt.missing[0]) {
+        cli_error(argv[0], "no function %s in it or in the objects it loaded (--only)", topt.missing);
+        return EXIT_TROUBLE;
+    }
     if (contradictions) {
         cli_error(NULL, "INTERNAL ERROR: the run refutes %zu rules the static audit proved; "
                   "please report it with the witnesses above", contradictions);
@@ -594,6 +637,7 @@ int main(int argc, char **argv)
         {"write-baseline", required_argument, NULL, 'W'},
         {"run", no_argument, NULL, 'R'},
         {"max-steps", required_argument, NULL, 'N'},
+        {"only", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -685,6 +729,10 @@ int main(int argc, char **argv)
             if (cli_parse_count("--max-steps", optarg, 1, ~0ull, &opt.max_steps) != 0)
                 return EXIT_TROUBLE;
             break;
+        case 'O':
+            if (add_only(&opt, optarg) != 0)
+                return EXIT_TROUBLE;
+            break;
         default:   /* --help, --version, or a mistake */
             return cli_end_of_options(c, usage);
         }
@@ -695,8 +743,8 @@ int main(int argc, char **argv)
     int status;
     if (opt.run)
         return run_program(files, nfiles, &opt);
-    if (opt.max_steps) {
-        cli_error(NULL, "--max-steps goes with --run");
+    if (opt.max_steps || opt.nonly) {
+        cli_error(NULL, "%s goes with --run", opt.max_steps ? "--max-steps" : "--only");
         return EXIT_TROUBLE;
     }
     if (opt.explain) {

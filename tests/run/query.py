@@ -16,6 +16,7 @@
 #   address FUNC            the first finding of FUNC: its address (hex), the
 #                           registers its witness read, whether it gave a value
 #   unconfirmed             how many findings the static audit does not report
+#   executions FUNC         FUNC's findings as function+off:executions:held, sorted
 import json
 import sys
 
@@ -61,5 +62,8 @@ elif what == "address":
           "gave" if "gave" in w and w["gave"] != w["truth"] else "no-gave")
 elif what == "unconfirmed":
     print(sum(1 for f in fs if not f["confirmed"]))
+elif what == "executions":
+    print(" ".join(sorted("%s:%d:%d" % (f["function"], f["executions"], f["held"])
+                          for f in fs if f["function"].startswith(args[0] + "+"))))
 else:
     print(run[what])

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
 # dwcheck --run: programs run under ptrace, every executed row checked
-# against a shadow stack of true frames (execute/, report/execution_report).
+# against a shadow stack of true frames (execute/, report/execution_report);
+# with --only, only the functions named (execute/selective).
 #   tests/run/run.sh BUILD
 # A library of hand-written assembly (dynadj.s) whose dyn_wrong moves rsp by
 # an amount known only at run time and whose CFI forgets it (the static
@@ -20,7 +21,11 @@
 # static audit does not report.  Ordinary programs (-O2 C, threads,
 # longjmp, a C++ exception, a handled signal, a fork, an exec) run clean,
 # their output, input and exit status their own.  Bad input: no program,
-# one that cannot be run, options --run does not take.
+# one that cannot be run, options --run does not take.  --only: dyn_wrong
+# refuted as full stepping refutes it, in far fewer steps, also when
+# dlopen'ed; a function recursing through another, in three threads at
+# once, stepped to the instruction; forks, longjmps out, --max-steps with
+# the breakpoints laid; bad names.
 set -u
 build=${1:?usage: run.sh BUILD}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,7 +41,8 @@ cc -O2 -o dyncall "$here/dyncall.c" -L. -ldynadj -Wl,-rpath,'$ORIGIN' &&
 for p in plain jump signal status; do cc -O2 -o $p "$here/$p.c" || exit 2; done &&
 cc -O2 -o handled "$here/handled.c" "$here/handler.s" &&
 c++ -O2 -o throw "$here/throw.cc" &&
-cc -O2 -pthread -o threads "$here/threads.c" || { echo "run: the fixtures do not build" >&2; exit 2; }
+cc -O2 -pthread -o threads "$here/threads.c" &&
+cc -O2 -pthread -o onlycall "$here/onlycall.c" "$here/recurse.s" -ldl || { echo "run: the fixtures do not build" >&2; exit 2; }
 
 # json FIELD... < report: the run's JSON line (the last of stderr) queried by tests/run/query.py.
 json() { python3 "$here/query.py" "$@"; }
@@ -291,6 +297,117 @@ else
     not_ok "--max-steps" "status $rc; $(tail -c 1000 max.terr)"
 fi
 
+# --only: the selected functions stepped from a breakpoint at their entry,
+# their calls and everything else at full speed.
+# only NAME FUNCS PROGRAM ARGS...: like run, with --only=FUNCS.
+only() {
+    local name=$1 funcs=$2; shift 2
+    "$@" < /dev/null > "$name.out" 2> "$name.err"; echo $? > "$name.prc"
+    "$dwcheck" --run --format=json --only="$funcs" -- "$@" < /dev/null > "$name.tout" 2> "$name.terr"
+    echo $? > "$name.rc"
+}
+only owrong dyn_wrong ./dyncall wrong 3
+full=$(json steps < wrong.terr) part=$(json steps < owrong.terr)
+if [ "$(cat owrong.rc)" = 1 ] && [ "$(json executions dyn_wrong < owrong.terr)" = "$(json executions dyn_wrong < wrong.terr)" ] &&
+   [ "$(json findings-not-in dyn_wrong < owrong.terr)" = 0 ] && [ "$(json only < owrong.terr)" = True ] &&
+   [ "$(json witness dyn_wrong < owrong.terr)" = "$(json witness dyn_wrong < wrong.terr)" ] &&
+   [ $((part * 100)) -lt "$full" ] && cmp -s owrong.out owrong.tout; then
+    ok "--only=dyn_wrong: the same refutations, executions and witness as full stepping, in $part steps, not $full"
+else
+    not_ok "--only=dyn_wrong: as full stepping, in fewer steps" "steps $part of $full; $(json executions dyn_wrong < owrong.terr)
+against $(json executions dyn_wrong < wrong.terr)
+$(tail -c 2000 owrong.terr)"
+fi
+only oright dyn_right ./dyncall right 3
+if [ "$(cat oright.rc)" = 0 ] && [ "$(json findings < oright.terr)" = 0 ] && cmp -s oright.out oright.tout &&
+   [ "$(json steps_checked < oright.terr)" -gt 20 ] && [ "$(json steps < oright.terr)" -lt 100 ]; then
+    ok "--only=dyn_right: clean, $(json steps_checked < oright.terr) steps checked"
+else
+    not_ok "--only=dyn_right: clean" "$(tail -c 2000 oright.terr)"
+fi
+# rec_walk(10), 20 times in each of three threads at once: 9 instructions
+# per level that recurses through bounce, 7 at the bottom, each checked,
+# nothing else; every return to the breakpoint all levels share told by rsp.
+only orec rec_walk ./onlycall threads 10
+if [ "$(cat orec.rc)" = 0 ] && [ "$(json findings < orec.terr)" = 0 ] && cmp -s orec.out orec.tout &&
+   [ "$(json steps_checked < orec.terr)" = $((3 * 20 * (9 * 10 + 7))) ] && [ "$(json steps < orec.terr)" = 5820 ] &&
+   [ "$(json returns_missed < orec.terr)" = 0 ] && [ "$(json threads < orec.terr)" = 3 ]; then
+    ok "--only=rec_walk: recursing through bounce in three threads at once, all 5820 instructions stepped and checked"
+else
+    not_ok "--only=rec_walk: recursion and threads" "$(tail -c 2000 orec.terr)"
+fi
+# main calls dyn_right through its PLT stub, which is not selected: the
+# return awaited comes by a step, from dyn_right stepped from its entry.
+only oplt main,dyn_right ./dyncall right 3
+if [ "$(cat oplt.rc)" = 0 ] && [ "$(json findings < oplt.terr)" = 0 ] && cmp -s oplt.out oplt.tout &&
+   [ "$(json returns_missed < oplt.terr)" = 0 ] && [ "$(json steps_checked < oplt.terr)" -gt 40 ]; then
+    ok "--only=main,dyn_right: a call through a PLT stub to a selected function, its return seen"
+else
+    not_ok "--only=main,dyn_right: through a PLT stub" "$(tail -c 1000 oplt.terr)"
+fi
+# The main thread gone (pthread_exit), a zombie until the others end: not
+# waited for when they step over a breakpoint, its memory read through them.
+./onlycall exit 10 > oexit.out
+timeout 120 "$dwcheck" --run --format=json --only=rec_walk -- ./onlycall exit 10 > oexit.tout 2> oexit.terr < /dev/null
+echo $? > oexit.rc
+if [ "$(cat oexit.rc)" = 0 ] && [ "$(json findings < oexit.terr)" = 0 ] && cmp -s oexit.out oexit.tout &&
+   [ "$(json steps_checked < oexit.terr)" = $((2 * 20 * (9 * 10 + 7))) ]; then
+    ok "--only=rec_walk: two threads on after the main thread's pthread_exit, all 3880 instructions checked"
+else
+    not_ok "--only=rec_walk: after pthread_exit" "status $(cat oexit.rc); $(tail -c 1000 oexit.terr)"
+fi
+# A library dlopen'ed: found when the loader stops at its r_brk.
+only odl dyn_wrong ./onlycall dl ./libdynadj.so 3
+if [ "$(cat odl.rc)" = 1 ] && [ "$(json executions dyn_wrong < odl.terr)" = "$(json executions dyn_wrong < wrong.terr)" ] &&
+   cmp -s odl.out odl.tout; then
+    ok "--only=dyn_wrong: found in a library dlopen'ed, refuted as in the linked one"
+else
+    not_ok "--only=dyn_wrong: dlopen'ed" "status $(cat odl.rc); $(tail -c 2000 odl.terr)"
+fi
+# A fork with the breakpoints laid: the child gets its own bytes back and runs untraced.
+only ofork rec_walk ./onlycall fork 5
+if [ "$(cat ofork.rc)" = 0 ] && cmp -s ofork.out ofork.tout && [ "$(json forks_detached < ofork.terr)" = 1 ] &&
+   [ "$(json steps_checked < ofork.terr)" = $((9 * 5 + 7 + 9 * 7 + 7)) ]; then
+    ok "--only=rec_walk: a fork's child runs untraced, the parent's calls stepped, output unchanged"
+else
+    not_ok "--only=rec_walk: a fork" "$(diff ofork.out ofork.tout)
+$(tail -c 2000 ofork.terr)"
+fi
+# longjmp out of recursive frames: the return awaited never comes.
+only ojump deepest ./jump
+if [ "$(cat ojump.rc)" = 0 ] && cmp -s ojump.out ojump.tout && [ "$(json returns_missed < ojump.terr)" = 3 ] &&
+   [ "$(json steps_checked < ojump.terr)" -gt 0 ]; then
+    ok "--only=deepest: longjmp out of it three times, three returns never seen, clean"
+else
+    not_ok "--only=deepest: longjmp" "$(tail -c 2000 ojump.terr)"
+fi
+# A return awaited whose frame a longjmp cut is dropped at the next stop:
+# big_frame's frame, over the place it was awaited, is stepped whole
+# (small_escape's 2 instructions, then 3*10+4).
+only ocut small_escape,big_frame ./onlycall cut 10
+if [ "$(cat ocut.rc)" = 0 ] && cmp -s ocut.out ocut.tout && [ "$(json returns_missed < ocut.terr)" = 1 ] &&
+   [ "$(json steps_checked < ocut.terr)" = $((2 + 3 * 10 + 4)) ]; then
+    ok "--only=small_escape,big_frame: a return a longjmp cut forgotten, the next frame there stepped whole"
+else
+    not_ok "--only: a return a longjmp cut" "$(tail -c 1000 ocut.terr)"
+fi
+# --max-steps: the breakpoints removed, the rest untraced.
+"$dwcheck" --run --format=json --only=rec_walk --max-steps=100 -- ./onlycall threads 10 > omax.tout 2> omax.terr; rc=$?
+if [ $rc = 0 ] && cmp -s orec.out omax.tout && [ "$(json steps < omax.terr)" = 100 ] &&
+   [ "$(json max_steps_reached < omax.terr)" = True ]; then
+    ok "--only with --max-steps=100: the breakpoints removed, the rest untraced, output unchanged"
+else
+    not_ok "--only with --max-steps" "status $rc; $(tail -c 1000 omax.terr)"
+fi
+# A name no object defines: the run goes on (a later dlopen may bring it), then exit 2.
+"$dwcheck" --run --format=json --only=rec_walk,no_such_function -- ./onlycall fork 1 > onone.tout 2> onone.terr; rc=$?
+if [ $rc = 2 ] && [ "$(tail -1 onone.terr)" = "dwcheck: ./onlycall: no function no_such_function in it or in the objects it loaded (--only)" ] &&
+   [ "$(json steps_checked < onone.terr)" -gt 0 ]; then
+    ok "--only=no_such_function: the run reported, then exit 2 naming it"
+else
+    not_ok "--only=no_such_function" "status $rc; $(tail -c 1000 onone.terr)"
+fi
+
 # Bad input: exit 2, `dwcheck: PROGRAM: reason`.
 bad() {
     local want=$1; shift
@@ -303,7 +420,7 @@ bad "dwcheck: ./no-such-program: No such file or directory" --run -- ./no-such-p
 touch not-executable
 bad "dwcheck: ./not-executable: Permission denied" --run -- ./not-executable
 bad "dwcheck: --max-steps goes with --run" --max-steps=5 libdynadj.so
-bad "dwcheck: --run takes only --max-steps, --format, --html, --explain and --fail-on besides" --run --baseline=b -- ./plain
+bad "dwcheck: --run takes only --only, --max-steps, --format, --html, --explain and --fail-on besides" --run --baseline=b -- ./plain
 touch not-a-dir
 bad "dwcheck: not-a-dir: not a directory (regular file)" --run --html=not-a-dir -- ./plain
 bad "dwcheck: --explain=OBJECT:ADDR goes with --run; the static audit's is --explain=ADDR FILE" --explain=x:0x10 libdynadj.so
@@ -313,5 +430,8 @@ if [ $rc = 2 ] && [ "$(tail -1 <<< "$err")" = "dwcheck: --explain: nosuch.so: no
 else
     not_ok "bad: --explain of an object the run has not" "status $rc: $(tail -3 <<< "$err")"
 fi
+bad "dwcheck: empty --only function name in ''" --run --only= -- ./plain
+bad "dwcheck: empty --only function name in 'main,,f'" --run --only=main,,f -- ./plain
+bad "dwcheck: --only goes with --run" --only=main libdynadj.so
 
 finish run
