@@ -63,6 +63,8 @@
 #include "verify/audit/check.h"
 #include "verify/audit/explain.h"
 
+#define DWCHECK_ONLY_MAX 256   /* --only's functions, at most */
+
 struct options {
     enum run_format format;
     int jobs;
@@ -81,33 +83,30 @@ struct options {
     const char *audit_option;  /* the last option given that only an audit takes */
     int run;                   /* --run: the FILEs are a program and its arguments */
     unsigned long long max_steps;   /* --max-steps, 0 for no bound */
-    char **only;               /* --only: the functions stepped, or none: every instruction */
+    char *only[DWCHECK_ONLY_MAX];   /* --only: the functions stepped, or none: every instruction */
     size_t nonly;
 };
 
-/* --only=NAME[,NAME]...: each name added to OPT's.  0, or -1 (said) for an
- * empty name. */
-static int add_only(struct options *opt, const char *arg)
+/* --only=NAME[,NAME]...: each name added to OPT's, split in ARG itself
+ * (an argv string: nothing allocated).  0, or -1 (said) for an empty
+ * name or too many. */
+static int add_only(struct options *opt, char *arg)
 {
-    for (const char *p = arg;;) {
+    size_t n = strlen(arg);
+    if (n == 0 || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,")) {
+        cli_error(NULL, "empty --only function name in '%s'", arg);
+        return -1;
+    }
+    for (char *p = arg;;) {
         size_t len = strcspn(p, ",");
-        if (len == 0) {
-            cli_error(NULL, "empty --only function name in '%s'", arg);
+        if (opt->nonly == DWCHECK_ONLY_MAX) {
+            cli_error(NULL, "more than %d --only functions", DWCHECK_ONLY_MAX);
             return -1;
         }
-        char **grown = realloc(opt->only, (opt->nonly + 1) * sizeof *grown);
-        char *name = strndup(p, len);
-        if (!grown || !name) {
-            free(name);
-            if (grown)
-                opt->only = grown;
-            cli_error(NULL, "out of memory");
-            return -1;
-        }
-        opt->only = grown;
-        opt->only[opt->nonly++] = name;
+        opt->only[opt->nonly++] = p;
         if (!p[len])
             return 0;
+        p[len] = '\0';
         p += len + 1;
     }
 }
