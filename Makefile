@@ -167,6 +167,7 @@ execute_SRCS := \
 	execute/row_check.c \
 	execute/live_objects.c \
 	execute/frame_watch.c \
+	execute/audit_select.c \
 	execute/breakpoints.c \
 	execute/function_select.c \
 	execute/selective.c \

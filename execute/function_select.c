@@ -7,11 +7,12 @@
 /* The symbol glibc's loader calls after each change of its list of objects. */
 #define LOADER_HOOK "_dl_debug_state"
 
-int function_select_init(struct function_select *fs, char *const *names, size_t n)
+int function_select_init(struct function_select *fs, char *const *names, size_t n, struct audit_select *audit)
 {
     memset(fs, 0, sizeof *fs);
     fs->names = names;
     fs->nnames = n;
+    fs->audit = n ? NULL : audit;
     fs->found = calloc(n ? n : 1, 1);
     return fs->found ? 0 : -1;
 }
@@ -54,6 +55,25 @@ static int asked(const struct function_select *fs, const char *name, size_t *i)
     return 0;
 }
 
+/* O audited (once: audit_select keeps it) and its functions in doubt handed, at BIAS. */
+static void by_audit(struct function_select *fs, const struct live_object *o, uint64_t bias,
+                     void (*found)(void *arg, uint64_t addr, int loader), void *arg)
+{
+    struct run_result *r = fs->audit->result;
+    size_t audits = fs->audit->audits;
+    const struct audit_select_object *ao = audit_select_object(fs->audit, (uint32_t)o->index);
+    r->select_seconds = fs->audit->seconds;
+    if (fs->audit->audits > audits) {
+        *(fs->scanned ? &r->objects_audited_during : &r->objects_audited_start) += 1;
+        r->functions_selected += ao ? ao->nentries : 0;
+        r->fdes_not_selectable += ao ? ao->not_selectable : 0;
+    }
+    if (!ao)
+        return;
+    for (size_t i = 0; i < ao->nentries; i++)
+        found(arg, ao->entries[i] + bias, 0);
+}
+
 void function_select_scan(struct function_select *fs, struct live_objects *lo,
                           void (*found)(void *arg, uint64_t addr, int loader), void *arg)
 {
@@ -63,6 +83,8 @@ void function_select_scan(struct function_select *fs, struct live_objects *lo,
         struct live_object *o = map->object;
         if (!o || searched(fs, o))
             continue;
+        if (fs->audit)
+            by_audit(fs, o, map->bias, found, arg);
         char err[ELF_FILE_ERRLEN];
         if (elf_file_load_symbols(&o->ef, err, sizeof err) != 0)
             continue;
@@ -73,12 +95,13 @@ void function_select_scan(struct function_select *fs, struct live_objects *lo,
                 continue;
             if (strcmp(sym->name, LOADER_HOOK) == 0)
                 found(arg, sym->value + map->bias, 1);
-            else if (asked(fs, sym->name, &i)) {
+            else if (!fs->audit && asked(fs, sym->name, &i)) {
                 fs->found[i] = 1;
                 found(arg, sym->value + map->bias, 0);
             }
         }
     }
+    fs->scanned = 1;
 }
 
 const char *function_select_missing(const struct function_select *fs)

@@ -12,6 +12,11 @@
  * debugger's hook for dlopen), is found the same way.  A name is known
  * found once any object defined it; names never found are the caller's to
  * complain of at the end (a later dlopen may still bring them).
+ *
+ * Without names, with an audit_select: each object is audited when first
+ * searched (execute/audit_select) and the entries of the functions its
+ * audit leaves in doubt are handed instead; the run_result's selection
+ * figures (functions_selected ...) are counted here.
  */
 #ifndef DWCHECK_FUNCTION_SELECT_H
 #define DWCHECK_FUNCTION_SELECT_H
@@ -19,18 +24,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "audit_select.h"
 #include "live_objects.h"
 
 struct function_select {
     char *const *names;            /* borrowed */
     size_t nnames;
     unsigned char *found;          /* per name: defined by some object */
+    struct audit_select *audit;    /* borrowed, or NULL: select by the audit */
+    int scanned;                   /* a scan was made (the objects mapped at the start) */
     const struct live_object **searched;   /* objects searched since the image began */
     size_t nsearched, capsearched;
 };
 
-/* Select NAMES[0..N-1] (borrowed: they must outlive FS).  0, or -1 when out of memory. */
-int function_select_init(struct function_select *fs, char *const *names, size_t n);
+/* Select NAMES[0..N-1] (borrowed: they must outlive FS), or with N 0 the
+ * functions AUDIT (borrowed, or NULL: none) leaves in doubt.  0, or -1 when
+ * out of memory. */
+int function_select_init(struct function_select *fs, char *const *names, size_t n, struct audit_select *audit);
 void function_select_release(struct function_select *fs);
 /* A new image (an exec): every object is searched again. */
 void function_select_forget(struct function_select *fs);

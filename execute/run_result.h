@@ -84,12 +84,20 @@ struct run_result {
                                       describes another context on purpose, or
                                       is in a frame whose return the program rewrote */
     double seconds;                /* wall time of the traced part */
-    size_t objects_audited;        /* by execute/static_join ... */
-    double join_seconds;           /* ... in this wall time */
+    size_t objects_audited;        /* joined by execute/static_join ... */
+    double join_seconds;           /* ... all the audits' wall time (the selection's too) */
     int join_out_of_memory;        /* a reason an object was not audited was lost */
     double stepped_seconds;        /* wall time during which some thread was single-stepped
                                       (all of `seconds` when every instruction is) */
-    int only;                      /* --only: the selected functions stepped, the rest at full speed */
+    int only;                      /* the selected functions stepped, the rest at full speed
+                                      (--only, or by default the audit's: audit_selected) */
+    int audit_selected;            /* no --only nor --step-all: the functions the static audit
+                                      left in doubt selected (execute/audit_select) ... */
+    size_t functions_selected;     /* ... FDEs in doubt with an entry, given a breakpoint */
+    size_t fdes_not_selectable;    /* ... FDEs in doubt that begin mid-frame (a .cold part) */
+    size_t objects_audited_start;  /* ... objects audited before the program's first instruction */
+    size_t objects_audited_during; /* ... and while it ran (libraries, dlopen, exec) */
+    double select_seconds;         /* ... the wall time of those audits (the program stopped) */
     uint64_t breakpoint_stops;     /* --only: stops at a breakpoint (an entry, a return awaited,
                                       the loader's), each a row checked where a frame is known */
     uint64_t returns_missed;       /* --only: returns awaited that never came (a longjmp or a

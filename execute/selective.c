@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "selective.h"
 
-int selective_init(struct selective *s, char *const *names, size_t n, struct live_objects *lo,
-                   struct run_result *result)
+int selective_init(struct selective *s, char *const *names, size_t n, struct audit_select *audit,
+                   struct live_objects *lo, struct run_result *result)
 {
     breakpoints_init(&s->bps);
     s->lo = lo;
     s->result = result;
     s->tid = lo->pid;
     result->only = 1;
-    return function_select_init(&s->select, names, n);
+    result->audit_selected = n == 0;
+    return function_select_init(&s->select, names, n, audit);
 }
 
 void selective_release(struct selective *s)

@@ -52,9 +52,11 @@ struct selective {
 
 enum selective_mode { SELECTIVE_RUN, SELECTIVE_STEP };
 
-/* Select NAMES[0..N-1] (borrowed) in the process LO traces.  0, or -1 when out of memory. */
-int selective_init(struct selective *s, char *const *names, size_t n, struct live_objects *lo,
-                   struct run_result *result);
+/* Select NAMES[0..N-1] (borrowed) in the process LO traces, or with N 0
+ * the functions AUDIT (borrowed) leaves in doubt (execute/function_select).
+ * 0, or -1 when out of memory. */
+int selective_init(struct selective *s, char *const *names, size_t n, struct audit_select *audit,
+                   struct live_objects *lo, struct run_result *result);
 void selective_release(struct selective *s);
 
 /* A new image began (the program's first, or an exec: EXEC 1, the old

@@ -497,8 +497,8 @@ int tracer_run(char *const *argv, struct tracer_options *opt, struct run_result 
     struct trace tr = {.pid = pid, .result = result, .max_steps = opt->max_steps};
     live_objects_init(&tr.objects, pid, result);
     struct selective sel;
-    if (opt->nonly) {
-        if (selective_init(&sel, opt->only, opt->nonly, &tr.objects, result) != 0) {
+    if (opt->nonly || opt->audit) {
+        if (selective_init(&sel, opt->only, opt->nonly, opt->audit, &tr.objects, result) != 0) {
             snprintf(err, errlen, "out of memory");
             kill(pid, SIGKILL);
             waitpid(pid, NULL, 0);

@@ -16,9 +16,10 @@
  * traced program.  After MAX_STEPS steps (0: no bound) every thread is
  * detached and the program runs to its end at full speed.
  *
- * With --only (execute/selective), threads run at full speed (PTRACE_CONT)
- * and are stepped only inside the selected functions, from the int3 at
- * their entries.  To run the instruction under an int3 of ours, a thread
+ * With --only, and by default (the functions the static audit of each
+ * object leaves in doubt: execute/audit_select), threads run at full speed
+ * (PTRACE_CONT) and are stepped only inside the selected functions
+ * (execute/selective), from the int3 at their entries.  To run the instruction under an int3 of ours, a thread
  * steps over it with the original byte back while every other thread of
  * the process is stopped (a SIGSTOP of dwcheck's, never delivered; their
  * stops are parked and handled after), so that no thread runs past a
@@ -36,12 +37,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "audit_select.h"
 #include "run_result.h"
 
 struct tracer_options {
     uint64_t max_steps;            /* 0: no bound */
     char *const *only;             /* --only: the functions stepped (execute/selective); */
-    size_t nonly;                  /* none: every instruction */
+    size_t nonly;                  /* none: ... */
+    struct audit_select *audit;    /* ... those this audit leaves in doubt (borrowed), or
+                                      NULL: every instruction (--step-all) */
     char missing[256];             /* out: an --only name no object defined, or "" */
 };
 

@@ -162,10 +162,17 @@ static void text_figures(FILE *out, const struct run_result *r, char *const *arg
             r->steps, r->seconds, per_second(r), r->max_steps_reached ? " (--max-steps reached: the rest untraced)" : "",
             r->steps_checked, naddresses, held, refuted, r->steps_no_truth, r->steps_no_table,
             r->steps_rule_unchecked, r->threads, r->forks_detached, r->execs, r->objects_audited, r->join_seconds);
+    if (r->audit_selected)
+        fprintf(out, "%s: selected by the static audit: %zu functions it leaves in doubt (%zu FDEs in doubt not "
+                     "selectable: they begin mid-frame), from %zu objects audited before the run and %zu during it "
+                     "in %.2f s\n",
+                argv[0], r->functions_selected, r->fdes_not_selectable, r->objects_audited_start,
+                r->objects_audited_during, r->select_seconds);
     if (r->only)
-        fprintf(out, "%s: --only: %" PRIu64 " breakpoint stops, stepping %.2f of %.2f s wall time (%.1f%%), %" PRIu64
+        fprintf(out, "%s: %s: %" PRIu64 " breakpoint stops, stepping %.2f of %.2f s wall time (%.1f%%), %" PRIu64
                      " awaited returns never seen (frames cut by a longjmp or a throw)\n",
-                argv[0], r->breakpoint_stops, r->stepped_seconds, r->seconds, 100 * stepped_share(r),
+                argv[0], r->audit_selected ? "selected" : "--only", r->breakpoint_stops, r->stepped_seconds, r->seconds,
+                100 * stepped_share(r),
                 r->returns_missed);
 }
 
@@ -185,7 +192,14 @@ static void json_head(FILE *out, const struct run_result *r, char *const *argv, 
             r->steps_checked, r->steps_no_truth, r->steps_no_table, r->steps_rule_unchecked, naddresses, held);
     fprintf(out, ",\"only\":%s,\"breakpoint_stops\":%" PRIu64 ",\"stepped_seconds\":%.3f,\"stepped_share\":%.4f"
                  ",\"returns_missed\":%" PRIu64,
-            r->only ? "true" : "false", r->breakpoint_stops, r->stepped_seconds, stepped_share(r), r->returns_missed);
+            r->only && !r->audit_selected ? "true" : "false", r->breakpoint_stops, r->stepped_seconds,
+            stepped_share(r), r->returns_missed);
+    fprintf(out, ",\"selection\":\"%s\"", r->audit_selected ? "audit" : r->only ? "only" : "step-all");
+    if (r->audit_selected)
+        fprintf(out, ",\"functions_selected\":%zu,\"fdes_not_selectable\":%zu,\"objects_audited_before\":%zu"
+                     ",\"objects_audited_during\":%zu,\"select_seconds\":%.3f",
+                r->functions_selected, r->fdes_not_selectable, r->objects_audited_start, r->objects_audited_during,
+                r->select_seconds);
     fprintf(out, ",\"threads\":%d,\"forks_detached\":%d,\"execs\":%d,\"max_steps_reached\":%s",
             r->threads, r->forks_detached, r->execs, r->max_steps_reached ? "true" : "false");
     fprintf(out, ",\"files_audited\":%zu,\"audit_seconds\":%.3f", r->objects_audited, r->join_seconds);

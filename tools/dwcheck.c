@@ -8,7 +8,7 @@
  *   dwcheck --merge [--format=...] [--html=DIR] [--fail-on=...] [--baseline=FILE]
  *           [--write-baseline=FILE] FILE.jsonl...
  *   dwcheck --explain=ADDR [--prove=...] [--prove-timeout=MS] FILE
- *   dwcheck --run [--only=FUNC]... [--max-steps=N] [--format=text|json|sarif]
+ *   dwcheck --run [--only=FUNC]... [--step-all] [--max-steps=N] [--format=text|json|sarif]
  *           [--html=DIR] [--explain=[OBJECT:]ADDR] [--fail-on=...] -- PROGRAM ARGS
  *
  * Each file's .eh_frame is checked rule by rule in the states synthesis
@@ -31,8 +31,10 @@
  * exit status are its own, the report goes to stderr
  * (report/execution_report, report/run_sarif; report/run_html for --html,
  * report/run_explain for --explain), joined with the static audit of the
- * files it checked (execute/static_join).  --only=FUNC steps only those
- * functions, the rest at full speed (execute/selective).
+ * files it checked (execute/static_join).  By default only the functions
+ * the static audit of each object leaves in doubt are stepped, the rest
+ * run at full speed (execute/audit_select, execute/selective); --only=FUNC
+ * steps those functions instead, --step-all every instruction.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -83,8 +85,9 @@ struct options {
     const char *audit_option;  /* the last option given that only an audit takes */
     int run;                   /* --run: the FILEs are a program and its arguments */
     unsigned long long max_steps;   /* --max-steps, 0 for no bound */
-    char *only[DWCHECK_ONLY_MAX];   /* --only: the functions stepped, or none: every instruction */
+    char *only[DWCHECK_ONLY_MAX];   /* --only: the functions stepped, or none: the audit's */
     size_t nonly;
+    int step_all;              /* --step-all: every instruction stepped */
 };
 
 /* --only=NAME[,NAME]...: each name added to OPT's, split in ARG itself
@@ -140,7 +143,7 @@ static void usage(FILE *out)
     fprintf(out,
             "Usage: dwcheck [OPTION]... [FILE]...\n"
             "  or:  dwcheck --merge [OPTION]... FILE.jsonl...\n"
-            "  or:  dwcheck --run [--only=FUNC]... [--max-steps=N] [OPTION]... -- PROGRAM [ARG]...\n"
+            "  or:  dwcheck --run [--only=FUNC]...|--step-all [--max-steps=N] [OPTION]... -- PROGRAM [ARG]...\n"
             "Audit the unwind tables (.eh_frame, .sframe) of x86_64 ELF files: every rule\n"
             "of every row is evaluated in the state derived from the machine code at that\n"
             "address.  With no FILE, audit the system's core libraries.  A directory is\n"
@@ -194,10 +197,14 @@ static void usage(FILE *out)
             "                     (with --format, --html, --fail-on, --baseline,\n"
             "                     --write-baseline only)\n"
             "  --run              run PROGRAM with its ARGs under ptrace, single-stepping\n"
-            "                     every thread, and check each executed instruction's\n"
-            "                     .eh_frame row (program and libraries) against the\n"
-            "                     live machine: the CFA, the return address and rbx, rbp,\n"
-            "                     r12-r15 against a shadow stack of true frames (only\n"
+            "                     the functions the static audit of each object it maps\n"
+            "                     (program, libraries, dlopen'ed, exec'ed) leaves\n"
+            "                     undecided or finds wrong, from a breakpoint at their\n"
+            "                     entry as --only does (an FDE not at an entry, a .cold\n"
+            "                     part, is not selectable), and check each instruction's\n"
+            "                     .eh_frame row they execute against the live machine:\n"
+            "                     the CFA, the return address and rbx, rbp, r12-r15\n"
+            "                     against a shadow stack of true frames (only\n"
             "                     frames entered while traced are checked).  The program's\n"
             "                     stdin, stdout and stderr are its own; forks run\n"
             "                     untraced, execs are followed.  The report (a finding\n"
@@ -222,6 +229,8 @@ static void usage(FILE *out)
             "                     their return.  The figures add the breakpoint stops and\n"
             "                     the share of wall time spent stepping.  A FUNC no\n"
             "                     object defined is an error (exit 2), after the report\n"
+            "  --step-all         with --run: single-step every instruction of every\n"
+            "                     thread, not the audit's selection (not with --only)\n"
             "  --max-steps=N      with --run: after N steps, let the program run on untraced\n"
             "  -h, --help         show this help\n"
             "  -V, --version      show the version\n"
@@ -572,7 +581,11 @@ static int run_explain(const struct run_result *r, char **argv, const struct opt
 static int run_program(char **argv, int argc, const struct options *opt)
 {
     if (opt->merge || opt->cache_dir || opt->shards || opt->baseline || opt->write_baseline || opt->audit_option) {
-        cli_error(NULL, "--run takes only --only, --max-steps, --format, --html, --explain and --fail-on besides");
+        cli_error(NULL, "--run takes only --only, --step-all, --max-steps, --format, --html, --explain and --fail-on besides");
+        return EXIT_TROUBLE;
+    }
+    if (opt->step_all && opt->nonly) {
+        cli_error(NULL, "--only and --step-all exclude each other: --only steps the functions named, --step-all every one");
         return EXIT_TROUBLE;
     }
     if (argc == 0) {
@@ -586,13 +599,18 @@ static int run_program(char **argv, int argc, const struct options *opt)
     }
     struct run_result r;
     run_result_init(&r);
-    struct tracer_options topt = {.max_steps = opt->max_steps, .only = opt->only, .nonly = opt->nonly};
+    struct audit_select audit;
+    audit_select_init(&audit, &r);
+    struct tracer_options topt = {.max_steps = opt->max_steps, .only = opt->only, .nonly = opt->nonly,
+                                  .audit = opt->step_all || opt->nonly ? NULL : &audit};
     if (tracer_run(argv, &topt, &r, err, sizeof err) != 0) {
         cli_error(argv[0], "%s", err);
+        audit_select_release(&audit);
         run_result_release(&r);
         return EXIT_TROUBLE;
     }
-    size_t contradictions = static_join(&r);
+    size_t contradictions = static_join(&r, &audit);
+    audit_select_release(&audit);
     size_t refuted = opt->format == RUN_FORMAT_SARIF ? run_sarif(stderr, &r, DWCHECK_VERSION)
                                                      : execution_report(stderr, &r, argv, opt->format == RUN_FORMAT_JSON);
     int status = refuted && opt->fail_on >= 0 ? EXIT_FINDINGS : EXIT_CLEAN;
@@ -637,6 +655,7 @@ int main(int argc, char **argv)
         {"run", no_argument, NULL, 'R'},
         {"max-steps", required_argument, NULL, 'N'},
         {"only", required_argument, NULL, 'O'},
+        {"step-all", no_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -732,6 +751,9 @@ int main(int argc, char **argv)
             if (add_only(&opt, optarg) != 0)
                 return EXIT_TROUBLE;
             break;
+        case 'A':
+            opt.step_all = 1;
+            break;
         default:   /* --help, --version, or a mistake */
             return cli_end_of_options(c, usage);
         }
@@ -742,8 +764,8 @@ int main(int argc, char **argv)
     int status;
     if (opt.run)
         return run_program(files, nfiles, &opt);
-    if (opt.max_steps || opt.nonly) {
-        cli_error(NULL, "%s goes with --run", opt.max_steps ? "--max-steps" : "--only");
+    if (opt.max_steps || opt.nonly || opt.step_all) {
+        cli_error(NULL, "%s goes with --run", opt.max_steps ? "--max-steps" : opt.nonly ? "--only" : "--step-all");
         return EXIT_TROUBLE;
     }
     if (opt.explain) {

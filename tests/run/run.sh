@@ -25,7 +25,12 @@
 # refuted as full stepping refutes it, in far fewer steps, also when
 # dlopen'ed; a function recursing through another, in three threads at
 # once, stepped to the instruction; forks, longjmps out, --max-steps with
-# the breakpoints laid; bad names.
+# the breakpoints laid; bad names.  The default (no --only, no --step-all:
+# the functions the static audit of each object leaves in doubt): dyn_wrong
+# refuted as full stepping refutes it, in far fewer steps, the proved
+# dyn_right not stepped; plain clean in few steps; dlopen'ed and exec'ed
+# objects audited and selected; a `.cold` part (cold.s), in doubt, not
+# broken on at its start, which is no entry.
 set -u
 build=${1:?usage: run.sh BUILD}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,18 +47,19 @@ for p in plain jump signal status; do cc -O2 -o $p "$here/$p.c" || exit 2; done 
 cc -O2 -o handled "$here/handled.c" "$here/handler.s" &&
 c++ -O2 -o throw "$here/throw.cc" &&
 cc -O2 -pthread -o threads "$here/threads.c" &&
+cc -shared -o libcold.so "$here/cold.s" &&
 cc -O2 -pthread -o onlycall "$here/onlycall.c" "$here/recurse.s" -ldl || { echo "run: the fixtures do not build" >&2; exit 2; }
 
 # json FIELD... < report: the run's JSON line (the last of stderr) queried by tests/run/query.py.
 json() { python3 "$here/query.py" "$@"; }
 
 # run NAME ARGS...: the program run alone, then under dwcheck --run
-# --format=json; NAME.out/.err alone, NAME.tout/.terr traced, NAME.rc the
+# --step-all --format=json (every instruction stepped); NAME.out/.err alone, NAME.tout/.terr traced, NAME.rc the
 # traced dwcheck's status, NAME.prc the untraced program's.
 run() {
     local name=$1; shift
     "$@" < /dev/null > "$name.out" 2> "$name.err"; echo $? > "$name.prc"
-    "$dwcheck" --run --format=json -- "$@" < /dev/null > "$name.tout" 2> "$name.terr"; echo $? > "$name.rc"
+    "$dwcheck" --run --step-all --format=json -- "$@" < /dev/null > "$name.tout" 2> "$name.terr"; echo $? > "$name.rc"
 }
 
 # clean NAME ARGS...: run clean, same output, no finding, dwcheck exits 0.
@@ -94,7 +100,7 @@ statics=$(json statics dyn_wrong < wrong.terr)
 [ "$statics" = not-judged ] && ok "dyn_wrong: the static audit did not judge those rows: decided by execution" ||
     not_ok "dyn_wrong: joined with the static audit" "got: $statics"
 cmp -s wrong.out wrong.tout && ok "dyn_wrong: the program's output unchanged" || not_ok "dyn_wrong: output unchanged"
-"$dwcheck" --run -- ./dyncall wrong 2 > /dev/null 2> wrong-text.err
+"$dwcheck" --run --step-all -- ./dyncall wrong 2 > /dev/null 2> wrong-text.err
 if grep -q '^.*libdynadj.so: dyn_wrong+0x[0-9a-f]*: error: cfa-mismatch: at run time the CFA rule rsp+16 gave' wrong-text.err &&
    grep -q '^  witness: thread [0-9]*, rip 0x[0-9a-f]*, read rsp=0x[0-9a-f]*; execution 1 of [0-9]*$' wrong-text.err &&
    grep -q '^  static audit: did not judge this row: decided by execution$' wrong-text.err &&
@@ -126,7 +132,7 @@ if [ "$(cat zero.rc)" = 0 ] && [ "$(json findings < zero.terr)" = 0 ] && [ "${de
 else
     not_ok "dyn_wrong 0: addresses decided by the run" "got: $decided; $(tail -c 1500 zero.terr)"
 fi
-"$dwcheck" --run --html=zero-page -- ./dyncall wrong 0 > /dev/null 2> zero-text.err
+"$dwcheck" --run --step-all --html=zero-page -- ./dyncall wrong 0 > /dev/null 2> zero-text.err
 if grep -q '^.*libdynadj.so: dyn_wrong: note: [0-9]* addresses the static audit left undecided ran and held ([0-9]* executions)$' zero-text.err &&
    grep -q '; static audit of [0-9]* files in [0-9.]* s$' zero-text.err; then
     ok "dyn_wrong 0: the text report's note for the function, and the static audit's cost"
@@ -143,7 +149,7 @@ fi
 
 # A library gone before the static audit: said, never skipped in silence.
 mkdir gone && cp dyncall libdynadj.so gone/ || exit 2
-"$dwcheck" --run --format=json -- ./gone/dyncall right 3 gone/libdynadj.so > gone.tout 2> gone.terr
+"$dwcheck" --run --step-all --format=json -- ./gone/dyncall right 3 gone/libdynadj.so > gone.tout 2> gone.terr
 echo $? > gone.rc
 if [ "$(json not-audited < gone.terr)" = "libdynadj.so: No such file or directory" ] &&
    [ "$(cat gone.rc)" = 0 ]; then
@@ -152,7 +158,7 @@ else
     not_ok "a library removed during the run" "$(json not-audited < gone.terr); $(tail -c 1500 gone.terr)"
 fi
 cp libdynadj.so gone/ &&
-    "$dwcheck" --run --html=gone-page -- ./gone/dyncall right 3 gone/libdynadj.so > /dev/null 2> gone-text.err
+    "$dwcheck" --run --step-all --html=gone-page -- ./gone/dyncall right 3 gone/libdynadj.so > /dev/null 2> gone-text.err
 grep -q '^.*gone/libdynadj.so: not audited: No such file or directory$' gone-text.err &&
     grep -q '<p class="note">.*gone/libdynadj.so: not audited: No such file or directory</p>' gone-page/index.html &&
     ok "a library removed during the run: 'FILE: not audited: reason' in text and HTML" ||
@@ -182,7 +188,7 @@ for p in python3 /usr/bin/python3; do
     if "$p" -c 'import jsonschema' 2> /dev/null; then python=$p; break; fi
 done
 schema=$root/tests/baseline/sarif-schema-2.1.0.json
-"$dwcheck" --run --format=sarif --html=page --explain="libdynadj.so:${at%% *}" -- ./dyncall drap-wrong 41 \
+"$dwcheck" --run --step-all --format=sarif --html=page --explain="libdynadj.so:${at%% *}" -- ./dyncall drap-wrong 41 \
     > sarif.tout 2> sarif.terr
 echo $? > sarif.rc
 if [ -z "$python" ]; then
@@ -226,7 +232,7 @@ fi
 # A static error the run cannot see (coincide.s: the slot holds 0, and so
 # does rbx at entry): listed as such, no refutation, exit 0.
 run zero-slot ./dyncall zero-slot 4
-"$dwcheck" --run -- ./dyncall zero-slot 4 > /dev/null 2> zero-slot-text.err
+"$dwcheck" --run --step-all -- ./dyncall zero-slot 4 > /dev/null 2> zero-slot-text.err
 if [ "$(cat zero-slot.rc)" = 0 ] && [ "$(json findings < zero-slot.terr)" = 0 ] &&
    [ "$(json errors-held zero_slot < zero-slot.terr)" = 2 ] && grep -q 'zero_slot' <<< "$static" &&
    grep -q '^.*libdynadj.so: zero_slot: note: 2 addresses whose row the static audit finds wrong ran and held (2 executions)$' zero-slot-text.err; then
@@ -244,7 +250,7 @@ for prog in "gzip -c tiny" "sort fruit"; do
     name=${prog%% *}
     cmd=$(command -v "$name") || { not_ok "$name: not found"; continue; }
     LC_ALL=C $cmd ${prog#* } > "$name.out" 2> "$name.err"
-    LC_ALL=C "$dwcheck" --run --format=json --max-steps=100000 -- $cmd ${prog#* } > "$name.tout" 2> "$name.terr"
+    LC_ALL=C "$dwcheck" --run --step-all --format=json --max-steps=100000 -- $cmd ${prog#* } > "$name.tout" 2> "$name.terr"
     rc=$?
     if [ $rc -le 1 ] && cmp -s "$name.out" "$name.tout" && [ "$(json unconfirmed < "$name.terr")" = 0 ] &&
        [ "$(json steps_checked < "$name.terr")" -gt 50000 ]; then
@@ -279,7 +285,7 @@ clean exec env ./plain
 
 # Input, both outputs, a fork and an exit status of its own.
 echo "a line" | ./status one two > status.out 2> status.err; prc=$?
-echo "a line" | "$dwcheck" --run --format=json -- ./status one two > status.tout 2> status.terr; rc=$?
+echo "a line" | "$dwcheck" --run --step-all --format=json -- ./status one two > status.tout 2> status.terr; rc=$?
 if [ $prc = 3 ] && [ $rc = 0 ] && cmp -s status.out status.tout && [ "$(json exit_status < status.terr)" = 3 ] &&
    [ "$(head -1 status.terr)" = "$(cat status.err)" ] && [ "$(json forks_detached < status.terr)" = 1 ]; then
     ok "status: stdin, stdout, stderr, the forked child and exit status 3 passed through"
@@ -289,7 +295,7 @@ $(tail -c 1000 status.terr)"
 fi
 
 # --max-steps: the rest runs untraced, to the same end.
-"$dwcheck" --run --format=json --max-steps=2000 -- ./plain > max.tout 2> max.terr; rc=$?
+"$dwcheck" --run --step-all --format=json --max-steps=2000 -- ./plain > max.tout 2> max.terr; rc=$?
 if [ $rc = 0 ] && cmp -s plain.out max.tout && [ "$(json max_steps_reached < max.terr)" = True ] &&
    [ "$(json steps < max.terr)" = 2000 ]; then
     ok "--max-steps=2000: 2000 steps traced, the rest run untraced, output unchanged"
@@ -408,6 +414,85 @@ else
     not_ok "--only=no_such_function" "status $rc; $(tail -c 1000 onone.terr)"
 fi
 
+# The default: the functions the static audit of each object leaves in
+# doubt (wrong, undecided, not judged) stepped from their entries, the rest
+# at full speed (execute/audit_select).
+# audited NAME ARGS...: like run, without --step-all.
+audited() {
+    local name=$1; shift
+    "$@" < /dev/null > "$name.out" 2> "$name.err"; echo $? > "$name.prc"
+    "$dwcheck" --run --format=json -- "$@" < /dev/null > "$name.tout" 2> "$name.terr"; echo $? > "$name.rc"
+}
+audited awrong ./dyncall wrong 3
+full=$(json steps < wrong.terr) part=$(json steps < awrong.terr)
+if [ "$(cat awrong.rc)" = 1 ] && [ "$(json selection < awrong.terr)" = audit ] &&
+   [ "$(json executions dyn_wrong < awrong.terr)" = "$(json executions dyn_wrong < wrong.terr)" ] &&
+   [ "$(json witness dyn_wrong < awrong.terr)" = "$(json witness dyn_wrong < wrong.terr)" ] &&
+   [ "$(json statics dyn_wrong < awrong.terr)" = not-judged ] &&
+   [ "$(json findings-not-in dyn_wrong < awrong.terr)" = 0 ] && [ $((part * 5)) -lt "$full" ] &&
+   cmp -s awrong.out awrong.tout; then
+    ok "default: dyn_wrong, not judged by the audit, selected and refuted as full stepping refutes it, in $part steps, not $full"
+else
+    not_ok "default: dyn_wrong selected and refuted" "steps $part of $full; $(tail -c 2000 awrong.terr)"
+fi
+# The figures: objects audited before the run (the program, the loader)
+# and during it (libdynadj, libc), each once: the join audits none again.
+if [ "$(json objects_audited_before < awrong.terr)" = 2 ] && [ "$(json objects_audited_during < awrong.terr)" = 2 ] &&
+   [ "$(json functions_selected < awrong.terr)" -gt 0 ] &&
+   [ "$(json audit_seconds < awrong.terr)" = "$(json select_seconds < awrong.terr)" ]; then
+    ok "default: $(json functions_selected < awrong.terr) functions selected from 2 objects audited before the run and 2 during it, none audited again"
+else
+    not_ok "default: the selection's figures" "$(tail -1 awrong.terr | head -c 1500)"
+fi
+"$dwcheck" --run -- ./dyncall wrong 3 > /dev/null 2> awrong-text.err
+grep -q '^\./dyncall: selected by the static audit: [0-9]* functions it leaves in doubt ([0-9]* FDEs in doubt not selectable: they begin mid-frame), from 2 objects audited before the run and 2 during it in [0-9.]* s$' awrong-text.err &&
+    grep -q '^\./dyncall: selected: [0-9]* breakpoint stops' awrong-text.err &&
+    ok "default: the text report says how the functions stepped were selected" ||
+    not_ok "default: the text figures" "$(tail -c 1000 awrong-text.err)"
+# dyn_right, which the audit proves, is not stepped: --explain at its entry.
+right_at=$(printf '0x%x' "$((16#$(nm libdynadj.so | awk '$3 == "dyn_right" {print $1}')))")
+"$dwcheck" --run --explain="libdynadj.so:$right_at" -- ./dyncall right 3 > /dev/null 2> aright.err; rc=$?
+"$dwcheck" --run --step-all --explain="libdynadj.so:$right_at" -- ./dyncall right 3 > /dev/null 2> sright.err
+if [ $rc = 0 ] && grep -q "^the run at $right_at of .*libdynadj.so: not checked (never executed in a frame the shadow stack knows)\$" aright.err &&
+   grep -q "^the run at $right_at of .*libdynadj.so: executed 1 times in a known frame: 1 held, 0 refuted\$" sright.err; then
+    ok "default: dyn_right, proved by the audit, not selected (executed, checked only with --step-all)"
+else
+    not_ok "default: dyn_right not selected" "status $rc; $(tail -3 aright.err); $(tail -3 sright.err)"
+fi
+# An ordinary program: clean, in a small part of full stepping's steps.
+audited aplain ./plain
+if [ "$(cat aplain.rc)" = 0 ] && [ "$(json findings < aplain.terr)" = 0 ] && cmp -s plain.out aplain.tout &&
+   [ $(($(json steps < aplain.terr) * 5)) -lt "$(json steps < plain.terr)" ]; then
+    ok "default: plain clean, $(json steps < aplain.terr) steps, not $(json steps < plain.terr)"
+else
+    not_ok "default: plain clean and fast" "$(tail -c 1500 aplain.terr)"
+fi
+# Exec'ed: the new image's objects audited and selected too.
+audited aexec env ./plain
+if [ "$(cat aexec.rc)" = 0 ] && [ "$(json findings < aexec.terr)" = 0 ] && cmp -s plain.out aexec.tout &&
+   [ "$(json execs < aexec.terr)" -ge 1 ] && [ "$(json objects_audited_during < aexec.terr)" -ge 2 ]; then
+    ok "default: exec'ed, $(json objects_audited_during < aexec.terr) objects audited during the run, clean"
+else
+    not_ok "default: exec'ed" "$(tail -c 1500 aexec.terr)"
+fi
+# A library dlopen'ed: audited when the loader stops at its r_brk, its dyn_wrong selected.
+audited adl ./onlycall dl ./libdynadj.so 3
+if [ "$(cat adl.rc)" = 1 ] && [ "$(json executions dyn_wrong < adl.terr)" = "$(json executions dyn_wrong < wrong.terr)" ] &&
+   [ "$(json findings-not-in dyn_wrong < adl.terr)" = 0 ] && cmp -s adl.out adl.tout; then
+    ok "default: dyn_wrong selected in a library dlopen'ed, refuted as in the linked one"
+else
+    not_ok "default: dlopen'ed" "status $(cat adl.rc); $(tail -c 2000 adl.terr)"
+fi
+# A .cold part in doubt: its FDE begins mid-frame, not selectable; broken
+# on, its CFA rsp+16 would be taken for rsp+8 and "refuted".
+audited acold ./onlycall dl ./libcold.so 3
+if [ "$(cat acold.rc)" = 0 ] && [ "$(json findings < acold.terr)" = 0 ] && cmp -s acold.out acold.tout &&
+   [ "$(json fdes_not_selectable < acold.terr)" = $(($(json fdes_not_selectable < aplain.terr) + 1)) ]; then
+    ok "default: a .cold part in doubt counted not selectable, not broken on at its start: clean"
+else
+    not_ok "default: a .cold part" "status $(cat acold.rc); $(tail -c 2000 acold.terr)"
+fi
+
 # Bad input: exit 2, `dwcheck: PROGRAM: reason`.
 bad() {
     local want=$1; shift
@@ -420,7 +505,7 @@ bad "dwcheck: ./no-such-program: No such file or directory" --run -- ./no-such-p
 touch not-executable
 bad "dwcheck: ./not-executable: Permission denied" --run -- ./not-executable
 bad "dwcheck: --max-steps goes with --run" --max-steps=5 libdynadj.so
-bad "dwcheck: --run takes only --only, --max-steps, --format, --html, --explain and --fail-on besides" --run --baseline=b -- ./plain
+bad "dwcheck: --run takes only --only, --step-all, --max-steps, --format, --html, --explain and --fail-on besides" --run --baseline=b -- ./plain
 touch not-a-dir
 bad "dwcheck: not-a-dir: not a directory (regular file)" --run --html=not-a-dir -- ./plain
 bad "dwcheck: --explain=OBJECT:ADDR goes with --run; the static audit's is --explain=ADDR FILE" --explain=x:0x10 libdynadj.so
@@ -433,5 +518,8 @@ fi
 bad "dwcheck: empty --only function name in ''" --run --only= -- ./plain
 bad "dwcheck: empty --only function name in 'main,,f'" --run --only=main,,f -- ./plain
 bad "dwcheck: --only goes with --run" --only=main libdynadj.so
+bad "dwcheck: --step-all goes with --run" --step-all libdynadj.so
+bad "dwcheck: --only and --step-all exclude each other: --only steps the functions named, --step-all every one" \
+    --run --only=main --step-all -- ./plain
 
 finish run
