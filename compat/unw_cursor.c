@@ -373,19 +373,27 @@ void lu_jump(const uint64_t *regs) __attribute__((noreturn, visibility("hidden")
 void lu_sigreturn(uint64_t uc) __attribute__((noreturn, visibility("hidden")));
 void lu_jump_landing_pad(const uint64_t *regs) __attribute__((noreturn, visibility("hidden")));
 
+/* The value C's frame resumes with in register R: rax and rdx as
+ * unw_set_reg gave them, else the frame's known value, else the starting
+ * context's (0 without one). */
+static uint64_t resume_value(const struct lu_cursor *c, unsigned r)
+{
+    uint64_t v;
+    if (r <= DWU_RDX && (c->eh_valid & (1u << r)))
+        return c->eh_args[r];
+    if (lu_cursor_value(c, r, &v) == 0)
+        return v;
+    return c->uc ? (uint64_t)c->uc->uc_mcontext.gregs[lu_greg_of(r)] : 0;
+}
+
 void lu_cursor_resume(const struct lu_cursor *c)
 {
     const struct dwu_regs *regs = lu_regs_of(c);
     uint64_t v[DWU_NREGS];
-    const unw_context_t *uc = c->uc;
     for (unsigned r = 0; r < DWU_NREGS; r++)
-        if (lu_cursor_value(c, r, &v[r]) != 0)
-            v[r] = uc ? (uint64_t)uc->uc_mcontext.gregs[lu_greg_of(r)] : 0;
+        v[r] = resume_value(c, r);
     v[DWU_RSP] = regs->r[DWU_RSP];
     v[DWU_RIP] = regs->r[DWU_RIP];
-    for (unsigned r = DWU_RAX; r <= DWU_RDX; r++)
-        if (c->eh_valid & (1u << r))
-            v[r] = c->eh_args[r];
     if (c->sigcontext) {
         /* A frame above a signal frame: through that frame's context, as
          * its handler's return would (libunwind does the same). */
@@ -402,13 +410,10 @@ void lu_cursor_resume_landing_pad(const struct lu_cursor *c)
     const struct dwu_regs *regs = lu_regs_of(c);
     if (c->sigcontext || (regs->flags & DWU_FLAG_EXACT_IP))
         lu_cursor_resume(c);   /* every register may be live there */
-    static const unsigned live[] = {DWU_RBX, DWU_RBP, DWU_R12, DWU_R13, DWU_R14, DWU_R15};
+    static const unsigned live[] = {DWU_RAX, DWU_RDX, DWU_RBX, DWU_RBP, DWU_R12, DWU_R13, DWU_R14, DWU_R15};
     uint64_t v[DWU_NREGS];
     for (unsigned i = 0; i < sizeof live / sizeof live[0]; i++)
-        if (lu_cursor_value(c, live[i], &v[live[i]]) != 0)
-            v[live[i]] = c->uc ? (uint64_t)c->uc->uc_mcontext.gregs[lu_greg_of(live[i])] : 0;
-    for (unsigned r = DWU_RAX; r <= DWU_RDX; r++)
-        v[r] = c->eh_valid & (1u << r) ? c->eh_args[r] : 0;
+        v[live[i]] = resume_value(c, live[i]);
     v[DWU_RSP] = regs->r[DWU_RSP];
     v[DWU_RIP] = regs->r[DWU_RIP];
     lu_jump_landing_pad(v);

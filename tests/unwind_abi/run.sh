@@ -173,7 +173,7 @@ mutants=(
     "unwind_abi.c@s/_Unwind_Reason_Code rc = pers(1, _UA_FORCE_UNWIND/_Unwind_Reason_Code rc = _URC_CONTINUE_UNWIND; (void)pers; (void)(1, _UA_FORCE_UNWIND/@case_differs forced@the personalities called in a forced unwind (destructors, C cleanups)"
     "unwind_abi.c@s/return !lu_cursor_is_ours(\&ctx->cursor);/return 0;/@case_differs thread@libgcc's contexts handed back to libgcc_s (pthread_exit)"
     "unwind_abi.c@s/return !lu_cursor_is_ours(\&ctx->cursor);/return 0;/@case_differs cancel@libgcc's contexts handed back to libgcc_s (pthread_cancel)"
-    "unw_cursor.c@s/if (lu_cursor_value(c, live\[i\], \&v\[live\[i\]\]) != 0)/if (1)/@thrower_fails $work/bin/thrower@the callee-saved registers restored from the rules at the landing pad"
+    "unw_cursor.c@s/if (lu_cursor_value(c, r, \&v) == 0)/if (0)/@thrower_fails $work/bin/thrower@the callee-saved registers restored from the rules at the landing pad"
     "unw_cursor.c@s/dwu_eh_elf_step_fn step = __atomic_load_n(\&o->step, __ATOMIC_ACQUIRE);/dwu_eh_elf_step_fn step = NULL;/@thrower_fails $r/thrower@the eh_elf's rows for the library without a table"
 )
 for m in "${mutants[@]}"; do
