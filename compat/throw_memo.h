@@ -55,10 +55,13 @@ struct lu_throw_memo *lu_throw_memo_begin(const struct _Unwind_Exception *exc);
 struct lu_throw_memo *lu_throw_memo_of(const struct _Unwind_Exception *exc);
 
 /* The entry for PC in M: its own (check lu_throw_memo_holds), or the one
- * to overwrite with lu_throw_memo_keep. */
+ * to overwrite.  Chosen by PC's offset in its page alone, so that which
+ * addresses share an entry is the same in every run, whatever the load
+ * addresses (ASLR): what a throw finds in the memo does not vary by
+ * chance. */
 static inline struct lu_throw_memo_entry *lu_throw_memo_slot(struct lu_throw_memo *m, uint64_t pc)
 {
-    return &m->entry[(pc ^ (pc >> 6) ^ (pc >> 12)) & (THROW_MEMO_ENTRIES - 1)];
+    return &m->entry[(pc ^ (pc >> 6)) & (THROW_MEMO_ENTRIES - 1)];
 }
 
 /* Whether E (lu_throw_memo_slot's) is PC's in this throw. */
